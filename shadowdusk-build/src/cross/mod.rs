@@ -1,0 +1,1 @@
+//! Stage 5: SPIRV-Cross. SPIR-V → GLSL plus the reflection the dialect rewrite needs.

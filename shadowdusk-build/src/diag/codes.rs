@@ -1,0 +1,167 @@
+//! The stable error-code registry.
+//!
+//! Codes are never renumbered. Where the meaning is the same as in the C# ShadowDusk compiler the
+//! number is reused (FX00xx: effect syntax, SD0xxx: compiler), so users' searches keep working.
+//! `docs/error-codes.md` explains each code; a test checks that every code is listed there.
+
+/// A stable diagnostic code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[non_exhaustive]
+pub enum Code {
+    // ---- preprocessing -------------------------------------------------------------------
+    /// `#include` target not found in any searched directory.
+    SD0001,
+    /// `#include` cycle (a file includes itself through its own include chain).
+    SD0002,
+    /// `#error` directive reached.
+    SD0003,
+    /// Malformed preprocessor directive, unterminated `#if`, bad macro invocation, bad `#if`
+    /// expression.
+    SD0004,
+    /// The input file could not be read.
+    SD0005,
+    /// Unterminated block comment or string literal.
+    SD0006,
+
+    // ---- effect syntax -------------------------------------------------------------------
+    /// Unexpected token.
+    FX0001,
+    /// End of file inside a technique or pass.
+    FX0002,
+    /// `compile` not followed by `profile Entry(...)`.
+    FX0003,
+    /// Duplicate technique name.
+    FX0005,
+    /// Duplicate pass name in one technique.
+    FX0006,
+    /// Unclosed annotation block.
+    FX0007,
+    /// Missing `;`.
+    FX0008,
+    /// End of file inside a sampler state block.
+    FX0009,
+    /// A character the lexer cannot classify.
+    FX0011,
+    /// A legacy intrinsic that cannot be lowered.
+    FX0012,
+    /// No technique with at least one pass.
+    SD0010,
+    /// Unknown render-state key or value.
+    SD0011,
+    /// Shader profile does not fit the stage or target (e.g. `VertexShader = compile ps_3_0`).
+    SD0013,
+    /// Unknown sampler-state key or value, or malformed `BorderColor`.
+    SD0024,
+    /// Unsupported global initializer (not a constant expression ShadowDusk can evaluate).
+    SD0025,
+
+    // ---- container limits ----------------------------------------------------------------
+    /// Constant buffer larger than 32767 bytes.
+    SD0020,
+    /// Too many shaders (index above 32767).
+    SD0021,
+    /// More than 255 samplers, cbuffers or attributes in a shader, or a parameter index above 255.
+    SD0022,
+    /// Sampler slot above 15 or two samplers on one slot.
+    SD0023,
+
+    // ---- internal consistency -------------------------------------------------------------
+    /// A GLSL uniform or sampler that has no effect parameter.
+    SD0012,
+    /// The same parameter name with different types in two stages, or a texture and a value
+    /// parameter sharing a name.
+    SD0014,
+
+    // ---- external tools ------------------------------------------------------------------
+    /// DXC reported an error (its text is passed through, remapped to the original file).
+    SD0100,
+    /// SPIRV-Cross failed, or the SPIR-V blob was malformed.
+    SD0101,
+    /// The entry point named by a `compile` statement does not exist.
+    SD0102,
+    /// `libdxcompiler.so` could not be found or loaded.
+    SD0103,
+
+    // ---- dialect rewrite (things MonoGame's GL runtime cannot bind) -----------------------
+    /// A uniform whose type the MonoGame GL runtime cannot bind (struct, non-square matrix, ...).
+    SD0210,
+    /// A sampler used in a vertex shader (MonoGame GL never binds vertex textures).
+    SD0211,
+    /// A sampler kind the GL dialect cannot express (arrays, shadow samplers, 1D on GLES).
+    SD0212,
+    /// A vertex input semantic with no `VertexElementUsage`.
+    SD0213,
+    /// Gradient or projected sampling on a cube or volume sampler.
+    SD0214,
+    /// A user identifier collides with a generated one (`posFixup`, `ps_oC0`, ...).
+    SD0215,
+    /// A pixel-shader input semantic that no MonoGame vertex shader writes.
+    SD0216,
+    /// Any other construct the GL dialect rewrite cannot translate.
+    SD0219,
+}
+
+impl Code {
+    /// The printed form, e.g. `"SD0001"`.
+    pub fn as_str(self) -> &'static str {
+        use Code::*;
+        match self {
+            SD0001 => "SD0001",
+            SD0002 => "SD0002",
+            SD0003 => "SD0003",
+            SD0004 => "SD0004",
+            SD0005 => "SD0005",
+            SD0006 => "SD0006",
+            FX0001 => "FX0001",
+            FX0002 => "FX0002",
+            FX0003 => "FX0003",
+            FX0005 => "FX0005",
+            FX0006 => "FX0006",
+            FX0007 => "FX0007",
+            FX0008 => "FX0008",
+            FX0009 => "FX0009",
+            FX0011 => "FX0011",
+            FX0012 => "FX0012",
+            SD0010 => "SD0010",
+            SD0011 => "SD0011",
+            SD0013 => "SD0013",
+            SD0024 => "SD0024",
+            SD0025 => "SD0025",
+            SD0020 => "SD0020",
+            SD0021 => "SD0021",
+            SD0022 => "SD0022",
+            SD0023 => "SD0023",
+            SD0012 => "SD0012",
+            SD0014 => "SD0014",
+            SD0100 => "SD0100",
+            SD0101 => "SD0101",
+            SD0102 => "SD0102",
+            SD0103 => "SD0103",
+            SD0210 => "SD0210",
+            SD0211 => "SD0211",
+            SD0212 => "SD0212",
+            SD0213 => "SD0213",
+            SD0214 => "SD0214",
+            SD0215 => "SD0215",
+            SD0216 => "SD0216",
+            SD0219 => "SD0219",
+        }
+    }
+
+    /// Every code, in registry order (for the documentation test).
+    pub const ALL: &'static [Code] = &[
+        Code::SD0001, Code::SD0002, Code::SD0003, Code::SD0004, Code::SD0005, Code::SD0006,
+        Code::FX0001, Code::FX0002, Code::FX0003, Code::FX0005, Code::FX0006, Code::FX0007,
+        Code::FX0008, Code::FX0009, Code::FX0011, Code::FX0012, Code::SD0010, Code::SD0011,
+        Code::SD0013, Code::SD0024, Code::SD0025, Code::SD0020, Code::SD0021, Code::SD0022,
+        Code::SD0023, Code::SD0012, Code::SD0014, Code::SD0100, Code::SD0101, Code::SD0102,
+        Code::SD0103, Code::SD0210, Code::SD0211, Code::SD0212, Code::SD0213, Code::SD0214,
+        Code::SD0215, Code::SD0216, Code::SD0219,
+    ];
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

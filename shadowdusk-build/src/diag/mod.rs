@@ -1,0 +1,174 @@
+//! Diagnostics: one message, a code, the span in the user's file, a snippet and a hint.
+//!
+//! Stages build [`Diagnostic`]s with spans that already point into original files (see
+//! [`crate::source`]); rendering happens once, at the edge (CLI, build script, proc macro).
+
+mod codes;
+mod render;
+
+pub use codes::Code;
+pub use render::{render_mgfxc, render_plain};
+
+use crate::source::Span;
+
+/// How bad it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Severity {
+    /// Compilation fails.
+    Error,
+    /// Reported, compilation goes on.
+    Warning,
+}
+
+/// A span plus a short text shown under it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What about it (may be empty).
+    pub text: String,
+}
+
+/// One problem found in an effect.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    /// Stable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// One sentence saying what is wrong.
+    pub message: String,
+    /// The main location, when there is one (a missing tool has none).
+    pub primary: Option<Label>,
+    /// Other related locations.
+    pub secondary: Vec<Label>,
+    /// Why, or raw tool output.
+    pub notes: Vec<String>,
+    /// What to do about it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A new error with a message and no location.
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A new warning with a message and no location.
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    /// Sets the primary location.
+    pub fn at(mut self, span: Span) -> Self {
+        self.primary = Some(Label {
+            span,
+            text: String::new(),
+        });
+        self
+    }
+
+    /// Sets the primary location when there is one.
+    pub fn at_opt(self, span: Option<Span>) -> Self {
+        match span {
+            Some(s) => self.at(s),
+            None => self,
+        }
+    }
+
+    /// Sets the primary location with a label text.
+    pub fn at_labeled(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.primary = Some(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+
+    /// Adds a secondary location.
+    pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.secondary.push(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+
+    /// Adds a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the help text.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A list of diagnostics; a stage that fails returns at least one error in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends one.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+
+    /// True when any entry is an error.
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Iterates over the entries.
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+
+    /// Appends all of `other`.
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.0.extend(other.0);
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}

@@ -1,0 +1,18 @@
+//! ShadowDusk compiler: HLSL effect files (`.fx`) to MonoGame MGFX v10 (OpenGL), at build time.
+//!
+//! The pipeline, one module per stage (see `ARCHITECTURE.md`):
+//! [`preprocess`] → [`effect`] → [`lower`] → [`dxc`] → [`cross`] → [`dialect`] → [`layout`] →
+//! [`shadowdusk::mgfx::write`]. [`pipeline`] strings them together.
+
+#![warn(missing_docs)]
+
+pub mod cross;
+pub mod dialect;
+pub mod diag;
+pub mod dxc;
+pub mod effect;
+pub mod layout;
+pub mod lower;
+pub mod pipeline;
+pub mod preprocess;
+pub mod source;

@@ -1,0 +1,1 @@
+//! OpenGL loader (feature `gl`).

@@ -1,0 +1,10 @@
+//! ShadowDusk runtime: the MGFX (MonoGame compiled effect) model with a reader and a writer,
+//! and, with the `gl` feature, a loader that binds an effect to OpenGL exactly as MonoGame's GL
+//! runtime does.
+
+#![warn(missing_docs)]
+
+pub mod mgfx;
+
+#[cfg(feature = "gl")]
+pub mod gl;

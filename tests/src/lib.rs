@@ -1,0 +1,1 @@
+//! Shared helpers for ShadowDusk's integration tests.

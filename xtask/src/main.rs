@@ -1,0 +1,23 @@
+//! Project automation: `cargo xtask setup | test | demo | bench`.
+
+mod setup;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup::run(),
+        _ => {
+            eprintln!("usage: cargo xtask <setup|test|demo|bench>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
