@@ -6,13 +6,15 @@
 
 #![warn(missing_docs)]
 
+pub mod codegen;
 pub mod cross;
-pub mod dialect;
 pub mod diag;
+pub mod dialect;
 pub mod dxc;
 pub mod effect;
 pub mod layout;
 pub mod lower;
 pub mod pipeline;
 pub mod preprocess;
+pub mod reflect;
 pub mod source;

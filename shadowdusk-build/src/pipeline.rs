@@ -40,6 +40,8 @@ pub struct Compiled {
     pub effect: shadowdusk::mgfx::Effect,
     /// The MGFX bytes.
     pub bytes: Vec<u8>,
+    /// Source-level reflection (locations, declarations, defaults), parallel to `effect`.
+    pub reflection: crate::reflect::EffectReflection,
     /// Every file read, main file first.
     pub deps: Vec<PathBuf>,
     /// The source files (for rendering warnings).
@@ -86,7 +88,11 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<Compiled, CompileE
 }
 
 /// Compiles effect source text; `path` names it in diagnostics and anchors relative includes.
-pub fn compile_source(path: &Path, text: &str, options: &Options) -> Result<Compiled, CompileError> {
+pub fn compile_source(
+    path: &Path,
+    text: &str,
+    options: &Options,
+) -> Result<Compiled, CompileError> {
     compile(path, Some(text), options)
 }
 
@@ -94,7 +100,8 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
     let _ = (path, text, options);
     Err(CompileError {
         files: SourceFiles::new(),
-        diagnostics: Diagnostic::error(crate::diag::Code::SD0004, "pipeline not implemented yet").into(),
+        diagnostics: Diagnostic::error(crate::diag::Code::SD0004, "pipeline not implemented yet")
+            .into(),
         deps: Vec::new(),
     })
 }

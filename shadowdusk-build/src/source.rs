@@ -289,7 +289,14 @@ impl SourceMap {
 
     /// Records that output `out_start..out_end` came from `file` starting at `in_start`.
     /// Entries must be pushed in increasing output order.
-    pub fn push(&mut self, out_start: u32, out_end: u32, file: FileId, in_start: u32, verbatim: bool) {
+    pub fn push(
+        &mut self,
+        out_start: u32,
+        out_end: u32,
+        file: FileId,
+        in_start: u32,
+        verbatim: bool,
+    ) {
         if out_end <= out_start {
             return;
         }

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod mgfx;
+pub mod params;
 
 #[cfg(feature = "gl")]
 pub mod gl;

@@ -1,1 +1,14 @@
-//! Shared helpers for ShadowDusk's integration tests.
+//! Shared helpers for ShadowDusk's integration tests: headless OpenGL (EGL surfaceless + Mesa
+//! llvmpipe), render targets, textures, SpriteBatch-like drawing and image comparison.
+
+pub mod draw;
+pub mod effect_builder;
+pub mod gl_harness;
+pub mod image_util;
+pub mod textures;
+
+pub use draw::{draw_mesh, draw_sprite, Element, Sprite};
+pub use gl_harness::{read_framebuffer, Fbo, Headless, Orientation};
+pub use image_util::{max_channel_diff, save_png, solid};
+pub use textures::{delete_texture, texture_2d, texture_3d, texture_cube, Filter};
+pub mod corpus;

@@ -1,6 +1,7 @@
 //! Project automation: `cargo xtask setup | test | demo | bench`.
 
 mod setup;
+mod test;
 
 use std::process::ExitCode;
 
@@ -8,6 +9,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::run(),
+        Some("test") => test::run(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <setup|test|demo|bench>");
             return ExitCode::from(2);

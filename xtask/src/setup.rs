@@ -43,14 +43,29 @@ pub fn run() -> Result<(), String> {
             println!("DXC 1.8 already installed: {}", target.display());
             return Ok(());
         }
-        println!("{} has the wrong sha256; fetching it again", target.display());
+        println!(
+            "{} has the wrong sha256; fetching it again",
+            target.display()
+        );
     }
     let dl = workspace_root().join(".tools/download");
     fs::create_dir_all(&dl).map_err(|e| format!("cannot create {}: {e}", dl.display()))?;
     println!("fetching {WHEEL} from PyPI (about 15 MB)...");
-    let python = if Command::new("python3").arg("--version").output().is_ok() { "python3" } else { "python" };
+    let python = if Command::new("python3").arg("--version").output().is_ok() {
+        "python3"
+    } else {
+        "python"
+    };
     let status = Command::new(python)
-        .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version", "3.11"])
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            "3.11",
+        ])
         .args(["--platform", "manylinux_2_28_x86_64", WHEEL, "-d"])
         .arg(&dl)
         .status()
@@ -69,7 +84,8 @@ pub fn run() -> Result<(), String> {
         })
         .ok_or("pip reported success but no compushady_lrtu-0.18.0 wheel is in .tools/download")?;
     let file = fs::File::open(&wheel).map_err(|e| format!("{}: {e}", wheel.display()))?;
-    let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("{}: not a zip: {e}", wheel.display()))?;
+    let mut zip =
+        zip::ZipArchive::new(file).map_err(|e| format!("{}: not a zip: {e}", wheel.display()))?;
     let mut member = zip
         .by_name(MEMBER)
         .map_err(|e| format!("{} has no {MEMBER}: {e}", wheel.display()))?;
@@ -77,13 +93,19 @@ pub fn run() -> Result<(), String> {
     member.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     let got = sha256_hex(&bytes);
     if got != DXC_SHA256 {
-        return Err(format!("{MEMBER} has sha256 {got}, expected {DXC_SHA256}; refusing to install it"));
+        return Err(format!(
+            "{MEMBER} has sha256 {got}, expected {DXC_SHA256}; refusing to install it"
+        ));
     }
     let dir = target.parent().ok_or("bad target path")?;
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let tmp = dir.join("libdxcompiler.so.tmp");
     fs::write(&tmp, &bytes).map_err(|e| e.to_string())?;
     fs::rename(&tmp, &target).map_err(|e| e.to_string())?;
-    println!("installed DXC 1.8 ({} bytes, sha256 verified): {}", bytes.len(), target.display());
+    println!(
+        "installed DXC 1.8 ({} bytes, sha256 verified): {}",
+        bytes.len(),
+        target.display()
+    );
     Ok(())
 }

@@ -40,14 +40,20 @@ pub fn render_plain(files: &SourceFiles, diags: &[Diagnostic], color: bool) -> S
         let mut labels = Vec::new();
         if let Some(p) = &d.primary {
             labels.push(
-                cr::Label::primary(ids[p.span.file.0 as usize], p.span.start as usize..p.span.end as usize)
-                    .with_message(&p.text),
+                cr::Label::primary(
+                    ids[p.span.file.0 as usize],
+                    p.span.start as usize..p.span.end as usize,
+                )
+                .with_message(&p.text),
             );
         }
         for s in &d.secondary {
             labels.push(
-                cr::Label::secondary(ids[s.span.file.0 as usize], s.span.start as usize..s.span.end as usize)
-                    .with_message(&s.text),
+                cr::Label::secondary(
+                    ids[s.span.file.0 as usize],
+                    s.span.start as usize..s.span.end as usize,
+                )
+                .with_message(&s.text),
             );
         }
         let mut notes = d.notes.clone();

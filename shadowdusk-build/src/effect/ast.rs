@@ -116,7 +116,8 @@ pub struct GlobalVar {
     pub initializer: Option<Vec<f64>>,
     /// Annotations.
     pub annotations: Vec<Annotation>,
-    /// `register(cN)` if given.
+    /// The text inside `register(...)` as written (`c4`, or `vs, c0` for a stage-qualified
+    /// binding), if given.
     pub register: Option<String>,
     /// `: SEMANTIC` if given.
     pub semantic: Option<String>,

@@ -2,18 +2,41 @@
 //!
 //! Input: [`Expanded`] text. Output: [`ParsedEffect`]: the [`EffectAst`] (techniques, passes,
 //! render and sampler states, annotations, uniform globals with initializers, samplers, textures,
-//! function signatures) and the *stripped* text, in which every technique block, sampler state
-//! block and annotation block is blanked (each byte replaced by a space, newlines kept), so byte
-//! offsets in the stripped text equal offsets in the expanded text.
+//! function signatures), the [`DeclSites`] the lowering stage edits, and the *stripped* text, in
+//! which every technique block, sampler state block and annotation block is blanked (each byte
+//! replaced by a space, newlines kept), so byte offsets in the stripped text equal offsets in the
+//! expanded text.
+//!
+//! Semantics follow mgfxc where they matter for output (fx-pipeline.md §3): render states apply
+//! in source order; passes without shaders are dropped, and techniques left without passes.
+//! Stricter than mgfxc by ShadowDusk policy: duplicate technique names (FX0005) and duplicate
+//! pass names in one technique (FX0006), unknown state keys (SD0011/SD0024).
+//!
+//! Refused: see [`parser`] for the syntax errors; FX0011 for characters the lexer cannot
+//! classify; SD0010 when no technique keeps a pass.
 //!
 //! Implements fx-pipeline.md §3 and §6.
 
+mod annotations;
 pub mod ast;
+mod initializer;
+pub mod lexer;
+mod parser;
+mod render_states;
+mod sampler_states;
+pub mod types;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use std::ops::Range;
 
 pub use ast::*;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::preprocess::Expanded;
+use crate::source::{SourceFiles, SourceMap};
 
 /// Result of parsing.
 #[derive(Clone, Debug)]
@@ -22,10 +45,189 @@ pub struct ParsedEffect {
     pub ast: EffectAst,
     /// The expanded text with effect syntax blanked; same length as the input.
     pub stripped: String,
+    /// Token positions of declarations, for the lowering stage's edits.
+    pub sites: DeclSites,
+}
+
+/// Where the parts of declarations are, parallel to the lists in [`EffectAst`]
+/// (`sites.globals[i]` belongs to `ast.globals[i]`, and so on). Kept apart from the AST so the
+/// AST stays a plain description of the effect.
+#[derive(Clone, Debug, Default)]
+pub struct DeclSites {
+    /// One per [`EffectAst::globals`].
+    pub globals: Vec<GlobalSite>,
+    /// One per [`EffectAst::samplers`].
+    pub samplers: Vec<SamplerSite>,
+    /// One per [`EffectAst::textures`].
+    pub textures: Vec<TextureSite>,
+    /// One list per [`EffectAst::functions`], one entry per parameter.
+    pub params: Vec<Vec<ParamSite>>,
+}
+
+/// Positions in a uniform's declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalSite {
+    /// The type keyword (`int` in `uniform int Count;`).
+    pub ty_range: Range<usize>,
+    /// Just past the statement: the declaration's `;`, or for a cbuffer member the cbuffer's
+    /// closing `}` (and its `;` when present).
+    pub stmt_end: usize,
+    /// `= initializer` (from `=` through the last token of the value), if any.
+    pub init_range: Option<Range<usize>>,
+}
+
+/// Positions in a sampler declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SamplerSite {
+    /// The type keyword (`sampler2D`, `SamplerState`).
+    pub keyword_range: Range<usize>,
+    /// Just past the declaration's `;`.
+    pub stmt_end: usize,
+}
+
+/// Positions in a texture declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextureSite {
+    /// The type keyword (`texture`, `Texture2D`), without template arguments.
+    pub keyword_range: Range<usize>,
+    /// True for effect-framework spellings DXC rejects (`texture`, `texture2D`, `textureCUBE`).
+    pub legacy: bool,
+}
+
+/// Positions in a function parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamSite {
+    /// The type, template arguments included.
+    pub ty_range: Range<usize>,
+    /// The name.
+    pub name_range: Range<usize>,
+    /// The (last) semantic, if any.
+    pub semantic_range: Option<Range<usize>>,
 }
 
 /// Parses the effect syntax of expanded text.
 pub fn parse(expanded: &Expanded) -> Result<ParsedEffect, Diagnostics> {
-    let _ = expanded;
-    Err(crate::diag::Diagnostic::error(crate::diag::Code::FX0001, "effect parser not implemented yet").into())
+    let src = expanded.text.as_str();
+    let lexed = lexer::tokenize(src);
+    if !lexed.bad_chars.is_empty() {
+        let mut d = Diagnostics::new();
+        for r in &lexed.bad_chars {
+            d.push(
+                Diagnostic::error(
+                    Code::FX0011,
+                    format!("unexpected character `{}`", &src[r.clone()]),
+                )
+                .at_opt(expanded.map.span(r.clone()))
+                .with_help("remove the character; it is only allowed inside strings and comments"),
+            );
+        }
+        return Err(d);
+    }
+    let toks: Vec<lexer::Token> = lexed
+        .tokens
+        .into_iter()
+        .filter(|t| t.kind != lexer::TokenKind::Directive)
+        .collect();
+    let mut p = parser::Parser::new(src, &toks, &expanded.map);
+    if let Err(d) = p.run() {
+        return Err((*d).into());
+    }
+    let mut ast = std::mem::take(&mut p.ast);
+    let sites = std::mem::take(&mut p.sites);
+    let blank = std::mem::take(&mut p.blank);
+    check_techniques(&mut ast, &expanded.map)?;
+    Ok(ParsedEffect {
+        stripped: blank_ranges(src, &blank),
+        ast,
+        sites,
+    })
+}
+
+/// Duplicate names, dropping shader-less passes and empty techniques, and SD0010.
+fn check_techniques(ast: &mut EffectAst, map: &SourceMap) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::new();
+    for (ti, t) in ast.techniques.iter().enumerate() {
+        if !t.name.is_empty() {
+            if let Some(first) = ast.techniques[..ti].iter().find(|o| o.name == t.name) {
+                let mut d = Diagnostic::error(
+                    Code::FX0005,
+                    format!("duplicate technique name `{}`", t.name),
+                )
+                .at_opt(map.span(t.range.clone()))
+                .with_help("give every technique a unique name");
+                if let Some(s) = map.span(first.range.clone()) {
+                    d = d.with_label(s, "first declared here");
+                }
+                diags.push(d);
+            }
+        }
+        for (pi, p) in t.passes.iter().enumerate() {
+            if p.name.is_empty() {
+                continue;
+            }
+            if let Some(first) = t.passes[..pi].iter().find(|o| o.name == p.name) {
+                let mut d = Diagnostic::error(
+                    Code::FX0006,
+                    format!("duplicate pass name `{}` in technique `{}`", p.name, t.name),
+                )
+                .at_opt(map.span(p.range.clone()))
+                .with_help("give every pass of a technique a unique name");
+                if let Some(s) = map.span(first.range.clone()) {
+                    d = d.with_label(s, "first declared here");
+                }
+                diags.push(d);
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    // mgfxc drops passes without shaders, then techniques without passes.
+    for t in &mut ast.techniques {
+        t.passes
+            .retain(|p| p.vertex_shader.is_some() || p.pixel_shader.is_some());
+    }
+    let first = ast.techniques.first().map(|t| t.range.clone());
+    ast.techniques.retain(|t| !t.passes.is_empty());
+    if ast.techniques.is_empty() {
+        let d = Diagnostic::error(
+            Code::SD0010,
+            "the effect has no technique with a pass that compiles a shader",
+        )
+        .at_opt(first.and_then(|r| map.span(r)))
+        .with_help(
+            "add `technique T { pass P { PixelShader = compile ps_3_0 MainPS(); } }` \
+                 (check that `#if` branches did not remove it)",
+        );
+        return Err(d.into());
+    }
+    Ok(())
+}
+
+/// Replaces every byte of `ranges` by a space, keeping newlines (and carriage returns).
+fn blank_ranges(src: &str, ranges: &[Range<usize>]) -> String {
+    let mut bytes = src.as_bytes().to_vec();
+    for r in ranges {
+        for b in &mut bytes[r.clone()] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    // Every blanked range starts and ends on a token boundary, and non-ASCII bytes inside it
+    // all became spaces, so the text stays valid UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Builds an [`Expanded`] for text that needs no preprocessing: one file holding `text`, mapped
+/// verbatim. For tests of this and later stages, which must not depend on the preprocessor.
+pub fn expanded_from_plain(files: &mut SourceFiles, path: &str, text: &str) -> Expanded {
+    let id = files.add(path, text);
+    let mut map = SourceMap::new();
+    map.push(0, text.len() as u32, id, 0, true);
+    Expanded {
+        text: text.to_string(),
+        map,
+        deps: vec![path.into()],
+    }
 }

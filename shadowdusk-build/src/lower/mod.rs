@@ -9,13 +9,40 @@
 //! the `tex*` intrinsic families become method calls; `COLORn`/`DEPTH` pixel outputs become
 //! `SV_Targetn`/`SV_Depth`; `POSITION` vertex outputs become `SV_Position`; `VPOS`/`VFACE`
 //! inputs become system values; stage-qualified registers keep only this stage's binding;
-//! `int`/`bool` uniforms are carried as floats (MonoGame uploads every register as float).
+//! `int`/`bool` uniforms are carried as floats (MonoGame uploads every register as float);
+//! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry.
+//!
+//! Edits are computed on the stripped text and applied in one pass; the text keeps its line
+//! structure (insertions stay on the line of the code they belong to), except for the wrapper
+//! entry, which is appended at the end.
+//!
+//! Refused: FX0012 (a `tex*` call that cannot be lowered: unknown arity, not on a global legacy
+//! sampler, wrong dimension, a plain `sampler` used with two dimensions; `VFACE` in a struct),
+//! FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102 (entry
+//! not found).
 
-use crate::diag::Diagnostics;
+mod declarations;
+mod emit;
+mod entry;
+mod intrinsics;
+mod samplers;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::effect::lexer::{tokenize, Token, TokenKind};
 use crate::effect::{Dim, ParsedEffect, ShaderRef};
 use crate::preprocess::Expanded;
-use crate::source::OffsetMap;
+use crate::source::{OffsetMap, TextBuilder};
+use emit::Edits;
 use shadowdusk::mgfx::SamplerState;
+
+pub use declarations::CARRIER_PREFIX;
+pub use entry::WRAPPER;
+pub use samplers::SYNTH_PREFIX;
 
 /// Shader stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -78,6 +105,51 @@ pub fn lower(
     shader: &ShaderRef,
     stage: Stage,
 ) -> Result<Lowered, Diagnostics> {
-    let _ = (expanded, parsed, shader, stage);
-    Err(crate::diag::Diagnostic::error(crate::diag::Code::FX0012, "lowering not implemented yet").into())
+    lower_inner(expanded, parsed, shader, stage).map_err(|d| (*d).into())
+}
+
+fn lower_inner(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    shader: &ShaderRef,
+    stage: Stage,
+) -> Result<Lowered, Box<Diagnostic>> {
+    let src = parsed.stripped.as_str();
+    let map = &expanded.map;
+    let toks: Vec<Token> = tokenize(src)
+        .tokens
+        .into_iter()
+        .filter(|t| t.kind != TokenKind::Directive)
+        .collect();
+    let legacy: BTreeMap<&str, Option<Dim>> = parsed
+        .ast
+        .samplers
+        .iter()
+        .filter(|s| s.legacy)
+        .map(|s| (s.name.as_str(), s.dim))
+        .collect();
+    let mut uses = BTreeMap::new();
+    let calls = emit::find_calls(src, &toks, map, &|n| legacy.get(n).copied(), &mut uses)?;
+    let mut edits = Edits::default();
+    let (pairs, samplers) = samplers::plan(parsed, &uses, map, &mut edits)?;
+    declarations::registers(src, &toks, stage, &mut edits);
+    declarations::uniform_initializers(parsed, &mut edits);
+    let retyped = declarations::integer_uniforms(parsed, &mut edits);
+    let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
+    let emitter = emit::Emitter {
+        src,
+        edits: &edits,
+        calls: &calls,
+        pairs: &pairs,
+    };
+    let mut b = TextBuilder::new();
+    emitter.emit(0..src.len(), &mut b);
+    let (text, map) = b.finish();
+    Ok(Lowered {
+        entry,
+        text,
+        map,
+        samplers,
+        retyped,
+    })
 }

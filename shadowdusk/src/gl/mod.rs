@@ -1,1 +1,36 @@
-//! OpenGL loader (feature `gl`).
+//! OpenGL loader (feature `gl`): binds an MGFX effect to OpenGL exactly as MonoGame's OpenGL
+//! runtime does.
+//!
+//! Input: MGFX bytes or an [`Effect`](crate::mgfx::Effect) with the OpenGL profile, and a current
+//! `glow` context (GL 2.1+ compatibility, or any context that compiles GLSL 1.10 text).
+//! Output: a [`GlEffect`] whose [`GlEffect::apply`] does what MonoGame's `EffectPass.Apply`
+//! followed by the draw-time `ActivateShaderProgram` does: program use, `posFixup`, constant
+//! buffer upload (`glUniform4fv` of the whole register array), texture binding with the baked
+//! sampler states, and the pass's blend / depth-stencil / rasterizer blocks.
+//!
+//! What MonoGame does is specified in glsl-dialect.md §1, §3, §4, §5, §7 and mgfx-format.md
+//! §4–§8. Deliberate differences, each one documented where it lives:
+//! * shaders are compiled and every pass's program is linked eagerly in [`GlEffect::new`] (MonoGame
+//!   links on first draw) so a broken payload fails at load, naming technique, pass and shader;
+//! * a pixel-only pass is linked against a built-in copy of SpriteBatch's vertex shader
+//!   ([`sprite_vs`]) because there is no device whose current vertex shader could be kept;
+//! * passes without a pixel shader are refused ([`GlError::MissingPixelShader`]);
+//! * the texture bound to a sampler must have the sampler's GL target
+//!   ([`GlError::TextureTarget`]); MonoGame would silently sample black.
+//!
+//! Refused (never a silent misrender): files of another profile, out-of-range indices in the
+//! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer.
+
+mod cbuffer;
+mod effect;
+mod error;
+mod params;
+mod program;
+mod sampler;
+pub mod sprite_vs;
+mod states;
+
+pub use cbuffer::cbuffer_bytes;
+pub use effect::{AppliedPass, GlEffect, GlTexture, RenderTarget};
+pub use error::{GlError, ShaderRef};
+pub use params::{matrix_data, parameter_value_count};

@@ -4,12 +4,20 @@
 //! reader, the generated Rust code and the GL loader. Field order and meaning follow
 //! `mgfx-format.md`; enum byte values are MonoGame 3.8's ordinals.
 
-mod read;
-mod write;
+mod cursor;
+mod enums;
+mod footprint;
 mod hash;
+mod read;
+mod validate;
+mod wire;
+mod write;
 
-pub use hash::effect_key;
-pub use read::{read, ReadError};
+#[cfg(test)]
+mod tests;
+
+pub use hash::{body_key, effect_key};
+pub use read::{read, ReadError, MAX_DEPTH};
 pub use write::{write, WriteError};
 
 use serde::{Deserialize, Serialize};

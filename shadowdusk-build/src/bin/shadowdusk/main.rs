@@ -1,2 +1,79 @@
-//! `shadowdusk <in.fx> <out.mgfx> [/Profile:OpenGL] [/Defines:A;B=2] [/I:dir]`
-fn main() {}
+//! The `shadowdusk` command: an mgfxc-compatible effect compiler.
+//!
+//! ```text
+//! shadowdusk <in.fx> <out.mgfx> [/Profile:OpenGL] [/Defines:A;B=2] [/I:dir] [/Debug] [--pretty]
+//! shadowdusk <in.fx> --dump            # reflection and GLSL as JSON on stdout
+//! ```
+//!
+//! Exit codes follow mgfxc: 0 on success, 1 on any failure (bad arguments, unreadable input,
+//! shader errors). Errors go to stderr as `file(line,col): error CODE: message`.
+
+mod args;
+mod dump;
+
+use std::process::ExitCode;
+
+use shadowdusk_build::pipeline;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let cli = match args::parse(&argv) {
+        Ok(args::Parsed::Help) => {
+            print!("{}", args::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Ok(args::Parsed::Run(cli)) => cli,
+        Err(msg) => {
+            eprintln!("error: {msg}\n\n{}", args::USAGE);
+            return ExitCode::from(1);
+        }
+    };
+    let options = pipeline::Options {
+        preprocess: cli.preprocess.clone(),
+    };
+    let compiled = match pipeline::compile_file(&cli.input, &options) {
+        Ok(c) => c,
+        Err(e) => {
+            if cli.pretty {
+                eprint!(
+                    "{}",
+                    e.render(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                );
+            } else {
+                eprint!("{}", e.render_mgfxc());
+            }
+            return ExitCode::from(1);
+        }
+    };
+    if !compiled.warnings.is_empty() {
+        eprint!(
+            "{}",
+            shadowdusk_build::diag::render_mgfxc(&compiled.files, &compiled.warnings.0)
+        );
+    }
+    if cli.dump {
+        match serde_json::to_string_pretty(&dump::dump(&compiled)) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: cannot serialize the dump: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    if let Some(out) = &cli.output {
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("error: cannot create {}: {e}", dir.display());
+                return ExitCode::from(1);
+            }
+        }
+        if let Err(e) = std::fs::write(out, &compiled.bytes) {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            return ExitCode::from(1);
+        }
+        if !cli.dump {
+            println!("Compiled '{}' to '{}'.", cli.input.display(), out.display());
+        }
+    }
+    ExitCode::SUCCESS
+}

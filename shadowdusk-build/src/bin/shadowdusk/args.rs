@@ -1,0 +1,139 @@
+//! mgfxc-style command line parsing (`/Name:value` options, case-insensitive names).
+
+use std::path::PathBuf;
+
+use shadowdusk_build::preprocess;
+
+pub const USAGE: &str = "\
+usage: shadowdusk <SourceFile> <OutputFile> [options]
+       shadowdusk <SourceFile> --dump [options]
+
+options (mgfxc-compatible):
+  /Profile:OpenGL       target platform (only OpenGL is supported)
+  /Defines:A;B=2        preprocessor defines, separated by ';'
+  /I:<dir>              extra include directory (repeatable)
+  /Debug                define DEBUG
+ShadowDusk additions:
+  --dump                print the reflection and the GLSL of every shader as JSON
+  --pretty              print errors with source snippets instead of mgfxc's one-line form
+";
+
+pub struct Cli {
+    pub input: PathBuf,
+    pub output: Option<PathBuf>,
+    pub preprocess: preprocess::Options,
+    pub dump: bool,
+    pub pretty: bool,
+}
+
+pub enum Parsed {
+    Help,
+    Run(Cli),
+}
+
+pub fn parse(argv: &[String]) -> Result<Parsed, String> {
+    let mut positional = Vec::new();
+    let mut options = preprocess::Options::default();
+    let mut dump = false;
+    let mut pretty = false;
+    if argv.is_empty() {
+        return Ok(Parsed::Help);
+    }
+    for a in argv {
+        let lower = a.to_ascii_lowercase();
+        if matches!(lower.as_str(), "/?" | "/help" | "-h" | "--help") {
+            return Ok(Parsed::Help);
+        } else if lower == "--dump" {
+            dump = true;
+        } else if lower == "--pretty" {
+            pretty = true;
+        } else if lower == "/debug" {
+            options.debug = true;
+        } else if let Some(v) = strip_opt(a, "/profile:") {
+            if !v.eq_ignore_ascii_case("opengl") {
+                return Err(format!(
+                    "profile `{v}` is not supported; ShadowDusk targets /Profile:OpenGL"
+                ));
+            }
+        } else if let Some(v) = strip_opt(a, "/defines:") {
+            options.defines.extend(parse_defines(v)?);
+        } else if let Some(v) = strip_opt(a, "/i:") {
+            options.include_dirs.push(PathBuf::from(v));
+        } else if a.starts_with('/')
+            && a.len() > 1
+            && a[1..].contains(':')
+            && !std::path::Path::new(a).exists()
+        {
+            return Err(format!("unknown option `{a}`"));
+        } else if a.starts_with("--") {
+            return Err(format!("unknown option `{a}`"));
+        } else {
+            positional.push(PathBuf::from(a));
+        }
+    }
+    let mut it = positional.into_iter();
+    let input = it.next().ok_or("missing <SourceFile>")?;
+    let output = it.next();
+    if let Some(extra) = it.next() {
+        return Err(format!("unexpected argument `{}`", extra.display()));
+    }
+    if output.is_none() && !dump {
+        return Err("missing <OutputFile>".into());
+    }
+    Ok(Parsed::Run(Cli {
+        input,
+        output,
+        preprocess: options,
+        dump,
+        pretty,
+    }))
+}
+
+fn strip_opt<'a>(arg: &'a str, name: &str) -> Option<&'a str> {
+    if arg.len() >= name.len() && arg[..name.len()].eq_ignore_ascii_case(name) {
+        Some(&arg[name.len()..])
+    } else {
+        None
+    }
+}
+
+/// `A;B=2;C = x` → `[(A, 1), (B, 2), (C, x)]`, names and values trimmed (mgfxc's rule).
+pub fn parse_defines(v: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for part in v.split(';') {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (name, value) = match part.split_once('=') {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (part, "1"),
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!(
+                "bad define `{part}` in /Defines (expected NAME or NAME=value)"
+            ));
+        }
+        out.push((name.to_string(), value.to_string()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defines_split_like_mgfxc() {
+        let d = parse_defines("A;B=2; C = x ;").unwrap();
+        assert_eq!(
+            d,
+            vec![
+                ("A".into(), "1".into()),
+                ("B".into(), "2".into()),
+                ("C".into(), "x".into())
+            ]
+        );
+        assert!(parse_defines("A B").is_err());
+    }
+}

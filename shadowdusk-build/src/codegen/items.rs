@@ -1,0 +1,257 @@
+//! Techniques, passes and texture slots as typed items (mgfx-format.md §5.2, §8).
+//!
+//! `Technique` is an enum whose discriminants are the MGFX technique indices; `passes::<technique>`
+//! holds one `usize` constant per pass; `textures` holds each texture parameter's index and the
+//! texture units its samplers use.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use shadowdusk::mgfx::{Effect, Pass, ShaderStage};
+
+use super::accessors::doc_attrs;
+use super::docs;
+use super::names::{self, Namer};
+use super::Ctx;
+
+/// One pass's shaders for docs: "vertex shader 1 (`VSMain`, `vs_3_0`), pixel shader 0 (…)".
+fn pass_shaders(ctx: &Ctx, pass: &Pass) -> String {
+    let mut parts = Vec::new();
+    for (index, stage) in [
+        (pass.vertex_shader, ShaderStage::Vertex),
+        (pass.pixel_shader, ShaderStage::Pixel),
+    ] {
+        let Ok(i) = usize::try_from(index) else {
+            continue;
+        };
+        let mut s = format!("{} shader {i}", docs::stage_word(stage));
+        if let Some(info) = ctx.shader_info(i) {
+            s.push_str(&format!(
+                " ({}, {})",
+                docs::code(&info.entry),
+                docs::code(&info.profile)
+            ));
+        }
+        parts.push(s);
+    }
+    if parts.is_empty() {
+        "no shaders (keeps the device's)".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The `Technique` enum and the `passes` module.
+pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
+    let mut variants = Namer::with_reserved(&[]);
+    let names: Vec<String> = effect
+        .techniques
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let base = if t.name.trim().is_empty() {
+                format!("Technique{i}")
+            } else {
+                names::camel(&t.name, "Technique")
+            };
+            variants.claim_one(&base, "")
+        })
+        .collect();
+    let idents: Vec<_> = names.iter().map(|n| format_ident!("{}", n)).collect();
+    let count = Literal::usize_unsuffixed(idents.len());
+
+    let variant_items = effect
+        .techniques
+        .iter()
+        .zip(&idents)
+        .enumerate()
+        .map(|(i, (t, id))| {
+            let mut lines = vec![
+                format!(
+                    "Technique {i}, {} ({} pass{}).",
+                    if t.name.is_empty() {
+                        "anonymous".to_string()
+                    } else {
+                        docs::code(&t.name)
+                    },
+                    t.passes.len(),
+                    if t.passes.len() == 1 { "" } else { "es" }
+                ),
+                String::new(),
+            ];
+            for (pi, p) in t.passes.iter().enumerate() {
+                let pname = if p.name.is_empty() {
+                    "anonymous".to_string()
+                } else {
+                    docs::code(&p.name)
+                };
+                lines.push(format!("- pass {pi}, {pname}: {}", pass_shaders(ctx, p)));
+            }
+            let doc = doc_attrs(&lines);
+            let disc = Literal::usize_unsuffixed(i);
+            quote!(#doc #id = #disc)
+        });
+    let name_arms = effect.techniques.iter().zip(&idents).map(|(t, id)| {
+        let n = &t.name;
+        quote!(Technique::#id => #n)
+    });
+    let pass_arms = effect.techniques.iter().zip(&idents).map(|(t, id)| {
+        let ns = t.passes.iter().map(|p| &p.name);
+        quote!(Technique::#id => &[#(#ns),*])
+    });
+    let from_arms = idents.iter().enumerate().map(|(i, id)| {
+        let i = Literal::usize_unsuffixed(i);
+        quote!(#i => ::core::option::Option::Some(Technique::#id))
+    });
+
+    let mut modules = Namer::with_reserved(&[]);
+    let pass_mods = effect.techniques.iter().zip(&names).map(|(t, variant)| {
+        let m = format_ident!(
+            "{}",
+            modules.claim_one(&names::snake(variant, "technique"), "_")
+        );
+        let mut consts = Namer::with_reserved(&[]);
+        let items = t.passes.iter().enumerate().map(|(pi, p)| {
+            let base = if p.name.trim().is_empty() {
+                format!("PASS_{pi}")
+            } else {
+                names::screaming(&p.name, "PASS")
+            };
+            let c = format_ident!("{}", consts.claim_one(&base, "_"));
+            let doc = format!(
+                " Pass {pi} ({}): {}.",
+                if p.name.is_empty() {
+                    "anonymous".to_string()
+                } else {
+                    docs::code(&p.name)
+                },
+                pass_shaders(ctx, p)
+            );
+            let v = Literal::usize_unsuffixed(pi);
+            quote!(#[doc = #doc] pub const #c: usize = #v;)
+        });
+        // Outer docs of a module resolve links in the parent's (`passes`) scope.
+        let doc =
+            format!(" Pass indices of [`Technique::{variant}`](super::Technique::{variant}).");
+        quote!(#[doc = #doc] pub mod #m { #(#items)* })
+    });
+
+    quote! {
+        /// The techniques of the effect; the discriminant is the MGFX technique index.
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord
+        )]
+        // Variants mirror the effect's technique names, which often share a prefix.
+        #[allow(clippy::enum_variant_names)]
+        pub enum Technique {
+            #(#variant_items,)*
+        }
+
+        impl Technique {
+            /// Every technique, in MGFX order.
+            pub const ALL: [Technique; #count] = [#(Technique::#idents),*];
+
+            /// The MGFX technique index.
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+
+            /// The technique with MGFX index `index`.
+            pub const fn from_index(index: usize) -> ::core::option::Option<Technique> {
+                match index {
+                    #(#from_arms,)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            /// The name as written in the effect (`""` when anonymous).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(#name_arms,)*
+                }
+            }
+
+            /// The pass names, in order (`""` for anonymous passes); see [`passes`] for indices.
+            pub const fn passes(self) -> &'static [&'static str] {
+                match self {
+                    #(#pass_arms,)*
+                }
+            }
+        }
+
+        /// Pass indices, one module per technique.
+        pub mod passes {
+            #(#pass_mods)*
+        }
+    }
+}
+
+/// The `textures` module.
+pub(crate) fn textures(ctx: &Ctx) -> TokenStream {
+    let mut consts = Namer::with_reserved(&[]);
+    let items = ctx.plan.textures.iter().map(|t| {
+        let base = names::screaming(&t.name, "TEXTURE");
+        let name = consts.claim(&base, "_", &[("", ""), ("", "_UNITS")]);
+        let index_id = format_ident!("{}", name);
+        let units_id = format_ident!("{}_UNITS", name);
+        let units: BTreeSet<u8> = t.uses.iter().map(|u| u.3).collect();
+        let unit_lits = units.iter().map(|u| Literal::u8_unsuffixed(*u));
+        let mut lines = vec![
+            format!("Parameter index of {} ({:?}).", docs::code(&t.name), t.ty),
+            String::new(),
+        ];
+        if let Some(info) = ctx.info(t.index) {
+            if !info.declaration.trim().is_empty() {
+                let mut l = format!("HLSL: {}", docs::code(&info.declaration));
+                if let Some(loc) = &info.location {
+                    l.push_str(&format!(
+                        " ({})",
+                        docs::location_text(&loc.file, loc.line, &ctx.base)
+                    ));
+                }
+                lines.push(l);
+                lines.push(String::new());
+            }
+        }
+        if t.uses.is_empty() {
+            lines.push("No shader samples it.".to_string());
+        } else {
+            lines.push("Sampled by:".to_string());
+            lines.push(String::new());
+            for (si, stage, sampler, unit) in &t.uses {
+                lines.push(format!(
+                    "- {} shader {si} as {} on texture unit {unit}",
+                    docs::stage_word(*stage),
+                    docs::code(sampler)
+                ));
+            }
+        }
+        let doc = doc_attrs(&lines);
+        let index = Literal::usize_unsuffixed(t.index);
+        let units_doc = format!(
+            " Texture units {} is bound to (sorted, distinct).",
+            docs::code(&t.name)
+        );
+        quote! {
+            #doc
+            pub const #index_id: usize = #index;
+            #[doc = #units_doc]
+            pub const #units_id: &[u8] = &[#(#unit_lits),*];
+        }
+    });
+    quote! {
+        /// Texture parameters: their MGFX parameter indices and the texture units shaders sample
+        /// them on.
+        pub mod textures {
+            #(#items)*
+        }
+    }
+}

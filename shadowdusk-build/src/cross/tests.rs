@@ -1,0 +1,178 @@
+use super::*;
+use crate::dxc;
+
+fn cross(src: &str, stage: Stage) -> Option<CrossGlsl> {
+    if !dxc::available() {
+        eprintln!("SKIPPED: DXC unavailable (run `cargo xtask setup`)");
+        return None;
+    }
+    let spv = dxc::compile(src, "main", stage).unwrap_or_else(|e| panic!("DXC failed: {e}"));
+    Some(to_glsl(&spv, stage).unwrap())
+}
+
+fn regs(b: &UniformBlock) -> Vec<(&str, u32, u32, u32, Option<u32>)> {
+    b.members
+        .iter()
+        .map(|m| (m.name.as_str(), m.offset, m.register, m.registers, m.array))
+        .collect()
+}
+
+#[test]
+fn blocks_are_reflected_repacked_and_flattened() {
+    let ps = "float4 Tint; float Amount; float3x3 M3; float4 Arr[3]; float4x4 Mats[2];\n\
+              float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+              float3 t = mul(float3(uv, 1), M3); return float4(t, 1) * Tint * Amount + Arr[(int)uv.x] + mul(Tint, Mats[(int)uv.y]); }";
+    let Some(g) = cross(ps, Stage::Pixel) else {
+        return;
+    };
+    assert_eq!(g.blocks.len(), 1);
+    let b = &g.blocks[0];
+    assert_eq!(b.instance, "$Globals");
+    // D3D offsets as DXC packed them; registers one per member (fx-pipeline.md §9.2).
+    assert_eq!(
+        regs(b),
+        [
+            ("Tint", 0, 0, 1, None),
+            ("Amount", 16, 1, 1, None),
+            ("M3", 32, 2, 3, None),
+            ("Arr", 80, 5, 3, Some(3)),
+            ("Mats", 128, 8, 8, Some(2))
+        ]
+    );
+    assert_eq!(
+        b.members[2].kind,
+        MemberKind::Matrix {
+            rows: 3,
+            columns: 3
+        }
+    );
+    assert!(!b.members[4].row_major);
+    assert_eq!(b.registers, 16);
+    assert_eq!(b.flattened_name.as_deref(), Some("sd_ub0"));
+    assert!(g.text.contains("uniform vec4 sd_ub0[16];"), "{}", g.text);
+    assert!(
+        g.text
+            .contains("mat3(sd_ub0[2].xyz, sd_ub0[3].xyz, sd_ub0[4].xyz)"),
+        "{}",
+        g.text
+    );
+    assert!(
+        !g.text.contains("layout") && !g.text.contains("struct"),
+        "{}",
+        g.text
+    );
+}
+
+#[test]
+fn samplers_and_stage_variables_are_named_from_reflection() {
+    let ps = "Texture2D SpriteTexture; SamplerState S; TextureCube Env; SamplerState E;\n\
+              float4 main(float4 pos : SV_Position, float4 color : COLOR0, float2 uv : TEXCOORD0) : SV_Target {\n\
+              return SpriteTexture.Sample(S, uv) * color + Env.Sample(E, uv.xyx) + pos; }";
+    let Some(g) = cross(ps, Stage::Pixel) else {
+        return;
+    };
+    let cs: Vec<(&str, &str, Dim)> = g
+        .combined
+        .iter()
+        .map(|c| (c.texture.as_str(), c.sampler.as_str(), c.dim))
+        .collect();
+    assert!(
+        cs.contains(&("SpriteTexture", "S", Dim::D2)) && cs.contains(&("Env", "E", Dim::Cube)),
+        "{cs:?}"
+    );
+    for c in &g.combined {
+        assert!(g.text.contains(&c.glsl_name), "{}", g.text);
+    }
+    let ins: Vec<(&str, &str, u32, bool)> = g
+        .inputs
+        .iter()
+        .map(|v| {
+            (
+                v.glsl_name.as_str(),
+                v.semantic.as_str(),
+                v.components,
+                v.builtin,
+            )
+        })
+        .collect();
+    assert_eq!(
+        ins,
+        [
+            ("sd_in_COLOR0", "COLOR0", 4, false),
+            ("sd_in_TEXCOORD0", "TEXCOORD0", 2, false),
+            ("gl_FragCoord", "SV_POSITION", 4, true)
+        ]
+    );
+    assert_eq!(g.outputs[0].semantic, "SV_TARGET");
+    assert!(
+        g.text.contains("varying vec2 sd_in_TEXCOORD0;"),
+        "{}",
+        g.text
+    );
+}
+
+#[test]
+fn non_float_blocks_are_left_for_the_dialect_to_refuse() {
+    let Some(g) = cross(
+        "int Count; float4 main(float4 c : COLOR0) : SV_Target { return c * Count; }",
+        Stage::Pixel,
+    ) else {
+        return;
+    };
+    assert_eq!(g.blocks[0].flattened_name, None);
+    assert_eq!(g.blocks[0].members[0].kind, MemberKind::NonFloat);
+}
+
+#[test]
+fn matrix_packing_decides_register_counts() {
+    let src = "float4x3 C; row_major float4x3 R;\n\
+               float4 main(float4 p : POSITION0) : SV_Position { return float4(mul(p, C) + mul(p, R), 1); }";
+    let Some(g) = cross(src, Stage::Vertex) else {
+        return;
+    };
+    let m = &g.blocks[0].members;
+    assert_eq!(
+        (m[0].kind, m[0].row_major, m[0].registers),
+        (
+            MemberKind::Matrix {
+                rows: 4,
+                columns: 3
+            },
+            false,
+            3
+        )
+    );
+    assert_eq!(
+        (m[1].kind, m[1].row_major, m[1].registers),
+        (
+            MemberKind::Matrix {
+                rows: 4,
+                columns: 3
+            },
+            true,
+            4
+        )
+    );
+}
+
+#[test]
+fn vertex_shader_gets_the_depth_fixup_and_no_y_flip() {
+    let Some(g) = cross(
+        "float4 main(float4 p : POSITION0) : SV_Position { return p; }",
+        Stage::Vertex,
+    ) else {
+        return;
+    };
+    assert!(
+        g.text
+            .contains("gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;"),
+        "{}",
+        g.text
+    );
+    assert!(!g.text.contains("-gl_Position.y"), "{}", g.text);
+    assert!(
+        g.text.contains("attribute vec4 sd_in_POSITION0;"),
+        "{}",
+        g.text
+    );
+}

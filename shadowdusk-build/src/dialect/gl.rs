@@ -1,0 +1,248 @@
+//! Test-only headless OpenGL (Mesa llvmpipe through EGL surfaceless, toolchain.md §3): compiles
+//! the emitted dialect as desktop GLSL 1.10 and as GLSL ES 1.00, and renders with it.
+//! Kept separate from the production loader in `shadowdusk::gl` on purpose.
+
+use glow::HasContext;
+use khronos_egl as egl;
+
+const PLATFORM_SURFACELESS_MESA: egl::Enum = 0x31DD;
+
+/// A current context on this thread; dropped → released.
+pub struct Gl {
+    pub gl: glow::Context,
+    lib: egl::DynamicInstance<egl::EGL1_5>,
+    display: egl::Display,
+    ctx: egl::Context,
+    surface: egl::Surface,
+}
+
+impl Drop for Gl {
+    fn drop(&mut self) {
+        let _ = self.lib.make_current(self.display, None, None, None);
+        let _ = self.lib.destroy_surface(self.display, self.surface);
+        let _ = self.lib.destroy_context(self.display, self.ctx);
+    }
+}
+
+/// A context, or `None` (with a loud message) when EGL/Mesa is missing.
+pub fn context(es: bool) -> Option<Gl> {
+    match try_context(es) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            eprintln!("SKIPPED GL CHECK: no headless EGL context ({e})");
+            None
+        }
+    }
+}
+
+fn try_context(es: bool) -> Result<Gl, String> {
+    let lib =
+        unsafe { egl::DynamicInstance::<egl::EGL1_5>::load_required_from_filename("libEGL.so.1") }
+            .map_err(|e| format!("libEGL.so.1: {e}"))?;
+    let display = unsafe {
+        lib.get_platform_display(
+            PLATFORM_SURFACELESS_MESA,
+            egl::DEFAULT_DISPLAY,
+            &[egl::ATTRIB_NONE],
+        )
+    }
+    .map_err(|e| e.to_string())?;
+    lib.initialize(display).map_err(|e| e.to_string())?;
+    let renderable = if es {
+        egl::OPENGL_ES2_BIT
+    } else {
+        egl::OPENGL_BIT
+    };
+    let config = lib
+        .choose_first_config(
+            display,
+            &[
+                egl::SURFACE_TYPE,
+                egl::PBUFFER_BIT,
+                egl::RENDERABLE_TYPE,
+                renderable,
+                egl::RED_SIZE,
+                8,
+                egl::GREEN_SIZE,
+                8,
+                egl::BLUE_SIZE,
+                8,
+                egl::ALPHA_SIZE,
+                8,
+                egl::NONE,
+            ],
+        )
+        .map_err(|e| e.to_string())?
+        .ok_or("no EGL config")?;
+    lib.bind_api(if es {
+        egl::OPENGL_ES_API
+    } else {
+        egl::OPENGL_API
+    })
+    .map_err(|e| e.to_string())?;
+    let attrs = if es {
+        vec![egl::CONTEXT_CLIENT_VERSION, 2, egl::NONE]
+    } else {
+        vec![egl::NONE]
+    };
+    let ctx = lib
+        .create_context(display, config, None, &attrs)
+        .map_err(|e| e.to_string())?;
+    let surface = lib
+        .create_pbuffer_surface(display, config, &[egl::WIDTH, 8, egl::HEIGHT, 8, egl::NONE])
+        .map_err(|e| e.to_string())?;
+    lib.make_current(display, Some(surface), Some(surface), Some(ctx))
+        .map_err(|e| e.to_string())?;
+    let gl = unsafe {
+        glow::Context::from_loader_function(|s| {
+            lib.get_proc_address(s)
+                .map_or(std::ptr::null(), |p| p as *const _)
+        })
+    };
+    Ok(Gl {
+        gl,
+        lib,
+        display,
+        ctx,
+        surface,
+    })
+}
+
+impl Gl {
+    /// Compiles one shader; `Err(log)` on failure, `Ok(log)` otherwise.
+    pub fn compile(&self, vertex: bool, src: &str) -> Result<(glow::Shader, String), String> {
+        unsafe {
+            let kind = if vertex {
+                glow::VERTEX_SHADER
+            } else {
+                glow::FRAGMENT_SHADER
+            };
+            let s = self.gl.create_shader(kind)?;
+            self.gl.shader_source(s, src);
+            self.gl.compile_shader(s);
+            let log = self.gl.get_shader_info_log(s);
+            if self.gl.get_shader_compile_status(s) {
+                Ok((s, log))
+            } else {
+                Err(log)
+            }
+        }
+    }
+
+    /// Links a program, binding `attributes[k]` to location k before linking.
+    pub fn link(&self, vs: &str, ps: &str, attributes: &[&str]) -> Result<glow::Program, String> {
+        let (v, _) = self
+            .compile(true, vs)
+            .map_err(|l| format!("VS: {l}\n{vs}"))?;
+        let (f, _) = self
+            .compile(false, ps)
+            .map_err(|l| format!("PS: {l}\n{ps}"))?;
+        unsafe {
+            let p = self.gl.create_program()?;
+            self.gl.attach_shader(p, v);
+            self.gl.attach_shader(p, f);
+            for (k, a) in attributes.iter().enumerate() {
+                self.gl.bind_attrib_location(p, k as u32, a);
+            }
+            self.gl.link_program(p);
+            if !self.gl.get_program_link_status(p) {
+                return Err(self.gl.get_program_info_log(p));
+            }
+            Ok(p)
+        }
+    }
+
+    /// Draws a full-screen quad (attribute 0 = xy in clip space) into a 1x1 RGBA32F target with
+    /// `uniforms` (name → vec4 data) set, and returns the pixel (desktop GL only).
+    pub fn render_pixel(&self, program: glow::Program, uniforms: &[(&str, Vec<f32>)]) -> [f32; 4] {
+        unsafe {
+            let gl = &self.gl;
+            let tex = gl.create_texture().unwrap();
+            gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+            gl.tex_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                glow::RGBA32F as i32,
+                1,
+                1,
+                0,
+                glow::RGBA,
+                glow::FLOAT,
+                glow::PixelUnpackData::Slice(None),
+            );
+            let fbo = gl.create_framebuffer().unwrap();
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+            gl.framebuffer_texture_2d(
+                glow::FRAMEBUFFER,
+                glow::COLOR_ATTACHMENT0,
+                glow::TEXTURE_2D,
+                Some(tex),
+                0,
+            );
+            assert_eq!(
+                gl.check_framebuffer_status(glow::FRAMEBUFFER),
+                glow::FRAMEBUFFER_COMPLETE
+            );
+            gl.viewport(0, 0, 1, 1);
+            gl.use_program(Some(program));
+            for (name, data) in uniforms {
+                let loc = gl.get_uniform_location(program, name);
+                assert!(loc.is_some(), "uniform {name} not active");
+                gl.uniform_4_f32_slice(loc.as_ref(), data);
+            }
+            let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
+            let bytes: Vec<u8> = quad.iter().flat_map(|f| f.to_le_bytes()).collect();
+            let vao = gl.create_vertex_array().unwrap();
+            gl.bind_vertex_array(Some(vao));
+            let vbo = gl.create_buffer().unwrap();
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STATIC_DRAW);
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 2, glow::FLOAT, false, 8, 0);
+            gl.draw_arrays(glow::TRIANGLE_STRIP, 0, 4);
+            let mut px = [0u8; 16];
+            gl.read_pixels(
+                0,
+                0,
+                1,
+                1,
+                glow::RGBA,
+                glow::FLOAT,
+                glow::PixelPackData::Slice(Some(&mut px)),
+            );
+            assert_eq!(gl.get_error(), glow::NO_ERROR);
+            let f = |k: usize| {
+                f32::from_le_bytes([px[4 * k], px[4 * k + 1], px[4 * k + 2], px[4 * k + 3]])
+            };
+            [f(0), f(1), f(2), f(3)]
+        }
+    }
+}
+
+/// Compiles `src` in a desktop GLSL 1.10 and a GLES2 (GLSL ES 1.00) context and panics on any
+/// error or on a warning not in `allowed_warnings`.
+pub fn assert_compiles(vertex: bool, src: &str, check_es: bool) {
+    let modes: &[bool] = if check_es { &[false, true] } else { &[false] };
+    for &es in modes {
+        let Some(g) = context(es) else { return };
+        match g.compile(vertex, src) {
+            Ok((_, log)) => {
+                let noisy = log
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .filter(|l| !l.contains("GL_OES_standard_derivatives"))
+                    .count();
+                assert_eq!(
+                    noisy,
+                    0,
+                    "{} compile log not clean:\n{log}\n{src}",
+                    if es { "ES" } else { "GL" }
+                );
+            }
+            Err(log) => panic!(
+                "{} compile failed:\n{log}\n{src}",
+                if es { "GLSL ES 1.00" } else { "GLSL 1.10" }
+            ),
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The fixed text blocks of the dialect (glsl-dialect.md §2.1, §6.3, §7).
+
+use crate::lower::Stage;
+
+/// Precision header, guarded for GLSL ES (VS highp float, PS mediump float, both mediump int).
+pub fn precision(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Vertex => "#ifdef GL_ES\nprecision highp float;\nprecision mediump int;\n#endif\n",
+        Stage::Pixel => "#ifdef GL_ES\nprecision mediump float;\nprecision mediump int;\n#endif\n",
+    }
+}
+
+/// Needed on GLSL ES 1.00 for `dFdx`/`dFdy`/`fwidth`; mgfxc puts it before everything else.
+pub const DERIVATIVES: &str = "#extension GL_OES_standard_derivatives : enable\n";
+
+/// Maps the legacy LOD/gradient/projection names onto whatever the driver offers (§6.3).
+pub const LOD: &str = "#if __VERSION__ >= 300
+#define texture2DLod textureLod
+#define textureCubeLod textureLod
+#define texture3DLod textureLod
+#define texture2DGrad textureGrad
+#define texture2DProj textureProj
+#define texture3DProj textureProj
+#elif defined(GL_ARB_shader_texture_lod)
+#extension GL_ARB_shader_texture_lod : enable
+#define texture2DGrad texture2DGradARB
+#define texture2DProjGrad texture2DProjARB
+#elif defined(GL_EXT_gpu_shader4)
+#extension GL_EXT_gpu_shader4 : enable
+#else
+#define texture2DGrad(a,b,c,d) texture2D(a,b)
+#define texture2DProjGrad(a,b,c,d) texture2DProj(a,b)
+#define texture2DLod(a,b,c) texture2D(a,b)
+#define textureCubeLod(a,b,c) textureCube(a,b)
+#define texture3DLod(a,b,c) texture3D(a,b)
+#endif
+";
+
+/// `SV_Depth`: GLSL ES 1.00 spells the depth output `gl_FragDepthEXT` behind an extension.
+pub const DEPTH: &str = "#if defined(GL_ES) && __VERSION__ < 300
+#extension GL_EXT_frag_depth : enable
+#define ps_oDepth gl_FragDepthEXT
+#else
+#define ps_oDepth gl_FragDepth
+#endif
+";
+
+/// The per-draw position fixup MonoGame's runtime drives through `posFixup` (§7); the third
+/// line is SPIRV-Cross's depth remap in mgfxc's spelling.
+pub fn pos_fixup(indent: &str) -> String {
+    format!(
+        "gl_Position.y = gl_Position.y * posFixup.y;\n{indent}gl_Position.xy += posFixup.zw * gl_Position.ww;\n\
+         {indent}gl_Position.z = gl_Position.z * 2.0 - gl_Position.w;"
+    )
+}

@@ -1,0 +1,217 @@
+//! The final check over the emitted dialect (glsl-dialect.md §2.1, §8): anything GLSL 1.10 /
+//! GLSL ES 1.00 lacks that is still in the text is refused (SD0219) instead of shipping a shader
+//! that fails to compile on the player's machine.
+
+use super::tokens::{tokenize, Kind};
+use super::DialectError;
+use crate::diag::Code;
+
+/// Identifiers that must not survive: newer builtins, types and qualifiers.
+const FORBIDDEN: &[&str] = &[
+    "round",
+    "roundEven",
+    "transpose",
+    "inverse",
+    "determinant",
+    "texelFetch",
+    "texelFetchOffset",
+    "textureSize",
+    "textureQueryLod",
+    "textureOffset",
+    "textureLodOffset",
+    "textureGather",
+    "texture",
+    "textureLod",
+    "textureGrad",
+    "textureProj",
+    "textureProjLod",
+    "textureProjGrad",
+    "textureCubeGrad",
+    "texture3DGrad",
+    "uint",
+    "uvec2",
+    "uvec3",
+    "uvec4",
+    "mat2x3",
+    "mat2x4",
+    "mat3x2",
+    "mat3x4",
+    "mat4x2",
+    "mat4x3",
+    "layout",
+    "flat",
+    "noperspective",
+    "centroid",
+    "switch",
+    "case",
+    "default",
+    "sampler1D",
+    "sampler2DShadow",
+    "samplerCubeShadow",
+    "sampler2DArray",
+    "isampler2D",
+    "usampler2D",
+    "gl_VertexID",
+    "gl_InstanceID",
+    "gl_SampleID",
+    "gl_SampleMask",
+    "gl_PrimitiveID",
+    "gl_ClipDistance",
+    "gl_CullDistance",
+    "floatBitsToInt",
+    "floatBitsToUint",
+    "intBitsToFloat",
+    "uintBitsToFloat",
+    "packHalf2x16",
+    "unpackHalf2x16",
+    "trunc",
+    "modf",
+    "isnan",
+    "isinf",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "bitfieldExtract",
+    "bitCount",
+    "findLSB",
+    "findMSB",
+    "texture1D",
+    "texture1DLod",
+];
+
+const BIT_OPS: &[&str] = &[
+    "<<", ">>", "<<=", ">>=", "&", "|", "^", "~", "%", "&=", "|=", "^=", "%=",
+];
+
+/// Validates the final text; `allowed_extensions` are the `#extension` lines this module wrote.
+pub fn check(glsl: &str) -> Result<(), DialectError> {
+    if let Some(c) = glsl.chars().find(|c| !c.is_ascii()) {
+        return Err(fail(
+            format!("the generated GLSL contains the non-ASCII character {c:?}"),
+            None,
+        ));
+    }
+    let tokens = tokenize(glsl);
+    let mut depth = 0i32;
+    let mut statement_start = true;
+    for t in &tokens {
+        match t.kind {
+            Kind::Preproc => {
+                let line = t.text.trim_start_matches('#').trim_start();
+                if line.starts_with("version") {
+                    return Err(fail(
+                        "the generated GLSL still has a #version line".into(),
+                        None,
+                    ));
+                }
+                if let Some(ext) = line.strip_prefix("extension") {
+                    let name = ext.split(':').next().unwrap_or("").trim();
+                    if !matches!(
+                        name,
+                        "GL_OES_standard_derivatives"
+                            | "GL_ARB_shader_texture_lod"
+                            | "GL_EXT_gpu_shader4"
+                            | "GL_EXT_frag_depth"
+                    ) {
+                        return Err(fail(
+                            format!("the generated GLSL needs the extension {name}"),
+                            Some(name),
+                        ));
+                    }
+                }
+            }
+            Kind::Ident => {
+                if FORBIDDEN.contains(&t.text) {
+                    return Err(fail(
+                        format!(
+                            "the generated GLSL uses `{}`, which GLSL 1.10 / GLSL ES 1.00 lacks",
+                            t.text
+                        ),
+                        Some(t.text),
+                    ));
+                }
+                if t.text.starts_with("sd_") {
+                    return Err(fail(
+                        format!("internal: `{}` was not renamed", t.text),
+                        Some(t.text),
+                    ));
+                }
+                if depth == 0 && statement_start && matches!(t.text, "in" | "out" | "inout") {
+                    return Err(fail(
+                        format!("the generated GLSL declares a global `{}` variable", t.text),
+                        Some(t.text),
+                    ));
+                }
+                statement_start = false;
+            }
+            Kind::Number => {
+                if t.text.ends_with(['u', 'U']) && !t.text.starts_with("0x")
+                    || t.text.starts_with("0x") && t.text.ends_with(['u', 'U'])
+                {
+                    return Err(fail(
+                        format!("the generated GLSL uses the unsigned literal {}", t.text),
+                        None,
+                    ));
+                }
+                statement_start = false;
+            }
+            Kind::Punct => {
+                if BIT_OPS.contains(&t.text) {
+                    return Err(fail(
+                        format!("the generated GLSL uses the integer operator `{}`", t.text),
+                        None,
+                    ));
+                }
+                match t.text {
+                    "{" => depth += 1,
+                    "}" => depth -= 1,
+                    _ => {}
+                }
+                statement_start = matches!(t.text, ";" | "{" | "}");
+            }
+            Kind::Other => {
+                return Err(fail(
+                    format!("unexpected character {:?} in the generated GLSL", t.text),
+                    None,
+                ))
+            }
+            Kind::Space | Kind::Comment => {}
+        }
+    }
+    Ok(())
+}
+
+fn fail(message: String, subject: Option<&str>) -> DialectError {
+    DialectError::new(
+        Code::SD0219,
+        message,
+        "MonoGame's OpenGL profile is GLSL 1.10 / GLSL ES 1.00: avoid integer bit operations, unsigned \
+         types, Load/GetDimensions/texel fetches, switch statements and other Shader Model 4+ features",
+        subject.map(str::to_string),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_legacy_and_refuses_modern() {
+        check("uniform vec4 a[2];\nvoid f(out vec4 x) { x = a[1]; }\nvoid main() { gl_FragColor = texture2D(s, v.xy); }\n").unwrap();
+        for bad in [
+            "void main() { gl_FragColor = vec4(round(1.5)); }",
+            "in vec4 x;\nvoid main() {}",
+            "void main() { int a = 1 << 2; }",
+            "void main() { gl_FragColor = texture(s, v.xy); }",
+            "layout(location = 0) out vec4 o;",
+            "void main() { uint x = 1u; }",
+            "#version 110\nvoid main() {}",
+            "void main() { float caf\u{e9} = 1.0; }",
+        ] {
+            assert_eq!(check(bad).unwrap_err().code, Code::SD0219, "{bad}");
+        }
+    }
+}

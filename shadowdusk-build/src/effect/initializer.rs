@@ -1,0 +1,228 @@
+//! Evaluating a uniform's initializer (`float4 Tint = float4(1, 0.5, 0, 1);`) into the flat
+//! list of floats MGFX stores as the parameter's default (fx-pipeline.md §9.4).
+//!
+//! Accepted: number literals (any suffix), `true`/`false`, unary `-`/`+`, parentheses,
+//! constructors of numeric types (nested; a single scalar argument splats to the constructor's
+//! width), brace lists `{...}` for arrays and matrices (nested braces flatten), and the four
+//! binary operators `+ - * /` between scalars. Matrices are flattened row by row as written.
+//!
+//! Refused: anything else (identifiers of other constants, function calls, casts) → the
+//! caller reports SD0025 at the returned token.
+
+use super::lexer::{number_value, Token, TokenKind};
+use super::types;
+
+/// Evaluates `toks` (the text between `=` and the end of the declarator) for `ty`.
+/// On failure returns the index of the offending token.
+pub fn evaluate(src: &str, toks: &[Token], ty: &super::ast::HlslType) -> Result<Vec<f64>, usize> {
+    let mut p = P { src, toks, i: 0 };
+    let vals = p.expr()?;
+    if p.i != toks.len() {
+        return Err(p.i);
+    }
+    let per = types::components(ty);
+    let needed = per * ty.array.unwrap_or(1) as usize;
+    if vals.len() == needed {
+        return Ok(vals);
+    }
+    if vals.len() == 1 && ty.array.is_none() {
+        return Ok(vec![vals[0]; needed]);
+    }
+    if vals.len() > needed && ty.array.is_none() {
+        // HLSL truncates wider values (with a warning in fxc).
+        return Ok(vals[..needed].to_vec());
+    }
+    Err(0)
+}
+
+struct P<'a> {
+    src: &'a str,
+    toks: &'a [Token],
+    i: usize,
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.toks.get(self.i).map(|t| t.text(self.src))
+    }
+
+    fn expect(&mut self, s: &str) -> Result<(), usize> {
+        if self.peek() == Some(s) {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(self.i.min(self.toks.len().saturating_sub(1)))
+        }
+    }
+
+    fn expr(&mut self) -> Result<Vec<f64>, usize> {
+        let mut acc = self.term()?;
+        while let Some(op @ ("+" | "-")) = self.peek() {
+            let at = self.i;
+            self.i += 1;
+            let rhs = self.term()?;
+            acc = scalar_op(&acc, &rhs, op, at)?;
+        }
+        Ok(acc)
+    }
+
+    fn term(&mut self) -> Result<Vec<f64>, usize> {
+        let mut acc = self.unary()?;
+        while let Some(op @ ("*" | "/")) = self.peek() {
+            let at = self.i;
+            self.i += 1;
+            let rhs = self.unary()?;
+            acc = scalar_op(&acc, &rhs, op, at)?;
+        }
+        Ok(acc)
+    }
+
+    fn unary(&mut self) -> Result<Vec<f64>, usize> {
+        match self.peek() {
+            Some("-") => {
+                self.i += 1;
+                Ok(self.unary()?.into_iter().map(|v| -v).collect())
+            }
+            Some("+") => {
+                self.i += 1;
+                self.unary()
+            }
+            _ => self.primary(),
+        }
+    }
+
+    fn primary(&mut self) -> Result<Vec<f64>, usize> {
+        let at = self.i;
+        let Some(tok) = self.toks.get(self.i) else {
+            return Err(self.toks.len().saturating_sub(1));
+        };
+        let text = tok.text(self.src);
+        match tok.kind {
+            TokenKind::Number => {
+                self.i += 1;
+                number_value(text).map(|v| vec![v]).ok_or(at)
+            }
+            TokenKind::Ident if text == "true" || text == "false" => {
+                self.i += 1;
+                Ok(vec![if text == "true" { 1.0 } else { 0.0 }])
+            }
+            TokenKind::Ident => {
+                let ty = types::numeric(text).ok_or(at)?;
+                self.i += 1;
+                self.expect("(")?;
+                let mut vals = Vec::new();
+                if self.peek() != Some(")") {
+                    loop {
+                        vals.extend(self.expr()?);
+                        if self.peek() == Some(",") {
+                            self.i += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                self.expect(")")?;
+                let width = types::components(&ty);
+                if vals.len() == 1 && width > 1 {
+                    Ok(vec![vals[0]; width])
+                } else if vals.len() == width {
+                    Ok(vals)
+                } else {
+                    Err(at)
+                }
+            }
+            TokenKind::Punct if text == "(" => {
+                self.i += 1;
+                let v = self.expr()?;
+                self.expect(")")?;
+                Ok(v)
+            }
+            TokenKind::Punct if text == "{" => {
+                self.i += 1;
+                let mut vals = Vec::new();
+                while self.peek() != Some("}") {
+                    vals.extend(self.expr()?);
+                    if self.peek() == Some(",") {
+                        self.i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                self.expect("}")?;
+                Ok(vals)
+            }
+            _ => Err(at),
+        }
+    }
+}
+
+fn scalar_op(a: &[f64], b: &[f64], op: &str, at: usize) -> Result<Vec<f64>, usize> {
+    let f = |x: f64, y: f64| match op {
+        "+" => x + y,
+        "-" => x - y,
+        "*" => x * y,
+        _ => x / y,
+    };
+    match (a.len(), b.len()) {
+        (1, _) => Ok(b.iter().map(|y| f(a[0], *y)).collect()),
+        (_, 1) => Ok(a.iter().map(|x| f(*x, b[0])).collect()),
+        (n, m) if n == m => Ok(a.iter().zip(b).map(|(x, y)| f(*x, *y)).collect()),
+        _ => Err(at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effect::lexer::tokenize;
+
+    fn eval(ty: &str, array: Option<u32>, init: &str) -> Result<Vec<f64>, usize> {
+        let mut t = types::numeric(ty).unwrap();
+        t.array = array;
+        let l = tokenize(init);
+        evaluate(init, &l.tokens, &t)
+    }
+
+    #[test]
+    fn literals_and_constructors() {
+        assert_eq!(eval("float", None, "0.5f"), Ok(vec![0.5]));
+        assert_eq!(eval("float", None, "-2"), Ok(vec![-2.0]));
+        assert_eq!(
+            eval("float4", None, "float4(1, 0.5, 0, 1)"),
+            Ok(vec![1.0, 0.5, 0.0, 1.0])
+        );
+        assert_eq!(
+            eval("float4", None, "float4(float2(1, 2), 3, -4)"),
+            Ok(vec![1.0, 2.0, 3.0, -4.0])
+        );
+        assert_eq!(eval("float3", None, "float3(0.25)"), Ok(vec![0.25; 3]));
+        assert_eq!(eval("float3", None, "1"), Ok(vec![1.0; 3]));
+        assert_eq!(eval("bool", None, "true"), Ok(vec![1.0]));
+        assert_eq!(eval("float", None, "1.0 / 4"), Ok(vec![0.25]));
+        assert_eq!(
+            eval("float2", None, "-float2(1, 2) * 2"),
+            Ok(vec![-2.0, -4.0])
+        );
+    }
+
+    #[test]
+    fn brace_lists_for_arrays_and_matrices() {
+        assert_eq!(eval("float", Some(3), "{1, 2, 3}"), Ok(vec![1.0, 2.0, 3.0]));
+        assert_eq!(
+            eval("float2x2", None, "{ {1, 2}, {3, 4} }"),
+            Ok(vec![1.0, 2.0, 3.0, 4.0])
+        );
+        assert_eq!(
+            eval("float2", Some(2), "{ float2(1, 2), float2(3, 4) }"),
+            Ok(vec![1.0, 2.0, 3.0, 4.0])
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        assert_eq!(eval("float", None, "Other"), Err(0));
+        assert_eq!(eval("float", None, "sin(1)"), Err(0));
+        assert!(eval("float4", None, "float4(1, 2)").is_err());
+        assert!(eval("float", Some(3), "{1, 2}").is_err());
+    }
+}

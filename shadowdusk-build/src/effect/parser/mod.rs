@@ -1,0 +1,695 @@
+//! The declaration-level parser: walks the tokens at brace depth 0 and extracts techniques,
+//! samplers, textures, uniforms, cbuffers, structs and function signatures
+//! (fx-pipeline.md §3). Function bodies are skipped as balanced braces, so a `<` inside a body
+//! is never taken for an annotation.
+//!
+//! Output: the [`EffectAst`], the [`DeclSites`] (token positions the lowering stage edits) and
+//! the byte ranges to blank (technique blocks, sampler state blocks, annotation blocks).
+//!
+//! Refused (each with a span): unexpected tokens (FX0001), end of text inside a technique or
+//! pass (FX0002), malformed `compile` (FX0003), unclosed annotation (FX0007), missing `;`
+//! (FX0008), end of text in a sampler block (FX0009), unknown render-state key/value (SD0011),
+//! wrong-stage profile (SD0013), unknown sampler-state key/value (SD0024), initializers that are
+//! not constant expressions (SD0025).
+//!
+//! This file holds the token helpers, the top-level loop, structs, cbuffers, uniforms and
+//! functions; [`techniques`] and [`objects`] (samplers, textures) add their own methods.
+//! A non-static `const` global counts as a uniform: fxc and DXC both put it in `$Globals`.
+
+mod objects;
+mod techniques;
+
+use std::ops::Range;
+
+use super::annotations;
+use super::ast::*;
+use super::initializer;
+use super::lexer::{Token, TokenKind};
+use super::types;
+use super::{DeclSites, GlobalSite, ParamSite};
+use crate::diag::{Code, Diagnostic};
+use crate::source::SourceMap;
+
+/// Parser state over one token list.
+pub struct Parser<'a> {
+    src: &'a str,
+    toks: &'a [Token],
+    map: &'a SourceMap,
+    i: usize,
+    /// What was extracted.
+    pub ast: EffectAst,
+    /// Positions for the lowering stage.
+    pub sites: DeclSites,
+    /// Byte ranges to replace by spaces.
+    pub blank: Vec<Range<usize>>,
+}
+
+type R<T> = Result<T, Box<Diagnostic>>;
+
+/// Qualifiers that may precede a declaration's type.
+const QUALIFIERS: &[&str] = &[
+    "static",
+    "const",
+    "uniform",
+    "extern",
+    "groupshared",
+    "shared",
+    "volatile",
+    "row_major",
+    "column_major",
+    "precise",
+    "inline",
+    "snorm",
+    "unorm",
+];
+
+/// Parameter and struct-member modifiers.
+const PARAM_MODIFIERS: &[&str] = &[
+    "in",
+    "out",
+    "inout",
+    "uniform",
+    "const",
+    "row_major",
+    "column_major",
+    "linear",
+    "centroid",
+    "nointerpolation",
+    "noperspective",
+    "sample",
+    "precise",
+    "point",
+    "line",
+    "triangle",
+    "lineadj",
+    "triangleadj",
+    "snorm",
+    "unorm",
+    "vertices",
+    "indices",
+    "primitives",
+    "payload",
+];
+
+impl<'a> Parser<'a> {
+    /// A parser over `toks` (directive tokens already removed) of `src`.
+    pub fn new(src: &'a str, toks: &'a [Token], map: &'a SourceMap) -> Self {
+        Parser {
+            src,
+            toks,
+            map,
+            i: 0,
+            ast: EffectAst::default(),
+            sites: DeclSites::default(),
+            blank: Vec::new(),
+        }
+    }
+
+    // ---- token helpers -----------------------------------------------------------------
+
+    fn text(&self, i: usize) -> &'a str {
+        self.toks.get(i).map(|t| t.text(self.src)).unwrap_or("")
+    }
+
+    fn is(&self, i: usize, s: &str) -> bool {
+        self.toks.get(i).is_some_and(|t| t.text(self.src) == s)
+    }
+
+    fn is_ident(&self, i: usize) -> bool {
+        self.toks.get(i).is_some_and(|t| t.kind == TokenKind::Ident)
+    }
+
+    fn range(&self, i: usize) -> Range<usize> {
+        match self.toks.get(i) {
+            Some(t) => t.range.clone(),
+            None => self.src.len()..self.src.len(),
+        }
+    }
+
+    /// Range from token `a` through token `b` inclusive.
+    fn span(&self, a: usize, b: usize) -> Range<usize> {
+        self.range(a).start..self.range(b).end.max(self.range(a).start)
+    }
+
+    fn err(
+        &self,
+        code: Code,
+        at: Range<usize>,
+        msg: impl Into<String>,
+        help: &str,
+    ) -> Box<Diagnostic> {
+        Box::new(
+            Diagnostic::error(code, msg)
+                .at_opt(self.map.span(at))
+                .with_help(help),
+        )
+    }
+
+    fn unexpected(&self, i: usize, expected: &str) -> Box<Diagnostic> {
+        if i >= self.toks.len() {
+            return self.err(
+                Code::FX0001,
+                self.range(i),
+                format!("unexpected end of file, expected {expected}"),
+                "complete the declaration",
+            );
+        }
+        self.err(
+            Code::FX0001,
+            self.range(i),
+            format!("unexpected `{}`, expected {expected}", self.text(i)),
+            "check the effect syntax near this token",
+        )
+    }
+
+    fn expect_semicolon(&mut self) -> R<()> {
+        if self.is(self.i, ";") {
+            self.i += 1;
+            return Ok(());
+        }
+        let at = if self.i > 0 {
+            let e = self.range(self.i - 1).end;
+            e..e
+        } else {
+            self.range(self.i)
+        };
+        Err(self.err(
+            Code::FX0008,
+            at,
+            "missing `;`",
+            "add `;` at the end of the statement",
+        ))
+    }
+
+    /// Index just past the token that closes the bracket at `open` (`(`, `[`, `{`).
+    fn skip_balanced(&self, open: usize, eof_code: Code, what: &str) -> R<usize> {
+        let mut depth = 0i32;
+        let mut i = open;
+        while i < self.toks.len() {
+            match self.text(i) {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(i + 1);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Err(self.err(
+            eof_code,
+            self.range(open),
+            format!("end of file inside {what}"),
+            "close the bracket opened here",
+        ))
+    }
+
+    // ---- top level ---------------------------------------------------------------------
+
+    /// Parses everything.
+    pub fn run(&mut self) -> R<()> {
+        while self.i < self.toks.len() {
+            let t = self.text(self.i);
+            let lower = t.to_ascii_lowercase();
+            if t == ";" {
+                self.i += 1;
+            } else if t == "[" {
+                self.i = self.skip_balanced(self.i, Code::FX0001, "an attribute")?;
+            } else if (lower == "technique" || lower == "technique11") && !self.is(self.i + 1, "(")
+            {
+                self.technique()?;
+            } else if t == "struct" {
+                self.struct_decl()?;
+            } else if t == "cbuffer" || t == "tbuffer" {
+                self.cbuffer()?;
+            } else if t == "typedef" {
+                while self.i < self.toks.len() && !self.is(self.i, ";") {
+                    self.i += 1;
+                }
+                self.expect_semicolon()?;
+            } else if self.is_ident(self.i) {
+                self.declaration(None)?;
+            } else {
+                return Err(self.unexpected(self.i, "a declaration"));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- annotations -------------------------------------------------------------------
+
+    fn maybe_annotations(&mut self) -> R<Vec<Annotation>> {
+        if !self.is(self.i, "<") {
+            return Ok(Vec::new());
+        }
+        match annotations::parse(self.src, self.toks, self.i) {
+            Ok((list, next)) => {
+                self.blank.push(self.span(self.i, next - 1));
+                self.i = next;
+                Ok(list)
+            }
+            Err(e) => {
+                let code = if e.unclosed {
+                    Code::FX0007
+                } else {
+                    Code::FX0001
+                };
+                let help = if e.unclosed {
+                    "close the annotation block with `>`"
+                } else {
+                    "write annotations as `< type name = value; >`"
+                };
+                Err(self.err(code, self.range(e.at), e.message, help))
+            }
+        }
+    }
+
+    // ---- structs and cbuffers ----------------------------------------------------------
+
+    fn struct_decl(&mut self) -> R<()> {
+        let start = self.i;
+        self.i += 1;
+        if !self.is_ident(self.i) {
+            return Err(self.unexpected(self.i, "a struct name"));
+        }
+        let name = self.text(self.i).to_string();
+        self.i += 1;
+        if !self.is(self.i, "{") {
+            return Err(self.unexpected(self.i, "`{`"));
+        }
+        let body_end = self.skip_balanced(self.i, Code::FX0001, "a struct")?;
+        self.i += 1;
+        let mut members = Vec::new();
+        while self.i < body_end - 1 {
+            while self.is_ident(self.i) && PARAM_MODIFIERS.contains(&self.text(self.i)) {
+                self.i += 1;
+            }
+            if !self.is_ident(self.i) {
+                return Err(self.unexpected(self.i, "a member type"));
+            }
+            let ty = self.text(self.i).to_string();
+            self.i += 1;
+            if self.is(self.i, "<") {
+                self.i = self.skip_template(self.i)?;
+            }
+            loop {
+                if !self.is_ident(self.i) {
+                    return Err(self.unexpected(self.i, "a member name"));
+                }
+                let mname = self.text(self.i).to_string();
+                self.i += 1;
+                while self.is(self.i, "[") {
+                    self.i = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
+                }
+                let mut semantic = None;
+                while self.is(self.i, ":") {
+                    if self.is(self.i + 1, "packoffset") || self.is(self.i + 1, "register") {
+                        self.i = self.skip_balanced(self.i + 2, Code::FX0001, "a register")?;
+                    } else if self.is_ident(self.i + 1) {
+                        semantic =
+                            Some((self.text(self.i + 1).to_string(), self.range(self.i + 1)));
+                        self.i += 2;
+                    } else {
+                        return Err(self.unexpected(self.i + 1, "a semantic"));
+                    }
+                }
+                members.push(StructMember {
+                    ty: ty.clone(),
+                    name: mname,
+                    semantic,
+                });
+                if self.is(self.i, ",") {
+                    self.i += 1;
+                    continue;
+                }
+                break;
+            }
+            self.expect_semicolon()?;
+        }
+        self.i = body_end;
+        // `struct S { ... } s;` declares a variable too; not supported as a uniform.
+        if !self.is(self.i, ";") {
+            return Err(self.err(
+                Code::FX0008,
+                self.range(self.i - 1),
+                "missing `;` after the struct",
+                "end the struct declaration with `};`",
+            ));
+        }
+        self.i += 1;
+        self.ast.structs.push(StructDecl {
+            name,
+            members,
+            range: self.span(start, self.i - 1),
+        });
+        Ok(())
+    }
+
+    fn cbuffer(&mut self) -> R<()> {
+        self.i += 1;
+        if !self.is_ident(self.i) {
+            return Err(self.unexpected(self.i, "a cbuffer name"));
+        }
+        let name = self.text(self.i).to_string();
+        self.i += 1;
+        while self.is(self.i, ":") {
+            if self.is(self.i + 1, "register") && self.is(self.i + 2, "(") {
+                self.i = self.skip_balanced(self.i + 2, Code::FX0001, "a register")?;
+            } else {
+                return Err(self.unexpected(self.i + 1, "`register(bN)`"));
+            }
+        }
+        if !self.is(self.i, "{") {
+            return Err(self.unexpected(self.i, "`{`"));
+        }
+        let end = self.skip_balanced(self.i, Code::FX0001, "a cbuffer")?;
+        self.i += 1;
+        let first_global = self.ast.globals.len();
+        while self.i < end - 1 {
+            if self.is(self.i, ";") {
+                self.i += 1;
+                continue;
+            }
+            self.declaration(Some(&name))?;
+        }
+        self.i = end;
+        let mut stmt_end = self.range(end - 1).end;
+        if self.is(self.i, ";") {
+            stmt_end = self.range(self.i).end;
+            self.i += 1;
+        }
+        for g in &mut self.sites.globals[first_global..] {
+            g.stmt_end = stmt_end;
+        }
+        Ok(())
+    }
+
+    /// Index past the `>` closing a template argument list starting at `open`.
+    fn skip_template(&self, open: usize) -> R<usize> {
+        let mut depth = 0;
+        let mut i = open;
+        while i < self.toks.len() {
+            match self.text(i) {
+                "<" => depth += 1,
+                ">" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(i + 1);
+                    }
+                }
+                ";" | "{" | "}" => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        Err(self.unexpected(i, "`>` closing the template arguments"))
+    }
+
+    // ---- declarations ------------------------------------------------------------------
+
+    /// One declaration statement at depth 0 (or inside a cbuffer).
+    fn declaration(&mut self, cbuffer: Option<&str>) -> R<()> {
+        let mut is_static = false;
+        let mut row_major = false;
+        while self.is_ident(self.i) && QUALIFIERS.contains(&self.text(self.i)) {
+            match self.text(self.i) {
+                // A non-static `const` global is still a uniform: fxc and DXC both place it
+                // in `$Globals` (its initializer becomes the parameter's default).
+                "static" | "groupshared" => is_static = true,
+                "row_major" => row_major = true,
+                _ => {}
+            }
+            self.i += 1;
+        }
+        if !self.is_ident(self.i) {
+            return Err(self.unexpected(self.i, "a type name"));
+        }
+        let ty_i = self.i;
+        let ty_text = self.text(ty_i);
+        self.i += 1;
+        if self.is(self.i, "<") {
+            self.i = self.skip_template(self.i)?;
+        }
+        let ty_end = self.i - 1;
+        if cbuffer.is_none() && !is_static {
+            if let Some(dim) = types::legacy_sampler(ty_text) {
+                if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
+                    return self.sampler_decl(ty_i, dim, true);
+                }
+            }
+            if ty_text == "SamplerState" && self.is_ident(self.i) && !self.is(self.i + 1, "(") {
+                return self.sampler_decl(ty_i, None, false);
+            }
+            if let Some((dim, legacy)) = types::texture_keyword(ty_text) {
+                if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
+                    return self.texture_decl(ty_i, dim, legacy);
+                }
+            }
+        }
+        if !self.is_ident(self.i) {
+            return Err(self.unexpected(self.i, "a name"));
+        }
+        if self.is(self.i + 1, "(") {
+            let ret = self.src[self.span(ty_i, ty_end)].to_string();
+            return self.function(ret);
+        }
+        let base_ty = types::numeric(ty_text).or_else(|| {
+            self.ast
+                .structs
+                .iter()
+                .any(|s| s.name == ty_text)
+                .then(|| HlslType {
+                    base: ty_text.to_string(),
+                    rows: 1,
+                    columns: 1,
+                    is_vector: false,
+                    is_matrix: false,
+                    array: None,
+                    row_major: false,
+                })
+        });
+        loop {
+            if !self.is_ident(self.i) {
+                return Err(self.unexpected(self.i, "a variable name"));
+            }
+            let name_i = self.i;
+            self.i += 1;
+            let mut array: Option<u32> = None;
+            let mut array_ok = true;
+            while self.is(self.i, "[") {
+                let close = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
+                let n = (close == self.i + 3 && self.toks[self.i + 1].kind == TokenKind::Number)
+                    .then(|| super::lexer::number_value(self.text(self.i + 1)))
+                    .flatten();
+                match n {
+                    Some(n) if n >= 1.0 => array = Some(array.unwrap_or(1) * n as u32),
+                    _ => array_ok = false,
+                }
+                self.i = close;
+            }
+            let mut semantic = None;
+            let mut register = None;
+            while self.is(self.i, ":") {
+                let k = self.i + 1;
+                if (self.is(k, "register") || self.is(k, "packoffset")) && self.is(k + 1, "(") {
+                    let close = self.skip_balanced(k + 1, Code::FX0001, "a register")?;
+                    if self.is(k, "register") {
+                        register = Some(self.src[self.span(k + 2, close - 2)].to_string());
+                    }
+                    self.i = close;
+                } else if self.is_ident(k) {
+                    semantic = Some(self.text(k).to_string());
+                    self.i = k + 1;
+                } else {
+                    return Err(self.unexpected(k, "a semantic or `register(...)`"));
+                }
+            }
+            let annotations = self.maybe_annotations()?;
+            let mut init_toks = None;
+            if self.is(self.i, "=") {
+                let start = self.i + 1;
+                let mut depth = 0;
+                let mut j = start;
+                while j < self.toks.len() {
+                    match self.text(j) {
+                        "(" | "[" | "{" => depth += 1,
+                        ")" | "]" | "}" => depth -= 1,
+                        "," | ";" if depth == 0 => break,
+                        _ => {}
+                    }
+                    if depth < 0 {
+                        break;
+                    }
+                    j += 1;
+                }
+                init_toks = Some(start..j);
+                self.i = j;
+            }
+            if let (false, Some(mut ty)) = (is_static, base_ty.clone()) {
+                if !array_ok {
+                    return Err(self.err(
+                        Code::SD0025,
+                        self.range(name_i),
+                        format!("the array size of `{}` is not a number", self.text(name_i)),
+                        "use a literal array size (or a macro that expands to one)",
+                    ));
+                }
+                ty.array = array;
+                ty.row_major = row_major;
+                let initializer = match init_toks.clone() {
+                    Some(r) if r.is_empty() => {
+                        return Err(self.unexpected(r.start, "an initializer"));
+                    }
+                    Some(r) => {
+                        let toks = &self.toks[r.clone()];
+                        match initializer::evaluate(self.src, toks, &ty) {
+                            Ok(v) => Some(v),
+                            Err(at) => {
+                                let at = r.start + at.min(toks.len() - 1);
+                                return Err(self.err(
+                                    Code::SD0025,
+                                    self.span(at, r.end - 1),
+                                    format!(
+                                        "cannot evaluate the initializer of `{}` as a constant",
+                                        self.text(name_i)
+                                    ),
+                                    "use a literal or constructor of literals, e.g. `float4(1, 0, 0, 1)` or `{1, 2, 3}`",
+                                ));
+                            }
+                        }
+                    }
+                    None => None,
+                };
+                self.ast.globals.push(GlobalVar {
+                    name: self.text(name_i).to_string(),
+                    ty,
+                    cbuffer: cbuffer.map(str::to_string),
+                    initializer,
+                    annotations,
+                    register,
+                    semantic,
+                    range: self.range(name_i),
+                });
+                let init_range = init_toks
+                    .as_ref()
+                    .filter(|r| !r.is_empty())
+                    .map(|r| self.range(r.start - 1).start..self.range(r.end - 1).end);
+                self.sites.globals.push(GlobalSite {
+                    ty_range: self.range(ty_i),
+                    stmt_end: 0,
+                    init_range,
+                });
+            }
+            if self.is(self.i, ",") {
+                self.i += 1;
+                continue;
+            }
+            break;
+        }
+        self.expect_semicolon()?;
+        let end = self.range(self.i - 1).end;
+        for g in self.sites.globals.iter_mut().filter(|g| g.stmt_end == 0) {
+            g.stmt_end = end;
+        }
+        Ok(())
+    }
+
+    /// Parses `: register(...)` clauses; returns the number of the last `letter`N register.
+    fn function(&mut self, return_type: String) -> R<()> {
+        let name_i = self.i;
+        let open = self.i + 1;
+        let close = self.skip_balanced(open, Code::FX0001, "a parameter list")?;
+        let mut params = Vec::new();
+        let mut sites = Vec::new();
+        let void_only = close == open + 3 && self.is(open + 1, "void");
+        let mut i = open + 1;
+        while i < close - 1 && !void_only {
+            let pstart = i;
+            let mut qualifier = String::new();
+            while self.is_ident(i) && PARAM_MODIFIERS.contains(&self.text(i)) {
+                if matches!(self.text(i), "in" | "out" | "inout" | "uniform") {
+                    qualifier = self.text(i).to_string();
+                }
+                i += 1;
+            }
+            if !self.is_ident(i) {
+                return Err(self.unexpected(i, "a parameter type"));
+            }
+            let ty_i = i;
+            i += 1;
+            if self.is(i, "<") {
+                i = self.skip_template(i)?;
+            }
+            let ty = self.src[self.span(ty_i, i - 1)].to_string();
+            if !self.is_ident(i) {
+                return Err(self.unexpected(i, "a parameter name"));
+            }
+            let pname_i = i;
+            i += 1;
+            while self.is(i, "[") {
+                i = self.skip_balanced(i, Code::FX0001, "an array size")?;
+            }
+            let mut semantic = None;
+            let mut semantic_range = None;
+            while self.is(i, ":") && self.is_ident(i + 1) {
+                semantic = Some(self.text(i + 1).to_string());
+                semantic_range = Some(self.range(i + 1));
+                i += 2;
+            }
+            let mut depth = 0;
+            while i < close - 1 {
+                match self.text(i) {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" => depth -= 1,
+                    "," if depth == 0 => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            params.push(Param {
+                qualifier,
+                ty,
+                name: self.text(pname_i).to_string(),
+                semantic,
+                range: self.span(pstart, i - 1),
+            });
+            sites.push(ParamSite {
+                ty_range: self.range(ty_i).start..self.range(pname_i - 1).end,
+                name_range: self.range(pname_i),
+                semantic_range,
+            });
+            if self.is(i, ",") {
+                i += 1;
+            }
+        }
+        self.i = close;
+        let mut return_semantic = None;
+        while self.is(self.i, ":") && self.is_ident(self.i + 1) {
+            return_semantic = Some((self.text(self.i + 1).to_string(), self.range(self.i + 1)));
+            self.i += 2;
+        }
+        if self.is(self.i, ";") {
+            // A prototype; the definition comes later.
+            self.i += 1;
+            return Ok(());
+        }
+        if !self.is(self.i, "{") {
+            return Err(self.unexpected(self.i, "a function body"));
+        }
+        let body_end = self.skip_balanced(self.i, Code::FX0001, "a function body")?;
+        let body = self.span(self.i, body_end - 1);
+        self.i = body_end;
+        self.ast.functions.push(Function {
+            name: self.text(name_i).to_string(),
+            return_type,
+            return_semantic,
+            params,
+            range: self.range(name_i),
+            body,
+        });
+        self.sites.params.push(sites);
+        Ok(())
+    }
+}

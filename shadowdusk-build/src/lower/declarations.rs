@@ -1,0 +1,109 @@
+//! Declaration-level rewrites: register clauses (fx-pipeline.md §4.1 item 6) and integer/bool
+//! uniforms carried as floats.
+//!
+//! Registers: `register(cN)` means nothing to SPIR-V and is dropped; a stage-qualified
+//! `register(vs, X)` / `register(ps, X)` keeps `register(X)` when compiling that stage and is
+//! dropped for the other; `tN`/`sN`/`bN`/`uN` stay.
+//!
+//! Integer uniforms: MonoGame uploads every register as float, so `int Count;` is declared as
+//! `float __sd_u_Count;` (same footprint) and followed, on the same line, by
+//! `static const int Count = (int)__sd_u_Count;` (bools: `!= 0`); function bodies keep using
+//! `Count`. Uniform initializers are blanked (their values are MGFX defaults; DXC ignores
+//! them with a warning). Arrays of integers are left alone (a static array cannot be initialized from a
+//! uniform in one expression); the dialect stage reports them.
+
+use super::emit::Edits;
+use super::{RetypedUniform, Stage};
+use crate::effect::lexer::{Token, TokenKind};
+use crate::effect::ParsedEffect;
+
+/// Prefix of float carriers of integer uniforms.
+pub const CARRIER_PREFIX: &str = "__sd_u_";
+
+/// Adds the register-clause edits for `stage`.
+pub fn registers(src: &str, toks: &[Token], stage: Stage, edits: &mut Edits) {
+    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
+    for i in 0..toks.len() {
+        if text(i) != ":" || text(i + 1) != "register" || text(i + 2) != "(" {
+            continue;
+        }
+        let Some(close) = (i + 3..toks.len()).find(|&j| text(j) == ")") else {
+            continue;
+        };
+        let args: Vec<&str> = (i + 3..close).map(text).collect();
+        let whole = toks[i].range.start..toks[close].range.end;
+        let (stage_arg, reg) = match args.as_slice() {
+            [r] => (None, *r),
+            [s, ",", r] if toks[i + 3].kind == TokenKind::Ident => {
+                (Some(s.to_ascii_lowercase()), *r)
+            }
+            // `register(s0, space1)` and other forms are left to DXC.
+            _ => continue,
+        };
+        let is_const = reg.starts_with(['c', 'C']);
+        let wrong_stage = match stage_arg.as_deref() {
+            Some("vs") => stage != Stage::Vertex,
+            Some("ps") => stage != Stage::Pixel,
+            Some(_) => false,
+            None => false,
+        };
+        if is_const || wrong_stage {
+            edits.replace(whole, "");
+        } else if stage_arg.is_some() {
+            edits.replace(whole, format!(": register({reg})"));
+        }
+    }
+}
+
+/// Blanks uniform initializers: their values already went into the AST (the MGFX parameter
+/// default), and DXC would only warn that it ignores them.
+pub fn uniform_initializers(parsed: &ParsedEffect, edits: &mut Edits) {
+    for site in &parsed.sites.globals {
+        if let Some(r) = &site.init_range {
+            let blank: String = parsed.stripped[r.clone()]
+                .chars()
+                .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
+                .collect();
+            edits.replace(r.clone(), blank);
+        }
+    }
+}
+
+/// Adds the float-carrier edits for integer and bool uniforms; returns what was retyped.
+pub fn integer_uniforms(parsed: &ParsedEffect, edits: &mut Edits) -> Vec<RetypedUniform> {
+    let mut out = Vec::new();
+    for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
+        let base = g.ty.base.as_str();
+        if !matches!(
+            base,
+            "int" | "uint" | "bool" | "min16int" | "min12int" | "min16uint"
+        ) || g.ty.array.is_some()
+        {
+            continue;
+        }
+        let shape = if g.ty.is_matrix {
+            format!("{}x{}", g.ty.rows, g.ty.columns)
+        } else if g.ty.is_vector {
+            g.ty.columns.to_string()
+        } else {
+            String::new()
+        };
+        let carrier = format!("{CARRIER_PREFIX}{}", g.name);
+        edits.replace(site.ty_range.clone(), format!("float{shape}"));
+        edits.replace(g.range.clone(), carrier.clone());
+        let value = if base == "bool" {
+            format!("{carrier} != 0")
+        } else {
+            format!("({base}{shape}){carrier}")
+        };
+        edits.insert(
+            site.stmt_end,
+            format!(" static const {base}{shape} {} = {value};", g.name),
+        );
+        out.push(RetypedUniform {
+            name: g.name.clone(),
+            carrier,
+        });
+    }
+    out
+}

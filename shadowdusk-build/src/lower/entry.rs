@@ -1,0 +1,308 @@
+//! Entry-point rewrites for one `compile` statement (fx-pipeline.md §4.1 items 3 and 5, and
+//! literal `compile` arguments).
+//!
+//! Pixel entry: outputs `COLOR[n]` → `SV_Target[n]`, `DEPTH[n]` → `SV_Depth`; inputs `VPOS` and
+//! `POSITION[n]` → `SV_Position`, `VFACE` → a `bool : SV_IsFrontFace` parameter converted to
+//! the ±1 float the user's code expects. Vertex entry: outputs `POSITION[n]` → `SV_Position`.
+//! Outputs are found on the return semantic, `out`/`inout` parameters and the members of the
+//! structs returned or written; this is safe because each (entry, stage) is lowered separately.
+//!
+//! `compile ps_2_0 PS(true)`: the literals bind the entry's `uniform` parameters in order, and a
+//! wrapper `__sd_entry` with the remaining parameters calls the user's function; it is appended
+//! at the end of the text, mapped to the entry name in the `compile` statement.
+//!
+//! Refused: an entry that does not exist (SD0102); too many literals, or `uniform` parameters
+//! left without a literal (FX0003); `VFACE` on a struct member (FX0012).
+
+use super::emit::Edits;
+use super::Stage;
+use crate::diag::{Code, Diagnostic};
+use crate::effect::{ParsedEffect, ShaderRef};
+use crate::source::SourceMap;
+
+/// Name of the generated wrapper entry.
+pub const WRAPPER: &str = "__sd_entry";
+
+/// The new semantic for an output of `stage`, if it must change.
+fn output_semantic(stage: Stage, sem: &str) -> Option<String> {
+    let up = sem.to_ascii_uppercase();
+    let index = |prefix: &str| -> Option<String> {
+        let rest = up.strip_prefix(prefix)?;
+        rest.chars()
+            .all(|c| c.is_ascii_digit())
+            .then(|| rest.to_string())
+    };
+    match stage {
+        Stage::Pixel => {
+            if let Some(n) = index("COLOR") {
+                return Some(format!("SV_Target{n}"));
+            }
+            index("DEPTH").map(|_| "SV_Depth".to_string())
+        }
+        Stage::Vertex => index("POSITION").map(|_| "SV_Position".to_string()),
+    }
+}
+
+/// The new semantic for a pixel-shader input, if it must change (`VFACE` is handled apart).
+fn pixel_input_semantic(sem: &str) -> Option<String> {
+    let up = sem.to_ascii_uppercase();
+    let rest = up
+        .strip_prefix("VPOS")
+        .or_else(|| up.strip_prefix("POSITION"))?;
+    rest.chars()
+        .all(|c| c.is_ascii_digit())
+        .then(|| "SV_Position".to_string())
+}
+
+fn is_vface(sem: &str) -> bool {
+    sem.eq_ignore_ascii_case("VFACE")
+}
+
+/// Adds the entry rewrites; returns the name to hand DXC.
+pub fn rewrite(
+    parsed: &ParsedEffect,
+    shader: &ShaderRef,
+    stage: Stage,
+    map: &SourceMap,
+    edits: &mut Edits,
+) -> Result<String, Box<Diagnostic>> {
+    let ast = &parsed.ast;
+    let src = parsed.stripped.as_str();
+    let Some(fi) = ast.functions.iter().position(|f| f.name == shader.entry) else {
+        return Err(Box::new(
+            Diagnostic::error(Code::SD0102, format!("entry point `{}` not found", shader.entry))
+                .at_opt(map.span(shader.range.clone()))
+                .with_help("define the function before the technique, or fix the name in the `compile` statement"),
+        ));
+    };
+    let f = &ast.functions[fi];
+    let sites = &parsed.sites.params[fi];
+
+    // Struct members: outputs of returned / written structs, inputs of read structs.
+    let out_structs: Vec<&str> = std::iter::once(f.return_type.as_str())
+        .chain(
+            f.params
+                .iter()
+                .filter(|p| p.qualifier == "out" || p.qualifier == "inout")
+                .map(|p| p.ty.as_str()),
+        )
+        .collect();
+    let in_structs: Vec<&str> = f
+        .params
+        .iter()
+        .filter(|p| p.qualifier != "out" && p.qualifier != "uniform")
+        .map(|p| p.ty.as_str())
+        .collect();
+    for s in &ast.structs {
+        for m in &s.members {
+            let Some((sem, range)) = &m.semantic else {
+                continue;
+            };
+            if out_structs.contains(&s.name.as_str()) {
+                if let Some(new) = output_semantic(stage, sem) {
+                    edits.replace(range.clone(), new);
+                }
+            } else if stage == Stage::Pixel && in_structs.contains(&s.name.as_str()) {
+                if is_vface(sem) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            Code::FX0012,
+                            "`VFACE` on a struct member is not supported",
+                        )
+                        .at_opt(map.span(range.clone()))
+                        .with_help("declare it as an entry parameter: `float face : VFACE`"),
+                    ));
+                }
+                // SV_Position must be a float4; narrower members stay plain varyings.
+                if let (Some(new), "float4") = (pixel_input_semantic(sem), m.ty.as_str()) {
+                    edits.replace(range.clone(), new);
+                }
+            }
+        }
+    }
+
+    let uniforms = f.params.iter().filter(|p| p.qualifier == "uniform").count();
+    if shader.args.len() > uniforms {
+        return Err(Box::new(
+            Diagnostic::error(
+                Code::FX0003,
+                format!(
+                    "`compile` passes {} argument(s) but `{}` has {uniforms} `uniform` parameter(s)",
+                    shader.args.len(),
+                    f.name
+                ),
+            )
+            .at_opt(map.span(shader.range.clone()))
+            .with_help("pass one literal per `uniform` parameter of the entry point"),
+        ));
+    }
+    if shader.args.len() < uniforms {
+        let missing = f
+            .params
+            .iter()
+            .filter(|p| p.qualifier == "uniform")
+            .nth(shader.args.len());
+        return Err(Box::new(
+            Diagnostic::error(
+                Code::FX0003,
+                format!(
+                    "`uniform` parameter `{}` of `{}` gets no value from the `compile` statement",
+                    missing.map(|p| p.name.as_str()).unwrap_or(""),
+                    f.name
+                ),
+            )
+            .at_opt(map.span(shader.range.clone()))
+            .with_help("pass a literal for it, e.g. `compile ps_3_0 PS(true)`, or make it a global variable"),
+        ));
+    }
+
+    let new_semantic = |p: &crate::effect::Param| -> Option<String> {
+        let sem = p.semantic.as_deref()?;
+        if p.qualifier == "out" || p.qualifier == "inout" {
+            output_semantic(stage, sem)
+        } else if stage == Stage::Pixel {
+            pixel_input_semantic(sem)
+        } else {
+            None
+        }
+    };
+    let return_semantic = f
+        .return_semantic
+        .as_ref()
+        .and_then(|(s, _)| output_semantic(stage, s));
+
+    // The user's function: its semantics are rewritten in both modes, because DXC checks
+    // (and under -WX rejects) legacy semantics even on a function it only calls.
+    let wrapped = uniforms > 0;
+    if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
+        edits.replace(r.clone(), new.clone());
+    }
+    let mut params = Vec::new();
+    let mut call_args = Vec::new();
+    let mut literals = shader.args.iter();
+    let mut prologue = String::new();
+    for (p, site) in f.params.iter().zip(sites) {
+        if p.qualifier == "uniform" {
+            call_args.push(literals.next().cloned().unwrap_or_default());
+            continue;
+        }
+        let sem = p.semantic.as_deref().unwrap_or("");
+        let input = p.qualifier != "out" && p.qualifier != "inout";
+        let vface = stage == Stage::Pixel && input && is_vface(sem);
+        let vpos = stage == Stage::Pixel
+            && input
+            && pixel_input_semantic(sem).is_some()
+            && p.ty.trim() != "float4";
+        if vface || vpos {
+            // The system value has another type than the user's parameter: take it under a
+            // generated name and convert at the top of the body.
+            let (decl, conv) = if vface {
+                (
+                    "bool __sd_face : SV_IsFrontFace",
+                    "__sd_face ? 1.0 : -1.0".to_string(),
+                )
+            } else {
+                (
+                    "float4 __sd_vpos : SV_Position",
+                    format!("({})__sd_vpos", p.ty),
+                )
+            };
+            if wrapped {
+                edits.replace(p.range.clone(), format!("{} {}", p.ty, p.name));
+                params.push(decl.to_string());
+                call_args.push(format!("({conv})"));
+            } else {
+                edits.replace(p.range.clone(), decl);
+                prologue.push_str(&format!(" {} {} = {conv};", p.ty, p.name));
+            }
+            continue;
+        }
+        let new = new_semantic(p);
+        if let (Some(new), Some(r)) = (&new, &site.semantic_range) {
+            edits.replace(r.clone(), new.clone());
+        }
+        params.push(param_text(src, p, site, new));
+        call_args.push(p.name.clone());
+    }
+    if !prologue.is_empty() {
+        edits.insert(f.body.start + 1, prologue);
+    }
+    if !wrapped {
+        return Ok(f.name.clone());
+    }
+    let sem = match (&return_semantic, &f.return_semantic) {
+        (Some(new), _) => format!(" : {new}"),
+        (None, Some((old, _))) => format!(" : {old}"),
+        _ => String::new(),
+    };
+    let call = format!("{}({})", f.name, call_args.join(", "));
+    let body = if f.return_type.trim() == "void" {
+        format!("{{ {call}; }}")
+    } else {
+        format!("{{ return {call}; }}")
+    };
+    edits.replace_mapped(
+        src.len()..src.len(),
+        format!(
+            "\n{} {WRAPPER}({}){sem} {body}\n",
+            f.return_type,
+            params.join(", ")
+        ),
+        shader.range.start,
+    );
+    Ok(WRAPPER.to_string())
+}
+
+/// A parameter's text for the wrapper: as written, with the semantic replaced and any default
+/// value dropped.
+fn param_text(
+    src: &str,
+    p: &crate::effect::Param,
+    site: &crate::effect::ParamSite,
+    new_sem: Option<String>,
+) -> String {
+    let end = match &site.semantic_range {
+        Some(r) => r.end,
+        None => site.name_range.end,
+    };
+    // Array suffixes sit between the name and the semantic; keep them.
+    let mut text = src[p.range.start..end.max(p.range.start)].to_string();
+    if let (Some(new), Some(r)) = (new_sem, &site.semantic_range) {
+        text.replace_range(r.start - p.range.start..r.end - p.range.start, &new);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn semantic_tables() {
+        assert_eq!(
+            output_semantic(Stage::Pixel, "COLOR").as_deref(),
+            Some("SV_Target")
+        );
+        assert_eq!(
+            output_semantic(Stage::Pixel, "color1").as_deref(),
+            Some("SV_Target1")
+        );
+        assert_eq!(
+            output_semantic(Stage::Pixel, "DEPTH0").as_deref(),
+            Some("SV_Depth")
+        );
+        assert_eq!(output_semantic(Stage::Pixel, "COLORFUL"), None);
+        assert_eq!(output_semantic(Stage::Pixel, "SV_Target"), None);
+        assert_eq!(
+            output_semantic(Stage::Vertex, "POSITION0").as_deref(),
+            Some("SV_Position")
+        );
+        assert_eq!(output_semantic(Stage::Vertex, "COLOR0"), None);
+        assert_eq!(pixel_input_semantic("VPOS").as_deref(), Some("SV_Position"));
+        assert_eq!(
+            pixel_input_semantic("POSITION").as_deref(),
+            Some("SV_Position")
+        );
+        assert_eq!(pixel_input_semantic("TEXCOORD0"), None);
+    }
+}

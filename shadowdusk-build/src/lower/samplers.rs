@@ -1,0 +1,130 @@
+//! Legacy samplers → `Texture* + SamplerState` pairs, effect texture keywords → modern types,
+//! and the [`SamplerBinding`] list (fx-pipeline.md §4.1 items 1, 2, 7 and §9.5).
+//!
+//! Every legacy sampler `S` becomes `SamplerState S` (its register kept). Its texture is the
+//! `Texture = <T>` of its state block when `T` is declared, else a synthesized
+//! `Texture<dim> __sd_tex_S;` inserted after the declaration (same line). The dimension is the
+//! declared one, or for plain `sampler` the one of the intrinsics used on it (2D if unused).
+//! A legacy `texture T;` named by such a sampler takes the sampler's dimension.
+//!
+//! Refused (FX0012): a texture named by samplers of different dimensions.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::emit::{Edits, LegacyPair};
+use super::SamplerBinding;
+use crate::diag::{Code, Diagnostic};
+use crate::effect::types::texture_type;
+use crate::effect::{Dim, ParsedEffect};
+use crate::source::SourceMap;
+
+/// Prefix of synthesized texture names (never used as parameter names).
+pub const SYNTH_PREFIX: &str = "__sd_tex_";
+
+/// Legacy sampler name → its texture, and every (texture, sampler) binding.
+pub type Plan = (BTreeMap<String, LegacyPair>, Vec<SamplerBinding>);
+
+/// Plans the sampler rewrite; adds its edits and returns the legacy pairs and the bindings.
+pub fn plan(
+    parsed: &ParsedEffect,
+    uses: &BTreeMap<String, (Dim, Range<usize>)>,
+    map: &SourceMap,
+    edits: &mut Edits,
+) -> Result<Plan, Box<Diagnostic>> {
+    let ast = &parsed.ast;
+    let mut pairs = BTreeMap::new();
+    let mut bindings = Vec::new();
+    // Texture name → (dimension, sampler that decided it).
+    let mut texture_dims: BTreeMap<&str, (Dim, &str)> = BTreeMap::new();
+    for (order, (s, site)) in ast.samplers.iter().zip(&parsed.sites.samplers).enumerate() {
+        if !s.legacy {
+            continue;
+        }
+        let dim = s
+            .dim
+            .or_else(|| uses.get(&s.name).map(|u| u.0))
+            .unwrap_or(Dim::D2);
+        edits.replace(site.keyword_range.clone(), "SamplerState");
+        let declared = s
+            .texture
+            .as_deref()
+            .filter(|t| ast.textures.iter().any(|x| x.name == *t));
+        let texture = match declared {
+            Some(t) => {
+                if let Some((d0, other)) = texture_dims.get(t) {
+                    if *d0 != dim {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                Code::FX0012,
+                                format!(
+                                    "texture `{t}` is sampled as {dim:?} by `{}` and as {d0:?} by `{other}`",
+                                    s.name
+                                ),
+                            )
+                            .at_opt(map.span(s.range.clone()))
+                            .with_help("use one texture per dimension"),
+                        ));
+                    }
+                }
+                texture_dims.insert(t, (dim, &s.name));
+                t.to_string()
+            }
+            None => {
+                let name = format!("{SYNTH_PREFIX}{}", s.name);
+                edits.insert(site.stmt_end, format!(" {} {name};", texture_type(dim)));
+                name
+            }
+        };
+        pairs.insert(
+            s.name.clone(),
+            LegacyPair {
+                texture: texture.clone(),
+            },
+        );
+        bindings.push(SamplerBinding {
+            texture,
+            sampler: s.name.clone(),
+            parameter: s.texture.clone().unwrap_or_else(|| s.name.clone()),
+            dim,
+            register: s.register,
+            state: s.state,
+            order,
+        });
+    }
+    for (t, site) in ast.textures.iter().zip(&parsed.sites.textures) {
+        let dim = texture_dims
+            .get(t.name.as_str())
+            .map(|d| d.0)
+            .unwrap_or(t.dim);
+        if site.legacy {
+            edits.replace(site.keyword_range.clone(), texture_type(dim));
+        }
+    }
+    // Textures sampled through `Texture.Sample(sampler, ...)`: any declared texture with any
+    // sampler; the dialect stage keeps only the pairs SPIRV-Cross reports.
+    for (order, s) in ast.samplers.iter().enumerate() {
+        for t in &ast.textures {
+            if bindings
+                .iter()
+                .any(|b| b.texture == t.name && b.sampler == s.name)
+            {
+                continue;
+            }
+            let dim = texture_dims
+                .get(t.name.as_str())
+                .map(|d| d.0)
+                .unwrap_or(t.dim);
+            bindings.push(SamplerBinding {
+                texture: t.name.clone(),
+                sampler: s.name.clone(),
+                parameter: t.name.clone(),
+                dim,
+                register: s.register,
+                state: s.state,
+                order,
+            });
+        }
+    }
+    Ok((pairs, bindings))
+}

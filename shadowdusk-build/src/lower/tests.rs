@@ -1,0 +1,562 @@
+//! Lowering tests: text-level checks, and real DXC compiles of the lowered text (skipped loudly
+//! when `.tools/dxc/libdxcompiler.so` is missing; run `cargo xtask setup`).
+
+use super::*;
+use crate::diag::Code;
+use crate::effect::{self, expanded_from_plain};
+use crate::source::SourceFiles;
+
+struct Case {
+    files: SourceFiles,
+    expanded: Expanded,
+    parsed: ParsedEffect,
+}
+
+fn case(src: &str) -> Case {
+    let mut files = SourceFiles::new();
+    let expanded = expanded_from_plain(&mut files, "t.fx", src);
+    let parsed = effect::parse(&expanded).unwrap_or_else(|d| panic!("parse failed: {d:#?}"));
+    Case {
+        files,
+        expanded,
+        parsed,
+    }
+}
+
+impl Case {
+    fn shader(&self, entry: &str, stage: Stage) -> ShaderRef {
+        self.parsed
+            .ast
+            .techniques
+            .iter()
+            .flat_map(|t| &t.passes)
+            .filter_map(|p| match stage {
+                Stage::Vertex => p.vertex_shader.as_ref(),
+                Stage::Pixel => p.pixel_shader.as_ref(),
+            })
+            .find(|s| s.entry == entry)
+            .unwrap_or_else(|| panic!("no compile of {entry}"))
+            .clone()
+    }
+
+    fn lower(&self, entry: &str, stage: Stage) -> Result<Lowered, Diagnostics> {
+        lower(
+            &self.expanded,
+            &self.parsed,
+            &self.shader(entry, stage),
+            stage,
+        )
+    }
+
+    fn ok(&self, entry: &str, stage: Stage) -> Lowered {
+        self.lower(entry, stage)
+            .unwrap_or_else(|d| panic!("lowering failed: {d:#?}"))
+    }
+
+    /// Code and line:col of the first diagnostic.
+    fn fail(&self, entry: &str, stage: Stage) -> (Code, u32, u32) {
+        let d = match self.lower(entry, stage) {
+            Ok(l) => panic!("expected an error, got:\n{}", l.text),
+            Err(d) => d.0[0].clone(),
+        };
+        let span = d.primary.expect("span").span;
+        let (l, c) = self.files.get(span.file).line_col(span.start);
+        (d.code, l, c)
+    }
+}
+
+// ---- DXC --------------------------------------------------------------------------------
+
+fn dxc_path() -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/dxc/libdxcompiler.so");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!(
+            "\n!!!!! SKIPPING DXC CHECK: {} not found (run `cargo xtask setup`) !!!!!\n",
+            p.display()
+        );
+        None
+    }
+}
+
+/// Compiles lowered text with DXC the way the dxc stage does; `Ok(None)` when DXC is missing.
+fn dxc(l: &Lowered, stage: Stage) -> Result<Option<Vec<u8>>, String> {
+    use std::sync::Mutex;
+    static LOCK: Mutex<()> = Mutex::new(());
+    let Some(path) = dxc_path() else {
+        return Ok(None);
+    };
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let dxc = hassle_rs::Dxc::new(Some(path)).map_err(|e| format!("{e:?}"))?;
+    let compiler = dxc.create_compiler().map_err(|e| format!("{e:?}"))?;
+    let library = dxc.create_library().map_err(|e| format!("{e:?}"))?;
+    let blob = library
+        .create_blob_with_encoding_from_str(&l.text)
+        .map_err(|e| format!("{e:?}"))?;
+    let profile = match stage {
+        Stage::Vertex => "vs_6_0",
+        Stage::Pixel => "ps_6_0",
+    };
+    let mut args = vec![
+        "-spirv",
+        "-fspv-target-env=vulkan1.0",
+        "-fvk-use-dx-layout",
+        "-WX",
+        "-HV",
+        "2018",
+        "-O3",
+    ];
+    if stage == Stage::Pixel {
+        args.push("-fvk-use-dx-position-w");
+    }
+    match compiler.compile(&blob, "lowered.hlsl", &l.entry, profile, &args, None, &[]) {
+        Ok(r) => {
+            // (Warnings on success are not read: hassle-rs 0.12 slices an empty error buffer
+            // from a null pointer, which is undefined behaviour.)
+            let out = r.get_result().map_err(|e| format!("{e:?}"))?;
+            Ok(Some(out.to_vec()))
+        }
+        Err((r, _)) => {
+            let err = r
+                .get_error_buffer()
+                .ok()
+                .and_then(|b| library.get_blob_as_string(&b.into()).ok())
+                .unwrap_or_default();
+            Err(format!("{err}\n--- lowered text ---\n{}", l.text))
+        }
+    }
+}
+
+fn compiles(c: &Case, entry: &str, stage: Stage) -> Lowered {
+    let l = c.ok(entry, stage);
+    if let Err(e) = dxc(&l, stage) {
+        panic!("DXC rejected the lowered text for {entry}:\n{e}");
+    }
+    l
+}
+
+const VS: &str = "struct VSOutput { float4 Position : POSITION0; float4 Color : COLOR0; float2 uv : TEXCOORD0; };\n\
+VSOutput VS(float4 pos : POSITION0, float4 col : COLOR0, float2 uv : TEXCOORD0) { VSOutput o; o.Position = pos; o.Color = col; o.uv = uv; return o; }\n";
+
+// ---- legacy samplers and intrinsics --------------------------------------------------------
+
+#[test]
+fn nez_style_bare_sampler() {
+    let c = case(
+        "sampler s0;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(s0, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        l.text
+            .starts_with("SamplerState s0; Texture2D __sd_tex_s0;\n"),
+        "{}",
+        l.text
+    );
+    assert!(l.text.contains("return __sd_tex_s0.Sample(s0, (uv).xy);"));
+    assert!(l.text.contains(": SV_Target0 {"));
+    assert_eq!(l.entry, "PS");
+    assert_eq!(
+        l.samplers,
+        vec![SamplerBinding {
+            texture: "__sd_tex_s0".into(),
+            sampler: "s0".into(),
+            parameter: "s0".into(),
+            dim: Dim::D2,
+            register: None,
+            state: None,
+            order: 0,
+        }]
+    );
+    // Line structure is kept.
+    let src_lines = c.expanded.text.lines().count();
+    assert_eq!(l.text.lines().count(), src_lines);
+    // A position in the rewritten call maps back to the `tex2D` token.
+    let at = l.text.find("__sd_tex_s0.Sample").unwrap();
+    assert_eq!(
+        l.map.map(at as u32) as usize,
+        c.expanded.text.find("tex2D").unwrap()
+    );
+}
+
+#[test]
+fn monogame_template() {
+    // The MonoGame template after preprocessing (`SV_POSITION` #defined to `POSITION`).
+    let c = case(&format!(
+        "matrix WorldViewProjection;\nTexture2D SpriteTexture;\n\
+         sampler2D SpriteTextureSampler = sampler_state {{ Texture = <SpriteTexture>; }};\n\
+         {VS}float4 MainPS(VSOutput input) : COLOR {{ return tex2D(SpriteTextureSampler, input.uv) * input.Color; }}\n\
+         technique SpriteDrawing {{ pass P0 {{ VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 MainPS(); }} }};"
+    ));
+    let ps = compiles(&c, "MainPS", Stage::Pixel);
+    assert!(ps.text.contains("SamplerState SpriteTextureSampler"));
+    assert!(ps
+        .text
+        .contains("SpriteTexture.Sample(SpriteTextureSampler, (input.uv).xy)"));
+    assert!(
+        ps.text.contains("float4 Position : SV_Position;"),
+        "PS input POSITION → SV_Position"
+    );
+    let b = &ps.samplers[0];
+    assert_eq!(
+        (b.texture.as_str(), b.parameter.as_str(), b.state),
+        ("SpriteTexture", "SpriteTexture", None)
+    );
+    let vs = compiles(&c, "VS", Stage::Vertex);
+    assert!(vs.text.contains("float4 Position : SV_Position;"));
+    assert!(
+        vs.text.contains("float4 Color : COLOR0;"),
+        "colour is a varying in the VS"
+    );
+    assert!(
+        vs.text.contains("float4 pos : POSITION0"),
+        "VS inputs keep POSITION"
+    );
+}
+
+#[test]
+fn legacy_texture_keyword_follows_the_sampler_dimension() {
+    let c = case(
+        "texture EnvMap;\ntexture Tex : register(t0) < string Name = \"x\"; >;\n\
+         samplerCUBE EnvSampler = sampler_state { Texture = <EnvMap>; MipFilter = None; };\n\
+         sampler TexSampler : register(s1) = sampler_state { Texture = (Tex); };\n\
+         float4 PS(float3 n : TEXCOORD0, float2 uv : TEXCOORD1) : COLOR { return texCUBE(EnvSampler, n) + tex2D(TexSampler, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        l.text
+            .starts_with("TextureCube EnvMap;\nTexture2D Tex : register(t0)"),
+        "{}",
+        l.text
+    );
+    assert!(l.text.contains("EnvMap.Sample(EnvSampler, (n).xyz)"));
+    assert!(l.text.contains("SamplerState TexSampler : register(s1)"));
+    let env = l
+        .samplers
+        .iter()
+        .find(|b| b.sampler == "EnvSampler" && b.texture == "EnvMap")
+        .unwrap();
+    assert_eq!(env.dim, Dim::Cube);
+    assert_eq!(env.state.unwrap().mip_lod_bias, -16.0);
+    let tex = l
+        .samplers
+        .iter()
+        .find(|b| b.sampler == "TexSampler" && b.texture == "Tex")
+        .unwrap();
+    assert_eq!((tex.register, tex.order), (Some(1), 1));
+}
+
+#[test]
+fn every_intrinsic_family_compiles() {
+    let c = case(
+        "sampler1D s1; sampler2D s2; sampler3D s3; samplerCUBE sc; sampler plain;\n\
+         float4 PS(float4 t : TEXCOORD0) : COLOR0 {\n\
+         float4 r = tex1D(s1, t.x) + tex1Dlod(s1, t) + tex1Dbias(s1, t) + tex1Dgrad(s1, t.x, 0.1, 0.1) + tex1Dproj(s1, t);\n\
+         r += tex2D(s2, t.xy) + tex2D(s2, t.xy, ddx(t.xy), ddy(t.xy)) + tex2Dlod(s2, t) + tex2Dbias(s2, t) + tex2Dgrad(s2, t.xy, ddx(t.xy), ddy(t.xy)) + tex2Dproj(s2, t);\n\
+         r += tex3D(s3, t.xyz) + tex3Dlod(s3, t) + tex3Dbias(s3, t) + tex3Dgrad(s3, t.xyz, t.xyz, t.xyz) + tex3Dproj(s3, t);\n\
+         r += texCUBE(sc, t.xyz) + texCUBElod(sc, t) + texCUBEbias(sc, t) + texCUBEgrad(sc, t.xyz, t.xyz, t.xyz) + texCUBEproj(sc, t);\n\
+         r += texCUBE(plain, tex2D(s2, t.xy).xyz);\n\
+         return r; }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        l.text.contains("TextureCube __sd_tex_plain;"),
+        "plain sampler takes the dimension of its use"
+    );
+    assert!(l
+        .text
+        .contains("__sd_tex_s2.SampleLevel(s2, (t).xy, (t).w)"));
+    assert!(l.text.contains("__sd_tex_s2.SampleBias(s2, (t).xy, (t).w)"));
+    assert!(l.text.contains("__sd_tex_s2.Sample(s2, (t).xy / (t).w)"));
+    assert!(l
+        .text
+        .contains("__sd_tex_sc.SampleLevel(sc, (t).xyz, (t).w)"));
+    assert!(l.text.contains("__sd_tex_s1.Sample(s1, (t.x).x)"));
+    assert!(l
+        .text
+        .contains("__sd_tex_plain.Sample(plain, (__sd_tex_s2.Sample(s2, (t.xy).xy).xyz).xyz)"));
+    let plain = l.samplers.iter().find(|b| b.sampler == "plain").unwrap();
+    assert_eq!((plain.dim, plain.parameter.as_str()), (Dim::Cube, "plain"));
+}
+
+#[test]
+fn intrinsic_errors() {
+    let c = case(
+        "sampler2D s; float4 PS(float3 t : TEXCOORD0) : COLOR0 { return texCUBE(s, t); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 1, 64));
+    let c = case(
+        "sampler s; float4 PS(float3 t : TEXCOORD0) : COLOR0 { return tex2D(s, t.xy) + texCUBE(s, t); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 1, 79));
+    let c = case(
+        "sampler2D s; float4 PS(float2 t : TEXCOORD0) : COLOR0 { return tex2Dlod(s, t, 1); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 1, 64));
+    let c = case(
+        "float4 F(sampler2D p, float2 t) { return tex2D(p, t); }\nfloat4 PS(float2 t : TEXCOORD0) : COLOR0 { return 0; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 1, 42));
+}
+
+// ---- semantics ---------------------------------------------------------------------------
+
+#[test]
+fn mrt_struct_and_depth_output() {
+    let c = case(
+        "struct PSOut { float4 c0 : COLOR0; float4 c1 : COLOR1; float d : DEPTH; };\n\
+         PSOut PS(float2 uv : TEXCOORD0) { PSOut o; o.c0 = uv.x; o.c1 = uv.y; o.d = 0.5; return o; }\n\
+         float4 PS2(float2 uv : TEXCOORD0, out float depth : DEPTH0) : COLOR { depth = 0; return 1; }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } pass B { PixelShader = compile ps_3_0 PS2(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l
+        .text
+        .contains("float4 c0 : SV_Target0; float4 c1 : SV_Target1; float d : SV_Depth;"));
+    let l = compiles(&c, "PS2", Stage::Pixel);
+    assert!(l.text.contains("out float depth : SV_Depth) : SV_Target {"));
+}
+
+#[test]
+fn vpos_and_vface() {
+    let c = case(
+        "float4 PS(float2 p : VPOS, float face : VFACE) : COLOR0 { return float4(p, face, 1); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        l.text.contains(
+            "float4 __sd_vpos : SV_Position, bool __sd_face : SV_IsFrontFace) : SV_Target0 { \
+             float2 p = (float2)__sd_vpos; float face = __sd_face ? 1.0 : -1.0;"
+        ),
+        "{}",
+        l.text
+    );
+    let c = case(
+        "float4 PS(float4 p : VPOS) : COLOR0 { return p; }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains("float4 PS(float4 p : SV_Position)"));
+}
+
+#[test]
+fn vertex_out_parameters() {
+    let c = case(
+        "void VS(float4 p : POSITION, out float4 op : POSITION0, out float4 oc : COLOR0) { op = p; oc = 1; }\n\
+         technique T { pass { VertexShader = compile vs_2_0 VS(); } }",
+    );
+    let l = compiles(&c, "VS", Stage::Vertex);
+    assert!(l
+        .text
+        .contains("float4 p : POSITION, out float4 op : SV_Position, out float4 oc : COLOR0"));
+}
+
+#[test]
+fn missing_entry_is_sd0102() {
+    let c = case("float4 PS() : COLOR { return 1; }\ntechnique T { pass { PixelShader = compile ps_2_0 Nope(); } }");
+    assert_eq!(c.fail("Nope", Stage::Pixel), (Code::SD0102, 2, 51));
+}
+
+// ---- compile arguments -----------------------------------------------------------------------
+
+#[test]
+fn compile_literals_generate_a_wrapper() {
+    let c = case(
+        "float4 PS(uniform bool invert, float2 uv : TEXCOORD0, float f : VFACE) : COLOR0 { return invert ? float4(uv, f, 1) : 0; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(true); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert_eq!(l.entry, WRAPPER);
+    assert!(l.text.contains(
+        "float4 __sd_entry(float2 uv : TEXCOORD0, bool __sd_face : SV_IsFrontFace) : SV_Target0 { return PS(true, uv, (__sd_face ? 1.0 : -1.0)); }"
+    ), "{}", l.text);
+    assert!(l.text.starts_with(
+        "float4 PS(uniform bool invert, float2 uv : TEXCOORD0, float f) : SV_Target0"
+    ));
+    // The wrapper maps to the entry name in the compile statement.
+    let at = l.text.find("__sd_entry(").unwrap();
+    let entry_pos = c.expanded.text.rfind("PS(true)").unwrap();
+    assert_eq!(l.map.map(at as u32) as usize, entry_pos);
+}
+
+#[test]
+fn compile_literal_count_must_match() {
+    let c = case(
+        "float4 PS(uniform bool a, float2 uv : TEXCOORD0) : COLOR0 { return a; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0003, 2, 51));
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return 1; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(1); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0003, 2, 51));
+}
+
+// ---- uniforms and registers -----------------------------------------------------------------
+
+#[test]
+fn integer_and_bool_uniforms_are_carried_as_floats() {
+    let c = case(
+        "int Count = 3; bool Flag; uint3 Ids;\ncbuffer P { int Mode; float Scale; };\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { float r = 0; for (int i = 0; i < Count; i++) r += Scale; return Flag ? r : float(Ids.x + Mode); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.starts_with(
+        "float __sd_u_Count    ; static const int Count = (int)__sd_u_Count; float __sd_u_Flag; static const bool Flag = __sd_u_Flag != 0; float3 __sd_u_Ids; static const uint3 Ids = (uint3)__sd_u_Ids;\n"
+    ), "{}", l.text);
+    assert!(l.text.contains(
+        "cbuffer P { float __sd_u_Mode; float Scale; }; static const int Mode = (int)__sd_u_Mode;"
+    ));
+    let names: Vec<(&str, &str)> = l
+        .retyped
+        .iter()
+        .map(|r| (r.name.as_str(), r.carrier.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("Count", "__sd_u_Count"),
+            ("Flag", "__sd_u_Flag"),
+            ("Ids", "__sd_u_Ids"),
+            ("Mode", "__sd_u_Mode")
+        ]
+    );
+}
+
+#[test]
+fn stage_qualified_and_constant_registers() {
+    let src = "float4 A : register(vs, c0); float4 B : register(ps, c1); float4 C : register(c2);\n\
+               sampler2D S : register(ps, s3); Texture2D T2 : register(t4); SamplerState M : register(s5);\n\
+               float4 VS(float4 p : POSITION) : POSITION { return p * A; }\n\
+               float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv) * B * C + T2.Sample(M, uv); }\n\
+               technique T { pass { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }";
+    let c = case(src);
+    let ps = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        ps.text
+            .starts_with("float4 A ; float4 B ; float4 C ;\nSamplerState S : register(s3);"),
+        "{}",
+        ps.text
+    );
+    assert!(ps
+        .text
+        .contains("Texture2D T2 : register(t4); SamplerState M : register(s5);"));
+    let s = ps.samplers.iter().find(|b| b.sampler == "S").unwrap();
+    assert_eq!(s.register, Some(3));
+    let m = ps
+        .samplers
+        .iter()
+        .find(|b| b.sampler == "M" && b.texture == "T2")
+        .unwrap();
+    assert_eq!(
+        (m.parameter.as_str(), m.register, m.order),
+        ("T2", Some(5), 1)
+    );
+    let vs = compiles(&c, "VS", Stage::Vertex);
+    assert!(vs.text.contains("SamplerState S ;"), "{}", vs.text);
+    assert!(vs.text.contains(") : SV_Position {"));
+}
+
+#[test]
+fn lowering_is_deterministic() {
+    let c = case(
+        "sampler s; int n; float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(s, uv) * n; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let a = c.ok("PS", Stage::Pixel);
+    let b = c.ok("PS", Stage::Pixel);
+    assert_eq!(a.text, b.text);
+    assert_eq!(a.samplers, b.samplers);
+}
+
+#[test]
+fn no_panic_on_any_prefix_or_mutation() {
+    // Every prefix of a representative effect, and every single-byte deletion, must either
+    // fail with diagnostics or lower; never panic or hang.
+    let full = "texture Tex < string n = \"a\"; >; int Count = 2;\n\
+        sampler2D S : register(s0) = sampler_state { Texture = <Tex>; MipFilter = None; };\n\
+        struct O { float4 c : COLOR0; float d : DEPTH; };\n\
+        O PS(uniform bool b, float2 uv : TEXCOORD0, float f : VFACE) { O o; o.c = tex2Dlod(S, float4(uv, 0, f)) * Count; o.d = 0; return o; }\n\
+        technique T < int x = 1; > { pass P { AlphaBlendEnable = true; PixelShader = compile ps_3_0 PS(false); } }";
+    let mut inputs: Vec<String> = (0..=full.len()).map(|n| full[..n].to_string()).collect();
+    inputs.extend((0..full.len()).map(|i| format!("{}{}", &full[..i], &full[i + 1..])));
+    let mut lowered = 0;
+    for src in &inputs {
+        let mut files = SourceFiles::new();
+        let ex = expanded_from_plain(&mut files, "t.fx", src);
+        let Ok(parsed) = effect::parse(&ex) else {
+            continue;
+        };
+        assert_eq!(parsed.stripped.len(), src.len());
+        for t in &parsed.ast.techniques {
+            for p in &t.passes {
+                if let Some(s) = &p.pixel_shader {
+                    if lower(&ex, &parsed, s, Stage::Pixel).is_ok() {
+                        lowered += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        lowered > 10,
+        "the full effect and many mutations lower ({lowered})"
+    );
+    let c = case(full);
+    compiles(&c, "PS", Stage::Pixel);
+}
+
+#[test]
+fn const_globals_are_uniforms_for_dxc() {
+    // DXC (like fxc) places a non-static `const` global in `$Globals`, so the parser records
+    // it as a uniform and lowering blanks its initializer (the value is the MGFX default).
+    let c = case(
+        "const float K = 2;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 { return uv.x * K; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.parsed.ast.globals[0].initializer, Some(vec![2.0]));
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.starts_with("const float K    ;"));
+    if let Ok(Some(spv)) = dxc(&l, Stage::Pixel) {
+        assert!(spv.windows(8).any(|w| w == b"$Globals"));
+    }
+}
+
+#[test]
+fn texture_named_texture_and_undeclared_state_texture() {
+    let c = case(
+        "Texture2D<float4> Texture : register(t0);\nsampler2D S = sampler_state { Texture = <Missing>; };\n\
+         SamplerState Lin;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return Texture.Sample(Lin, uv) + tex2D(S, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l
+        .text
+        .starts_with("Texture2D<float4> Texture : register(t0);\n"));
+    let s = l
+        .samplers
+        .iter()
+        .find(|b| b.sampler == "S" && b.texture == "__sd_tex_S")
+        .unwrap();
+    assert_eq!(
+        s.parameter, "Missing",
+        "the parameter is named by `Texture = <...>`"
+    );
+    let lin = l
+        .samplers
+        .iter()
+        .find(|b| b.sampler == "Lin" && b.texture == "Texture")
+        .unwrap();
+    assert_eq!((lin.parameter.as_str(), lin.order), ("Texture", 1));
+}

@@ -1,0 +1,259 @@
+//! Constant-buffer bytes from parameter values (mgfx-format.md §7.2, MonoGame `ConstantBuffer.cs`).
+//!
+//! Input: a constant-buffer record and the effect's top-level parameters. Output: the
+//! `size`-byte register array MonoGame uploads with `glUniform4fv(name, size/16, bytes)`.
+//! Rules, as `ConstantBuffer.SetParameter`/`SetData` implement them:
+//! * scalar or vector (`rows == 1`): `columns * 4` bytes at the offset; 1 register;
+//! * matrix: `columns` registers, register `k` = `data[k*rows .. k*rows+rows]`; a 4×4 is one
+//!   64-byte copy;
+//! * arrays: element by element, each starting after the registers the previous ones used;
+//! * structs and textures: nothing.
+//!
+//! MonoGame clamps the single-copy cases (vectors, 4×4) at the end of the buffer, because fxc
+//! may drop trailing registers of a matrix; other overruns throw, and here return
+//! [`GlError::CbufferOverrun`].
+
+use super::GlError;
+use crate::mgfx::{ConstantBuffer, Parameter, ParameterClass, ParameterType};
+
+const REGISTER: usize = 16;
+
+/// Builds the bytes of `cb` from the current values of `parameters` (top-level list).
+pub fn cbuffer_bytes(cb: &ConstantBuffer, parameters: &[Parameter]) -> Result<Vec<u8>, GlError> {
+    let mut buf = vec![0u8; cb.size as usize];
+    for entry in &cb.entries {
+        let param = usize::try_from(entry.parameter)
+            .ok()
+            .and_then(|i| parameters.get(i))
+            .ok_or_else(|| {
+                GlError::Malformed(format!(
+                    "constant buffer '{}' refers to parameter {} of {}",
+                    cb.name,
+                    entry.parameter,
+                    parameters.len()
+                ))
+            })?;
+        write_parameter(
+            &mut buf,
+            &cb.name,
+            entry.offset as usize,
+            param,
+            &param.name,
+        )?;
+    }
+    Ok(buf)
+}
+
+/// Writes one parameter at `offset`; returns the registers it used.
+fn write_parameter(
+    buf: &mut [u8],
+    cb_name: &str,
+    mut offset: usize,
+    param: &Parameter,
+    top_name: &str,
+) -> Result<usize, GlError> {
+    if !param.elements.is_empty() {
+        let mut used = 0;
+        for element in &param.elements {
+            let n = write_parameter(buf, cb_name, offset, element, top_name)?;
+            offset += n * REGISTER;
+            used += n;
+        }
+        return Ok(used);
+    }
+    let Some(data) = &param.data else {
+        // Structs, textures: MonoGame has no code path that writes them.
+        return Ok(0);
+    };
+    if !matches!(
+        param.ty,
+        ParameterType::Single | ParameterType::Int32 | ParameterType::Bool
+    ) {
+        return Ok(0);
+    }
+    let (rows, columns) = (param.rows as usize, param.columns as usize);
+    // MonoGame swaps the roles for matrices: SetData(offset, ColumnCount, RowCount, data).
+    let (set_rows, set_cols) = if param.class == ParameterClass::Matrix {
+        (columns, rows)
+    } else {
+        (rows, columns)
+    };
+    let size = buf.len();
+    let overrun = |at: usize| GlError::CbufferOverrun {
+        cbuffer: cb_name.to_string(),
+        parameter: top_name.to_string(),
+        offset: at,
+        size,
+    };
+    let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let need = set_rows * set_cols * 4;
+    if bytes.len() < need {
+        return Err(GlError::ParameterShape {
+            name: top_name.to_string(),
+            what: format!("holds {} values but is {rows}x{columns}", data.len()),
+        });
+    }
+    if set_rows == 1 || (set_rows == 4 && set_cols == 4) {
+        // The single-copy case, clamped at the end of the buffer like MonoGame.
+        if offset > buf.len() {
+            return Err(overrun(offset));
+        }
+        let len = need.min(buf.len() - offset);
+        buf[offset..offset + len].copy_from_slice(&bytes[..len]);
+    } else {
+        let stride = set_cols * 4;
+        for y in 0..set_rows {
+            let at = offset + REGISTER * y;
+            let dst = buf.get_mut(at..at + stride).ok_or_else(|| overrun(at))?;
+            dst.copy_from_slice(&bytes[stride * y..stride * (y + 1)]);
+        }
+    }
+    Ok(set_rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mgfx::CbufferEntry;
+
+    fn value(class: ParameterClass, name: &str, rows: u8, columns: u8, data: &[f32]) -> Parameter {
+        Parameter {
+            class,
+            ty: ParameterType::Single,
+            name: name.into(),
+            semantic: String::new(),
+            annotations: 0,
+            rows,
+            columns,
+            elements: vec![],
+            members: vec![],
+            data: Some(data.iter().map(|f| f.to_bits()).collect()),
+        }
+    }
+
+    fn array(element: Parameter, n: usize) -> Parameter {
+        let mut parent = element.clone();
+        parent.data = None;
+        parent.elements = (0..n)
+            .map(|i| {
+                let mut e = element.clone();
+                e.name = String::new();
+                let d: Vec<u32> = e
+                    .data
+                    .iter()
+                    .flatten()
+                    .map(|b| (f32::from_bits(*b) + 100.0 * i as f32).to_bits())
+                    .collect();
+                e.data = Some(d);
+                e
+            })
+            .collect();
+        parent
+    }
+
+    fn floats(bytes: &[u8]) -> Vec<f32> {
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    fn cb(size: u16, entries: &[(i32, u16)]) -> ConstantBuffer {
+        ConstantBuffer {
+            name: "vs_uniforms_vec4".into(),
+            size,
+            entries: entries
+                .iter()
+                .map(|&(parameter, offset)| CbufferEntry { parameter, offset })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn matrix_4x4_is_one_copy_of_the_column_data() {
+        let data: Vec<f32> = (0..16).map(|i| i as f32).collect();
+        let p = vec![value(ParameterClass::Matrix, "M", 4, 4, &data)];
+        let out = floats(&cbuffer_bytes(&cb(64, &[(0, 0)]), &p).unwrap());
+        assert_eq!(out, data);
+    }
+
+    #[test]
+    fn matrix_4x3_uses_three_registers_of_four_floats() {
+        // rows 4, columns 3: register k = data[k*4 .. k*4+4].
+        let data: Vec<f32> = (1..=12).map(|i| i as f32).collect();
+        let p = vec![value(ParameterClass::Matrix, "World", 4, 3, &data)];
+        let out = floats(&cbuffer_bytes(&cb(64, &[(0, 16)]), &p).unwrap());
+        let mut expect = vec![0.0; 4];
+        expect.extend_from_slice(&data);
+        assert_eq!(out, expect);
+    }
+
+    #[test]
+    fn matrix_3x4_pads_each_register() {
+        // rows 3, columns 4: four registers of three floats each, .w left zero.
+        let data: Vec<f32> = (1..=12).map(|i| i as f32).collect();
+        let p = vec![value(ParameterClass::Matrix, "M", 3, 4, &data)];
+        let out = floats(&cbuffer_bytes(&cb(64, &[(0, 0)]), &p).unwrap());
+        let expect = vec![
+            1.0, 2.0, 3.0, 0.0, 4.0, 5.0, 6.0, 0.0, 7.0, 8.0, 9.0, 0.0, 10.0, 11.0, 12.0, 0.0,
+        ];
+        assert_eq!(out, expect);
+    }
+
+    #[test]
+    fn scalars_and_vectors_use_one_register_each() {
+        let p = vec![
+            value(ParameterClass::Scalar, "A", 1, 1, &[7.0]),
+            value(ParameterClass::Vector, "B", 1, 3, &[1.0, 2.0, 3.0]),
+        ];
+        let out = floats(&cbuffer_bytes(&cb(32, &[(0, 16), (1, 0)]), &p).unwrap());
+        assert_eq!(out, vec![1.0, 2.0, 3.0, 0.0, 7.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn arrays_of_vectors_have_a_register_stride() {
+        let p = vec![array(value(ParameterClass::Scalar, "Arr", 1, 1, &[1.0]), 3)];
+        let out = floats(&cbuffer_bytes(&cb(48, &[(0, 0)]), &p).unwrap());
+        assert_eq!(
+            out,
+            vec![1.0, 0.0, 0.0, 0.0, 101.0, 0.0, 0.0, 0.0, 201.0, 0.0, 0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn arrays_of_4x3_matrices_stride_three_registers() {
+        let data: Vec<f32> = (0..12).map(|i| i as f32).collect();
+        let p = vec![array(
+            value(ParameterClass::Matrix, "Bones", 4, 3, &data),
+            2,
+        )];
+        let out = floats(&cbuffer_bytes(&cb(96, &[(0, 0)]), &p).unwrap());
+        assert_eq!(&out[..12], &data[..]);
+        let second: Vec<f32> = data.iter().map(|v| v + 100.0).collect();
+        assert_eq!(&out[12..], &second[..]);
+    }
+
+    #[test]
+    fn a_4x4_past_the_end_is_clamped_like_monogame() {
+        let data: Vec<f32> = (0..16).map(|i| i as f32).collect();
+        let p = vec![value(ParameterClass::Matrix, "M", 4, 4, &data)];
+        let out = floats(&cbuffer_bytes(&cb(48, &[(0, 0)]), &p).unwrap());
+        assert_eq!(out, data[..12].to_vec());
+    }
+
+    #[test]
+    fn a_4x3_past_the_end_is_an_error() {
+        let p = vec![value(ParameterClass::Matrix, "M", 4, 3, &[0.0; 12])];
+        let err = cbuffer_bytes(&cb(32, &[(0, 0)]), &p).unwrap_err();
+        assert!(
+            matches!(err, GlError::CbufferOverrun { offset: 32, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_bad_parameter_index_is_an_error_not_a_panic() {
+        let err = cbuffer_bytes(&cb(16, &[(3, 0)]), &[]).unwrap_err();
+        assert!(matches!(err, GlError::Malformed(_)));
+    }
+}

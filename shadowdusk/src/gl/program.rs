@@ -1,0 +1,128 @@
+//! Shader compilation and program linking (glsl-dialect.md §1 steps 2–3,
+//! MonoGame `Shader.OpenGL.cs` and `ShaderProgramCache.cs`).
+//!
+//! The GLSL text is compiled as-is (no `#version`, nothing prepended). After linking, attribute
+//! locations come from `glGetAttribLocation(attribute.name)` and, for the pixel shader only, each
+//! sampler uniform is set to its texture slot.
+
+use glow::HasContext;
+
+use super::{GlError, ShaderRef};
+use crate::mgfx::{Attribute, Sampler, ShaderStage, VertexElementUsage};
+
+/// Where a technique/pass is, for error messages.
+pub(crate) struct Site<'a> {
+    pub technique: &'a str,
+    pub pass: &'a str,
+}
+
+/// Compiles one shader, deleting it again on failure.
+pub(crate) fn compile(
+    gl: &glow::Context,
+    stage: ShaderStage,
+    code: &[u8],
+    shader: ShaderRef,
+    site: &Site,
+) -> Result<glow::Shader, GlError> {
+    let compile_error = |log: String| GlError::Compile {
+        technique: site.technique.to_string(),
+        pass: site.pass.to_string(),
+        shader,
+        stage,
+        log,
+    };
+    // MonoGame decodes the bytes as ASCII, turning anything else into '?'.
+    let text: String = code
+        .iter()
+        .map(|&b| if b.is_ascii() { b as char } else { '?' })
+        .collect();
+    let kind = match stage {
+        ShaderStage::Vertex => glow::VERTEX_SHADER,
+        ShaderStage::Pixel => glow::FRAGMENT_SHADER,
+    };
+    // SAFETY: plain GL calls on the caller's current context; every object is created here.
+    unsafe {
+        let id = gl.create_shader(kind).map_err(compile_error)?;
+        gl.shader_source(id, &text);
+        gl.compile_shader(id);
+        if !gl.get_shader_compile_status(id) {
+            let log = gl.get_shader_info_log(id);
+            gl.delete_shader(id);
+            return Err(compile_error(log));
+        }
+        Ok(id)
+    }
+}
+
+/// A linked program with everything apply needs to find by name.
+pub(crate) struct LinkedProgram {
+    pub program: glow::Program,
+    pub pos_fixup: Option<glow::UniformLocation>,
+    /// (usage, usage index, location) for each attribute record of the vertex shader.
+    pub attributes: Vec<(VertexElementUsage, u8, Option<u32>)>,
+    /// Location of each cbuffer name, looked up lazily by name.
+    pub uniforms: Vec<(String, Option<glow::UniformLocation>)>,
+}
+
+impl LinkedProgram {
+    /// `glGetUniformLocation`, cached.
+    pub fn uniform(&mut self, gl: &glow::Context, name: &str) -> Option<glow::UniformLocation> {
+        if let Some((_, loc)) = self.uniforms.iter().find(|(n, _)| n == name) {
+            return *loc;
+        }
+        // SAFETY: the program is alive and belongs to this context.
+        let loc = unsafe { gl.get_uniform_location(self.program, name) };
+        self.uniforms.push((name.to_string(), loc));
+        loc
+    }
+}
+
+/// Links `vs` with `ps`, then queries attributes and sets pixel sampler units.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn link(
+    gl: &glow::Context,
+    vs: glow::Shader,
+    ps: glow::Shader,
+    vertex: ShaderRef,
+    pixel: usize,
+    attributes: &[Attribute],
+    pixel_samplers: &[Sampler],
+    site: &Site,
+) -> Result<LinkedProgram, GlError> {
+    let link_error = |log: String| GlError::Link {
+        technique: site.technique.to_string(),
+        pass: site.pass.to_string(),
+        vertex,
+        pixel,
+        log,
+    };
+    // SAFETY: plain GL calls on the caller's current context; the shaders are alive.
+    unsafe {
+        let program = gl.create_program().map_err(link_error)?;
+        gl.attach_shader(program, vs);
+        gl.attach_shader(program, ps);
+        gl.link_program(program);
+        if !gl.get_program_link_status(program) {
+            let log = gl.get_program_info_log(program);
+            gl.delete_program(program);
+            return Err(link_error(log));
+        }
+        gl.use_program(Some(program));
+        let attributes = attributes
+            .iter()
+            .map(|a| (a.usage, a.index, gl.get_attrib_location(program, &a.name)))
+            .collect();
+        for s in pixel_samplers {
+            if let Some(loc) = gl.get_uniform_location(program, &s.name) {
+                gl.uniform_1_i32(Some(&loc), s.texture_slot as i32);
+            }
+        }
+        let pos_fixup = gl.get_uniform_location(program, "posFixup");
+        Ok(LinkedProgram {
+            program,
+            pos_fixup,
+            attributes,
+            uniforms: Vec::new(),
+        })
+    }
+}

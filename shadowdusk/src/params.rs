@@ -1,0 +1,306 @@
+//! Runtime support for the typed parameter modules that `shadowdusk-build` generates.
+//!
+//! A generated module holds a `#[repr(C)] Params` struct whose fields are exactly the MGFX
+//! constant-buffer records of the effect, as arrays of 16-byte registers, and typed setters that
+//! write those registers the way MonoGame's `EffectParameter.SetValue` followed by
+//! `ConstantBuffer.SetParameter` would (mgfx-format.md §7.1–§7.3). This module holds what that
+//! code needs at run time:
+//!
+//! - [`EffectParams`], the trait a GL loader uses to upload `Params` record by record (the same
+//!   unit MonoGame uploads with `glUniform4fv`);
+//! - [`Matrix`], MonoGame's (XNA's) 4×4 matrix in its own convention, with conversions;
+//! - [`write_matrix`] / [`read_matrix`], the matrix register rule;
+//! - [`IndexOutOfRange`], returned by the element setters of array parameters.
+//!
+//! With the `bytemuck` feature, generated `Params` are `Pod` and `Zeroable` (through the hidden
+//! `__impl_pod!` macro, so the user crate needs no feature of its own). With the `mint` feature,
+//! [`Matrix`] converts from `mint::RowMatrix4<f32>` and `mint::ColumnMatrix4<f32>`.
+
+use core::fmt;
+
+/// A generated `Params` struct: the register image of every constant-buffer record of one
+/// effect, indexed like the MGFX constant-buffer list.
+pub trait EffectParams {
+    /// The compiled effect (MGFX bytes) these parameters belong to.
+    fn mgfx() -> &'static [u8];
+
+    /// The registers of constant-buffer record `record` (index into the MGFX constant-buffer
+    /// list), `size / 16` of them, ready for `glUniform4fv(location(name), len, data)`; `None` when
+    /// the effect has no such record.
+    fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]>;
+
+    /// How many constant-buffer records the effect has.
+    fn constant_buffer_count(&self) -> usize;
+}
+
+/// An element index past the end of an array parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IndexOutOfRange {
+    /// The index asked for.
+    pub index: usize,
+    /// The array length declared in the shader.
+    pub len: usize,
+}
+
+impl fmt::Display for IndexOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "element {} is out of range: the shader declares {} elements",
+            self.index, self.len
+        )
+    }
+}
+
+impl std::error::Error for IndexOutOfRange {}
+
+/// A 4×4 matrix in MonoGame's (XNA's) convention: row vectors (`v' = v * M`), stored row by
+/// row, `rows[r][c]` = `M(r+1, c+1)`; the translation is in `rows[3]`.
+///
+/// This is the value `EffectParameter.SetValue(Matrix)` takes. A column-vector library (glam,
+/// nalgebra, cgmath) describes the same transform with the transposed matrix, whose
+/// column-major memory is identical to this struct's row-major memory: convert such a matrix
+/// through [`Matrix::from_columns`] (or, with the `mint` feature, from
+/// `mint::ColumnMatrix4<f32>`) to get the same transform.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[repr(C)]
+pub struct Matrix {
+    /// The four rows: `rows[r][c]` = `M(r+1, c+1)`.
+    pub rows: [[f32; 4]; 4],
+}
+
+impl Matrix {
+    /// The identity.
+    pub const IDENTITY: Matrix = Matrix {
+        rows: [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ],
+    };
+
+    /// All zeros.
+    pub const ZERO: Matrix = Matrix {
+        rows: [[0.0; 4]; 4],
+    };
+
+    /// From XNA rows (`rows[r][c]` = `M(r+1, c+1)`).
+    pub const fn from_rows(rows: [[f32; 4]; 4]) -> Matrix {
+        Matrix { rows }
+    }
+
+    /// From a column-vector library's matrix for the same transform, given as its four columns
+    /// (glam's `Mat4::to_cols_array_2d`, nalgebra's column-major storage): the XNA matrix is its
+    /// transpose, so column `i` becomes row `i`.
+    pub const fn from_columns(columns: [[f32; 4]; 4]) -> Matrix {
+        Matrix { rows: columns }
+    }
+
+    /// The transpose.
+    pub fn transpose(&self) -> Matrix {
+        let mut out = Matrix::ZERO;
+        for (r, row) in self.rows.iter().enumerate() {
+            for (c, value) in row.iter().enumerate() {
+                out.rows[c][r] = *value;
+            }
+        }
+        out
+    }
+
+    /// Column `c` (0-based) of the XNA matrix: `[M(1,c+1), M(2,c+1), M(3,c+1), M(4,c+1)]`.
+    /// Returns zeros for `c >= 4`.
+    pub fn column(&self, c: usize) -> [f32; 4] {
+        if c >= 4 {
+            return [0.0; 4];
+        }
+        [
+            self.rows[0][c],
+            self.rows[1][c],
+            self.rows[2][c],
+            self.rows[3][c],
+        ]
+    }
+}
+
+impl From<[[f32; 4]; 4]> for Matrix {
+    /// The array is taken as XNA rows (`m[r][c]` = `M(r+1, c+1)`), as [`Matrix::from_rows`].
+    fn from(rows: [[f32; 4]; 4]) -> Matrix {
+        Matrix { rows }
+    }
+}
+
+impl From<Matrix> for [[f32; 4]; 4] {
+    /// The XNA rows.
+    fn from(m: Matrix) -> [[f32; 4]; 4] {
+        m.rows
+    }
+}
+
+#[cfg(feature = "mint")]
+impl From<mint::RowMatrix4<f32>> for Matrix {
+    /// A row-major matrix is taken as the XNA matrix itself: its rows are `M`'s rows. Use this
+    /// for matrices that already follow the row-vector convention (`v' = v * M`).
+    fn from(m: mint::RowMatrix4<f32>) -> Matrix {
+        Matrix {
+            rows: [m.x.into(), m.y.into(), m.z.into(), m.w.into()],
+        }
+    }
+}
+
+#[cfg(feature = "mint")]
+impl From<mint::ColumnMatrix4<f32>> for Matrix {
+    /// A column-major matrix is taken as a column-vector library's matrix (`v' = M * v`: glam,
+    /// nalgebra, cgmath) and converted to the XNA matrix of the **same transform**, its
+    /// transpose: column `i` becomes row `i`. A glam `Mat4` passed through `mint` therefore
+    /// reaches the shader exactly as the equivalent MonoGame `Matrix` would.
+    fn from(m: mint::ColumnMatrix4<f32>) -> Matrix {
+        Matrix {
+            rows: [m.x.into(), m.y.into(), m.z.into(), m.w.into()],
+        }
+    }
+}
+
+/// Writes `m` as an HLSL `float{rows}x{columns}` the way MonoGame does: register `k` receives the
+/// first `rows` entries of column `k` of `m` (`SetValue(Matrix)` stores
+/// `data[k*rows + r] = M(r+1, k+1)`, and the constant buffer copies `rows` floats per register,
+/// mgfx-format.md §7.1–§7.2). Lanes at and past `rows` keep their values. Registers past
+/// `columns` or past the slice, and sizes over 4, are ignored.
+pub fn write_matrix(registers: &mut [[f32; 4]], m: &Matrix, rows: usize, columns: usize) {
+    let rows = rows.min(4);
+    for (k, register) in registers.iter_mut().take(columns.min(4)).enumerate() {
+        register[..rows].copy_from_slice(&m.column(k)[..rows]);
+    }
+}
+
+/// Reads back what [`write_matrix`] wrote: entries outside the `rows`×`columns` block are zero.
+pub fn read_matrix(registers: &[[f32; 4]], rows: usize, columns: usize) -> Matrix {
+    let rows = rows.min(4);
+    let mut m = Matrix::ZERO;
+    for (k, register) in registers.iter().take(columns.min(4)).enumerate() {
+        for (r, value) in register[..rows].iter().enumerate() {
+            m.rows[r][k] = *value;
+        }
+    }
+    m
+}
+
+#[cfg(feature = "bytemuck")]
+#[doc(hidden)]
+pub use bytemuck as __bytemuck;
+
+/// Implements `bytemuck::Pod` and `Zeroable` for a generated `Params` struct when this crate's
+/// `bytemuck` feature is on, and nothing otherwise. Generated code calls it so that the `cfg` is
+/// evaluated here, not in the user's crate. Only for `#[repr(C)]` structs of `[[f32; 4]; N]`
+/// fields (no padding, every bit pattern valid), which is all the generator emits.
+#[cfg(feature = "bytemuck")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_pod {
+    ($t:ty) => {
+        // SAFETY: generated `Params` are `#[repr(C)]` structs whose fields are all
+        // `[[f32; 4]; N]`: no padding, and every bit pattern is a valid value.
+        unsafe impl $crate::params::__bytemuck::Zeroable for $t {}
+        // SAFETY: as above; the type is also `Copy + 'static`.
+        unsafe impl $crate::params::__bytemuck::Pod for $t {}
+    };
+}
+
+/// Without the `bytemuck` feature: expands to nothing.
+#[cfg(not(feature = "bytemuck"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_pod {
+    ($t:ty) => {};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbered() -> Matrix {
+        // M(r+1, c+1) = 10*(r+1) + (c+1), so every entry names its position.
+        let mut m = Matrix::ZERO;
+        for r in 0..4 {
+            for c in 0..4 {
+                m.rows[r][c] = (10 * (r + 1) + (c + 1)) as f32;
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn four_by_three_writes_three_registers_of_four_rows() {
+        let mut regs = [[-1.0f32; 4]; 4];
+        write_matrix(&mut regs, &numbered(), 4, 3);
+        assert_eq!(regs[0], [11.0, 21.0, 31.0, 41.0]);
+        assert_eq!(regs[1], [12.0, 22.0, 32.0, 42.0]);
+        assert_eq!(regs[2], [13.0, 23.0, 33.0, 43.0]);
+        assert_eq!(regs[3], [-1.0; 4], "a 4x3 matrix uses 3 registers");
+    }
+
+    #[test]
+    fn three_by_three_leaves_the_fourth_lane() {
+        let mut regs = [[-1.0f32; 4]; 3];
+        write_matrix(&mut regs, &numbered(), 3, 3);
+        assert_eq!(regs[0], [11.0, 21.0, 31.0, -1.0]);
+        assert_eq!(regs[2], [13.0, 23.0, 33.0, -1.0]);
+    }
+
+    #[test]
+    fn read_inverts_write_inside_the_block() {
+        let mut regs = [[0.0f32; 4]; 3];
+        write_matrix(&mut regs, &numbered(), 4, 3);
+        let back = read_matrix(&regs, 4, 3);
+        for r in 0..4 {
+            for c in 0..4 {
+                let want = if c < 3 { numbered().rows[r][c] } else { 0.0 };
+                assert_eq!(back.rows[r][c], want, "M({},{})", r + 1, c + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn short_slices_and_big_shapes_do_not_panic() {
+        let mut regs = [[0.0f32; 4]; 1];
+        write_matrix(&mut regs, &numbered(), 9, 9);
+        assert_eq!(regs[0], [11.0, 21.0, 31.0, 41.0]);
+        assert_eq!(read_matrix(&regs, 9, 9).rows[0][0], 11.0);
+        assert_eq!(numbered().column(7), [0.0; 4]);
+    }
+
+    #[test]
+    fn transpose_and_columns() {
+        let m = numbered();
+        assert_eq!(m.transpose().rows[0], m.column(0));
+        assert_eq!(Matrix::from_columns(m.rows).rows, m.rows);
+        let rows: [[f32; 4]; 4] = Matrix::from(m.rows).into();
+        assert_eq!(rows, m.rows);
+    }
+
+    #[test]
+    fn index_error_names_both_numbers() {
+        let e = IndexOutOfRange { index: 5, len: 4 };
+        assert_eq!(
+            e.to_string(),
+            "element 5 is out of range: the shader declares 4 elements"
+        );
+    }
+
+    #[cfg(feature = "mint")]
+    #[test]
+    fn mint_column_matrix_is_the_same_transform() {
+        // A column-vector translation by (1, 2, 3): last column holds the translation.
+        let col = mint::ColumnMatrix4::<f32>::from([
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [1.0, 2.0, 3.0, 1.0],
+        ]);
+        let m = Matrix::from(col);
+        // XNA keeps the translation in row 4.
+        assert_eq!(m.rows[3], [1.0, 2.0, 3.0, 1.0]);
+        let row = mint::RowMatrix4::<f32>::from(m.rows);
+        assert_eq!(Matrix::from(row), m);
+    }
+}

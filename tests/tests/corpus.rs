@@ -1,0 +1,686 @@
+//! The effect corpus compiles, and every MGFX matches the table in `shadowdusk_tests::corpus`:
+//! techniques, passes and their stages and states, sampler records, parameters and baked
+//! defaults; the bytes read back equal the model and are the same on every compile.
+//!
+//! The first three tests check the table itself and need no compiler.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use shadowdusk::mgfx::{self, Effect, ParameterClass, ParameterType, SamplerType, ShaderStage};
+use shadowdusk_build::pipeline::{compile_file, Options};
+use shadowdusk_tests::corpus::{
+    corpus_dir, entries, Check, Entry, Geometry, TextureSpec, CLEAR, TARGET_SIZE,
+};
+
+fn fx_files() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(corpus_dir())
+        .expect("tests/corpus exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".fx"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn table_has_one_entry_per_effect_file() {
+    let files = fx_files();
+    let table: Vec<String> = entries().iter().map(|e| e.file.to_string()).collect();
+    assert_eq!(
+        files, table,
+        "tests/corpus/*.fx and the corpus table differ"
+    );
+    assert!(
+        files.len() >= 32,
+        "the corpus must hold at least 32 effects, has {}",
+        files.len()
+    );
+    for f in &files {
+        let text = std::fs::read_to_string(corpus_dir().join(f)).unwrap();
+        assert!(
+            text.starts_with("// Concern: "),
+            "{f}: the first line must state its concern"
+        );
+    }
+    let references = entries()
+        .iter()
+        .filter(|e| matches!(e.render.check, Check::Reference(_)))
+        .count();
+    assert!(
+        references >= 18,
+        "only {references} effects have a CPU reference"
+    );
+}
+
+/// What is set must exist with that shape; textures must match their parameter's type.
+#[test]
+fn render_descriptions_fit_the_parameters() {
+    for e in entries() {
+        let params: BTreeMap<_, _> = e.parameters.iter().map(|p| (p.name, p)).collect();
+        assert_eq!(
+            params.len(),
+            e.parameters.len(),
+            "{}: duplicate parameter names in the table",
+            e.file
+        );
+        for (name, value) in &e.render.values {
+            let p = params
+                .get(name)
+                .unwrap_or_else(|| panic!("{}: sets unknown parameter {name}", e.file));
+            assert_ne!(
+                p.class,
+                ParameterClass::Object,
+                "{}: {name} is a texture",
+                e.file
+            );
+            assert_eq!(
+                (p.rows, p.columns),
+                (value.rows, value.columns),
+                "{}: shape of {name}",
+                e.file
+            );
+            let per = p.rows as usize * p.columns as usize;
+            assert_eq!(
+                value.hlsl.len(),
+                per * p.elements.max(1),
+                "{}: value count of {name}",
+                e.file
+            );
+            assert!(
+                value.hlsl.iter().any(|v| *v != 0.0),
+                "{}: {name} is set to all zeros",
+                e.file
+            );
+        }
+        for (name, spec) in &e.render.textures {
+            let p = params
+                .get(name)
+                .unwrap_or_else(|| panic!("{}: binds unknown texture {name}", e.file));
+            let want = match spec {
+                TextureSpec::D2 { .. } => ParameterType::Texture2D,
+                TextureSpec::Cube { .. } => ParameterType::TextureCube,
+                TextureSpec::D3 { .. } => ParameterType::Texture3D,
+            };
+            assert_eq!(
+                (p.class, p.ty),
+                (ParameterClass::Object, want),
+                "{}: texture {name}",
+                e.file
+            );
+        }
+        for t in &e.techniques {
+            for pass in &t.passes {
+                for s in &pass.samplers {
+                    assert!(
+                        params.contains_key(s.parameter),
+                        "{}: sampler parameter {}",
+                        e.file,
+                        s.parameter
+                    );
+                }
+            }
+        }
+        assert!(
+            e.techniques.iter().any(|t| t.name == e.render.technique),
+            "{}: render technique",
+            e.file
+        );
+        if let Geometry::Mesh(m) = &e.render.geometry {
+            let per: usize = m.elements.iter().map(|x| x.format.components()).sum();
+            assert!(
+                m.vertices.iter().all(|v| v.len() == per),
+                "{}: vertex sizes",
+                e.file
+            );
+            assert!(
+                m.indices.iter().all(|&i| (i as usize) < m.vertices.len()),
+                "{}: indices",
+                e.file
+            );
+        }
+    }
+}
+
+/// A reference that answers "don't know" everywhere, or draws nothing, proves nothing.
+#[test]
+fn references_draw_something_and_are_mostly_decided() {
+    let (w, h) = TARGET_SIZE;
+    let mut problems = Vec::new();
+    for e in entries() {
+        let Check::Reference(f) = e.render.check else {
+            continue;
+        };
+        let (mut drawn, mut undecided) = (0, 0);
+        for y in 0..h {
+            for x in 0..w {
+                match f(x, y) {
+                    None => undecided += 1,
+                    Some(c) if c != CLEAR => drawn += 1,
+                    Some(_) => {}
+                }
+            }
+        }
+        let total = (w * h) as f32;
+        if (drawn as f32) < 0.15 * total || (undecided as f32) > 0.15 * total {
+            problems.push(format!(
+                "{}: {drawn} pixels drawn, {undecided} undecided",
+                e.file
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "weak references:\n{}",
+        problems.join("\n")
+    );
+}
+
+fn check_effect(e: &Entry, effect: &Effect) -> Vec<String> {
+    let mut errs = Vec::new();
+    let mut err = |s: String| errs.push(format!("{}: {s}", e.file));
+    // Techniques and passes.
+    let got: Vec<_> = effect.techniques.iter().map(|t| t.name.as_str()).collect();
+    let want: Vec<_> = e.techniques.iter().map(|t| t.name).collect();
+    if got != want {
+        err(format!("techniques {got:?}, expected {want:?}"));
+        return errs;
+    }
+    for (t, tw) in effect.techniques.iter().zip(&e.techniques) {
+        let got: Vec<_> = t.passes.iter().map(|p| p.name.as_str()).collect();
+        let want: Vec<_> = tw.passes.iter().map(|p| p.name).collect();
+        if got != want {
+            err(format!(
+                "technique {}: passes {got:?}, expected {want:?}",
+                t.name
+            ));
+            continue;
+        }
+        for (p, pw) in t.passes.iter().zip(&tw.passes) {
+            let at = format!("{}/{}", t.name, p.name);
+            let stage_of = |i: i32| effect.shaders.get(i as usize).map(|s| s.stage);
+            if (p.vertex_shader >= 0) != pw.vertex
+                || (pw.vertex && stage_of(p.vertex_shader) != Some(ShaderStage::Vertex))
+            {
+                err(format!(
+                    "{at}: vertex shader index {} (expected one: {})",
+                    p.vertex_shader, pw.vertex
+                ));
+            }
+            if (p.pixel_shader >= 0) != pw.pixel
+                || (pw.pixel && stage_of(p.pixel_shader) != Some(ShaderStage::Pixel))
+            {
+                err(format!(
+                    "{at}: pixel shader index {} (expected one: {})",
+                    p.pixel_shader, pw.pixel
+                ));
+            }
+            if p.blend != pw.blend {
+                err(format!(
+                    "{at}: blend {:?}, expected {:?}",
+                    p.blend, pw.blend
+                ));
+            }
+            if p.depth_stencil != pw.depth_stencil {
+                err(format!(
+                    "{at}: depth-stencil {:?}, expected {:?}",
+                    p.depth_stencil, pw.depth_stencil
+                ));
+            }
+            if p.rasterizer != pw.rasterizer {
+                err(format!(
+                    "{at}: rasterizer {:?}, expected {:?}",
+                    p.rasterizer, pw.rasterizer
+                ));
+            }
+            if p.annotations != 0 {
+                err(format!(
+                    "{at}: pass annotation count {} (mgfxc writes 0)",
+                    p.annotations
+                ));
+            }
+            let Some(ps) = effect
+                .shaders
+                .get(p.pixel_shader.max(0) as usize)
+                .filter(|_| pw.pixel)
+            else {
+                continue;
+            };
+            let mut samplers: Vec<_> = ps.samplers.iter().collect();
+            samplers.sort_by_key(|s| s.texture_slot);
+            let mut want = pw.samplers.clone();
+            want.sort_by_key(|s| s.slot);
+            if samplers.len() != want.len() {
+                err(format!(
+                    "{at}: {} sampler records, expected {}: {samplers:?}",
+                    samplers.len(),
+                    want.len()
+                ));
+                continue;
+            }
+            for (s, sw) in samplers.iter().zip(&want) {
+                let param = effect
+                    .parameters
+                    .get(s.parameter as usize)
+                    .map(|p| p.name.as_str());
+                let ok = s.name == sw.name()
+                    && s.ty == sw.ty
+                    && s.texture_slot == sw.slot
+                    && s.sampler_slot == sw.slot
+                    && param == Some(sw.parameter)
+                    && s.state == sw.state;
+                if !ok {
+                    err(format!(
+                        "{at}: sampler {} {:?} slots {}/{} parameter {param:?} state {:?}; expected {} {:?} slot {} parameter {} state {:?}",
+                        s.name, s.ty, s.texture_slot, s.sampler_slot, s.state, sw.name(), sw.ty, sw.slot, sw.parameter, sw.state
+                    ));
+                }
+            }
+        }
+    }
+    // Parameters, as a set by name.
+    let mut got: BTreeMap<&str, &mgfx::Parameter> = BTreeMap::new();
+    for p in &effect.parameters {
+        if got.insert(p.name.as_str(), p).is_some() {
+            err(format!("parameter {} appears twice", p.name));
+        }
+    }
+    let want_names: Vec<_> = {
+        let mut v: Vec<_> = e.parameters.iter().map(|p| p.name).collect();
+        v.sort();
+        v
+    };
+    let got_names: Vec<_> = got.keys().copied().collect();
+    if got_names != want_names {
+        err(format!("parameters {got_names:?}, expected {want_names:?}"));
+    }
+    for pw in &e.parameters {
+        let Some(p) = got.get(pw.name) else { continue };
+        if (p.class, p.ty, p.rows, p.columns, p.elements.len())
+            != (pw.class, pw.ty, pw.rows, pw.columns, pw.elements)
+        {
+            err(format!(
+                "parameter {}: {:?} {:?} {}x{} [{}], expected {:?} {:?} {}x{} [{}]",
+                pw.name,
+                p.class,
+                p.ty,
+                p.rows,
+                p.columns,
+                p.elements.len(),
+                pw.class,
+                pw.ty,
+                pw.rows,
+                pw.columns,
+                pw.elements
+            ));
+            continue;
+        }
+        if p.annotations != 0 || !p.members.is_empty() {
+            err(format!(
+                "parameter {}: annotations {} members {}",
+                pw.name,
+                p.annotations,
+                p.members.len()
+            ));
+        }
+        let leaves: Vec<Option<Vec<f32>>> = if p.elements.is_empty() {
+            vec![p
+                .data
+                .as_ref()
+                .map(|d| d.iter().map(|b| f32::from_bits(*b)).collect())]
+        } else {
+            p.elements
+                .iter()
+                .map(|el| {
+                    el.data
+                        .as_ref()
+                        .map(|d| d.iter().map(|b| f32::from_bits(*b)).collect())
+                })
+                .collect()
+        };
+        match pw.expected_data() {
+            None => {
+                if leaves.iter().any(|l| l.is_some()) {
+                    err(format!("texture parameter {} carries data", pw.name));
+                }
+            }
+            Some(want) => {
+                let same = leaves.len() == want.len()
+                    && leaves.iter().zip(&want).all(|(g, w)| {
+                        g.as_ref().is_some_and(|g| {
+                            g.len() == w.len() && g.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-6)
+                        })
+                    });
+                if !same {
+                    err(format!(
+                        "parameter {}: data {leaves:?}, expected {want:?}",
+                        pw.name
+                    ));
+                }
+            }
+        }
+    }
+    errs
+}
+
+/// Compiles every effect; reports every failure at once.
+#[test]
+fn every_effect_compiles_and_matches_its_table_entry() {
+    let mut failures = Vec::new();
+    for e in entries() {
+        let path = corpus_dir().join(e.file);
+        let compiled = match compile_file(&path, &Options::default()) {
+            Ok(c) => c,
+            Err(err) => {
+                failures.push(format!(
+                    "{}: does not compile:\n{}",
+                    e.file,
+                    err.render(false)
+                ));
+                continue;
+            }
+        };
+        match mgfx::read(&compiled.bytes) {
+            Ok(back) if back == compiled.effect => {}
+            Ok(_) => failures.push(format!(
+                "{}: the bytes read back differ from the model",
+                e.file
+            )),
+            Err(err) => failures.push(format!("{}: the bytes do not read back: {err:?}", e.file)),
+        }
+        failures.extend(check_effect(&e, &compiled.effect));
+        match compile_file(&path, &Options::default()) {
+            Ok(again) if again.bytes == compiled.bytes => {}
+            Ok(_) => failures.push(format!(
+                "{}: a second compile gives different bytes",
+                e.file
+            )),
+            Err(_) => failures.push(format!("{}: a second compile fails", e.file)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} corpus failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Included files are reported as dependencies.
+#[test]
+fn include_effects_report_their_headers() {
+    let cases: [(&str, &[&str]); 2] = [
+        ("include_lighting.fx", &["Lighting.fxh", "ColorUtils.fxh"]),
+        ("macros_technique.fx", &["Macros.fxh"]),
+    ];
+    for (file, headers) in cases {
+        let compiled = compile_file(&corpus_dir().join(file), &Options::default())
+            .unwrap_or_else(|e| panic!("{file} does not compile:\n{}", e.render(false)));
+        assert!(
+            compiled.deps.first().is_some_and(|d| d.ends_with(file)),
+            "{file}: main file first in {:?}",
+            compiled.deps
+        );
+        for h in headers {
+            let n = compiled
+                .deps
+                .iter()
+                .filter(|d| d.file_name() == Some(Path::new(h).as_os_str()))
+                .count();
+            assert_eq!(
+                n, 1,
+                "{file}: {h} must be listed once in {:?}",
+                compiled.deps
+            );
+        }
+    }
+}
+
+/// The table's sampler types follow the texture parameter types.
+#[test]
+fn table_sampler_types_match_texture_types() {
+    for e in entries() {
+        for t in &e.techniques {
+            for p in &t.passes {
+                for s in &p.samplers {
+                    let param = e.parameters.iter().find(|x| x.name == s.parameter).unwrap();
+                    let want = match s.ty {
+                        SamplerType::Sampler2D => ParameterType::Texture2D,
+                        SamplerType::SamplerCube => ParameterType::TextureCube,
+                        SamplerType::SamplerVolume => ParameterType::Texture3D,
+                        SamplerType::Sampler1D => ParameterType::Texture1D,
+                    };
+                    assert_eq!(param.ty, want, "{}: sampler {}", e.file, s.name());
+                }
+            }
+        }
+    }
+}
+
+/// A technique name with its passes' (name, has VS, has PS).
+type TechniqueShape<'a> = (&'a str, Vec<(&'a str, bool, bool)>);
+
+/// Stage check that needs only the preprocessor and the effect parser: the techniques, passes,
+/// stages, render states, uniform initializers and baked sampler states of the table are what
+/// the parser extracts. Localises a table mismatch before the whole pipeline exists.
+#[test]
+fn every_effect_parses_to_its_table_techniques_states_and_defaults() {
+    use shadowdusk_build::effect::parse;
+    use shadowdusk_build::preprocess::{preprocess, Options as PreOptions};
+    use shadowdusk_build::source::SourceFiles;
+
+    let mut failures = Vec::new();
+    for e in entries() {
+        let mut files = SourceFiles::new();
+        let path = corpus_dir().join(e.file);
+        let parsed = match preprocess(&path, None, &PreOptions::default(), &mut files)
+            .and_then(|x| parse(&x))
+        {
+            Ok(p) => p,
+            Err(d) => {
+                failures.push(format!("{}: does not preprocess/parse: {d:?}", e.file));
+                continue;
+            }
+        };
+        let ast = &parsed.ast;
+        let got: Vec<TechniqueShape> = ast
+            .techniques
+            .iter()
+            .map(|t| {
+                let passes = t
+                    .passes
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.name.as_str(),
+                            p.vertex_shader.is_some(),
+                            p.pixel_shader.is_some(),
+                        )
+                    })
+                    .collect();
+                (t.name.as_str(), passes)
+            })
+            .collect();
+        let want: Vec<TechniqueShape> = e
+            .techniques
+            .iter()
+            .map(|t| {
+                (
+                    t.name,
+                    t.passes
+                        .iter()
+                        .map(|p| (p.name, p.vertex, p.pixel))
+                        .collect(),
+                )
+            })
+            .collect();
+        if got != want {
+            failures.push(format!("{}: techniques {got:?}, expected {want:?}", e.file));
+            continue;
+        }
+        for (t, tw) in ast.techniques.iter().zip(&e.techniques) {
+            for (p, pw) in t.passes.iter().zip(&tw.passes) {
+                if (p.blend, p.depth_stencil, p.rasterizer)
+                    != (pw.blend, pw.depth_stencil, pw.rasterizer)
+                {
+                    failures.push(format!(
+                        "{}: {}/{}: states {:?} {:?} {:?}, expected {:?} {:?} {:?}",
+                        e.file,
+                        t.name,
+                        p.name,
+                        p.blend,
+                        p.depth_stencil,
+                        p.rasterizer,
+                        pw.blend,
+                        pw.depth_stencil,
+                        pw.rasterizer
+                    ));
+                }
+            }
+        }
+        for pw in e
+            .parameters
+            .iter()
+            .filter(|p| p.class != ParameterClass::Object)
+        {
+            match ast.globals.iter().find(|g| g.name == pw.name) {
+                None => failures.push(format!("{}: no uniform {}", e.file, pw.name)),
+                Some(g) => {
+                    let init: Option<Vec<f32>> = g
+                        .initializer
+                        .as_ref()
+                        .map(|v| v.iter().map(|x| *x as f32).collect());
+                    if init != pw.default {
+                        failures.push(format!(
+                            "{}: {} initializer {init:?}, expected {:?}",
+                            e.file, pw.name, pw.default
+                        ));
+                    }
+                }
+            }
+        }
+        for s in e
+            .techniques
+            .iter()
+            .flat_map(|t| &t.passes)
+            .flat_map(|p| &p.samplers)
+        {
+            let decl = ast
+                .samplers
+                .iter()
+                .find(|d| d.texture.as_deref() == Some(s.parameter))
+                .or_else(|| ast.samplers.iter().find(|d| d.name == s.parameter));
+            let Some(decl) = decl else {
+                if s.state.is_some() {
+                    failures.push(format!(
+                        "{}: no sampler declaration for {}",
+                        e.file, s.parameter
+                    ));
+                }
+                continue;
+            };
+            if decl.state != s.state {
+                failures.push(format!(
+                    "{}: sampler {} state {:?}, expected {:?}",
+                    e.file, decl.name, decl.state, s.state
+                ));
+            }
+            if decl.register.is_some_and(|r| r != s.slot as u32) {
+                failures.push(format!(
+                    "{}: sampler {} register {:?}, table slot {}",
+                    e.file, decl.name, decl.register, s.slot
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} parse-stage failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Stage check up to the dialect rewrite: every shader of every pass lowers, compiles with DXC,
+/// translates and rewrites. Names the failing stage and entry when the whole pipeline is not there yet.
+#[test]
+fn every_shader_lowers_compiles_translates_and_rewrites() {
+    use shadowdusk_build::effect::parse;
+    use shadowdusk_build::lower::{lower, Stage};
+    use shadowdusk_build::preprocess::{preprocess, Options as PreOptions};
+    use shadowdusk_build::source::SourceFiles;
+
+    if !shadowdusk_build::dxc::available() {
+        eprintln!("!!! SKIPPED every_shader_lowers_compiles_translates_and_rewrites: DXC is not available (run `cargo xtask setup`)");
+        return;
+    }
+    let mut failures = Vec::new();
+    for e in entries() {
+        let mut files = SourceFiles::new();
+        let path = corpus_dir().join(e.file);
+        let Ok(expanded) = preprocess(&path, None, &PreOptions::default(), &mut files) else {
+            failures.push(format!("{}: preprocess fails", e.file));
+            continue;
+        };
+        let Ok(parsed) = parse(&expanded) else {
+            failures.push(format!("{}: parse fails", e.file));
+            continue;
+        };
+        for t in &parsed.ast.techniques {
+            for p in &t.passes {
+                let shaders = [
+                    (Stage::Vertex, &p.vertex_shader),
+                    (Stage::Pixel, &p.pixel_shader),
+                ];
+                for (stage, shader) in shaders {
+                    let Some(s) = shader else { continue };
+                    let at = format!("{} {}/{} {:?} {}", e.file, t.name, p.name, stage, s.entry);
+                    let lowered = match lower(&expanded, &parsed, s, stage) {
+                        Ok(l) => l,
+                        Err(d) => {
+                            failures.push(format!("{at}: lower: {d:?}"));
+                            continue;
+                        }
+                    };
+                    let spirv = match shadowdusk_build::dxc::compile(
+                        &lowered.text,
+                        &lowered.entry,
+                        stage,
+                    ) {
+                        Ok(s) => s,
+                        Err(err) => {
+                            failures.push(format!("{at}: DXC: {err}"));
+                            continue;
+                        }
+                    };
+                    let cross = match shadowdusk_build::cross::to_glsl(&spirv, stage) {
+                        Ok(c) => c,
+                        Err(err) => {
+                            failures.push(format!("{at}: SPIRV-Cross: {err}"));
+                            continue;
+                        }
+                    };
+                    // Slots by SPIRV-Cross order: enough to exercise the rewrite, not the
+                    // pipeline's register mapping (the full-pipeline test checks that).
+                    let slot_of = |c: &shadowdusk_build::cross::CombinedSampler| {
+                        cross
+                            .combined
+                            .iter()
+                            .position(|x| std::ptr::eq(x, c))
+                            .map(|i| i as u32)
+                    };
+                    if let Err(err) = shadowdusk_build::dialect::rewrite(&cross, stage, &slot_of) {
+                        failures.push(format!("{at}: dialect: {err}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} stage failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
