@@ -54,6 +54,9 @@ fn pixel_input_semantic(sem: &str) -> Option<String> {
         .then(|| "SV_Position".to_string())
 }
 
+/// What `VFACE` becomes outside the entry point being compiled.
+const NEUTRAL_VFACE: &str = "SD_VFACE";
+
 fn is_vface(sem: &str) -> bool {
     sem.eq_ignore_ascii_case("VFACE")
 }
@@ -77,6 +80,22 @@ pub fn rewrite(
     };
     let f = &ast.functions[fi];
     let sites = &parsed.sites.params[fi];
+
+    // DXC sees the whole file and, under -WX, rejects `VFACE` wherever it is written, even on a
+    // function this stage never calls (the pixel shader while compiling the vertex shader).
+    // Outside the entry a semantic means nothing, so any spelling DXC accepts will do.
+    for (other, other_sites) in ast.functions.iter().zip(&parsed.sites.params) {
+        if other.name == f.name {
+            continue;
+        }
+        for (p, site) in other.params.iter().zip(other_sites) {
+            if let (Some(sem), Some(r)) = (&p.semantic, &site.semantic_range) {
+                if is_vface(sem) {
+                    edits.replace(r.clone(), NEUTRAL_VFACE);
+                }
+            }
+        }
+    }
 
     // Struct members: outputs of returned / written structs, inputs of read structs.
     let out_structs: Vec<&str> = std::iter::once(f.return_type.as_str())
@@ -117,6 +136,8 @@ pub fn rewrite(
                 if let (Some(new), "float4") = (pixel_input_semantic(sem), m.ty.as_str()) {
                     edits.replace(range.clone(), new);
                 }
+            } else if is_vface(sem) {
+                edits.replace(range.clone(), NEUTRAL_VFACE);
             }
         }
     }

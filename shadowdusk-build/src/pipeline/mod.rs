@@ -3,9 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::preprocess;
+mod dxc_messages;
+mod plan;
+mod reflection;
+mod shader;
+
+use std::time::Instant;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::SourceFiles;
+use crate::{effect, layout, preprocess};
 
 /// Compiler options.
 #[derive(Clone, Debug, Default)]
@@ -97,11 +104,84 @@ pub fn compile_source(
 }
 
 fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compiled, CompileError> {
-    let _ = (path, text, options);
-    Err(CompileError {
-        files: SourceFiles::new(),
-        diagnostics: Diagnostic::error(crate::diag::Code::SD0004, "pipeline not implemented yet")
-            .into(),
-        deps: Vec::new(),
+    let mut files = SourceFiles::new();
+    let mut timings = StageTimings::default();
+    let fail = |files: SourceFiles, diagnostics: Diagnostics, deps: Vec<PathBuf>| CompileError {
+        files,
+        diagnostics,
+        deps,
+    };
+
+    let t = Instant::now();
+    let expanded = match preprocess::preprocess(path, text, &options.preprocess, &mut files) {
+        Ok(e) => e,
+        Err(d) => {
+            let deps = files.iter().map(|(_, f)| f.path.clone()).collect();
+            return Err(fail(files, d, deps));
+        }
+    };
+    timings.preprocess = t.elapsed();
+    let deps = expanded.deps.clone();
+
+    let t = Instant::now();
+    let parsed = match effect::parse(&expanded) {
+        Ok(p) => p,
+        Err(d) => return Err(fail(files, d, deps)),
+    };
+    timings.parse = t.elapsed();
+
+    let plan = plan::shaders(&parsed.ast);
+    let mut shaders = Vec::with_capacity(plan.shaders.len());
+    let mut diags = Diagnostics::new();
+    for job in &plan.shaders {
+        match shader::compile(&expanded, &parsed, job, &mut timings) {
+            Ok(s) => shaders.push(s),
+            Err(d) => diags.extend(d),
+        }
+    }
+    if diags.has_errors() {
+        return Err(fail(files, diags, deps));
+    }
+
+    let t = Instant::now();
+    let inputs: Vec<layout::ShaderInput> = shaders.iter().map(|s| s.input.clone()).collect();
+    let mut effect = match layout::build(&expanded, &parsed.ast, &inputs, &plan.passes) {
+        Ok(e) => e,
+        Err(d) => return Err(fail(files, d, deps)),
+    };
+    let bytes = match shadowdusk::mgfx::write(&effect) {
+        Ok(b) => b,
+        Err(e) => {
+            let d = Diagnostic::error(
+                Code::SD0022,
+                format!("the effect does not fit MGFX v10: {e}"),
+            )
+            .with_help("split the effect into smaller ones");
+            return Err(fail(files, d.into(), deps));
+        }
+    };
+    // The key is computed by the writer; read it back so the model equals the bytes.
+    match shadowdusk::mgfx::read(&bytes) {
+        Ok(back) => effect = back,
+        Err(e) => {
+            let d = Diagnostic::error(
+                Code::SD0022,
+                format!("internal error: the written MGFX does not read back ({e:?})"),
+            )
+            .with_help("please report this with the effect file");
+            return Err(fail(files, d.into(), deps));
+        }
+    }
+    timings.write = t.elapsed();
+
+    let reflection = reflection::build(path, &expanded, &parsed, &files, &effect, &plan, &shaders);
+    Ok(Compiled {
+        effect,
+        bytes,
+        reflection,
+        deps,
+        files,
+        warnings: Diagnostics::new(),
+        timings,
     })
 }

@@ -1,0 +1,86 @@
+//! DXC's messages, which point into the lowered text, mapped back to the user's files.
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::dxc::DxcMessage;
+use crate::lower::Lowered;
+use crate::preprocess::Expanded;
+use crate::source::Span;
+
+/// One SD0100 diagnostic per DXC error (warnings are errors under `-WX`; when DXC printed no
+/// positioned error, every message it printed counts).
+pub fn diagnostics(
+    expanded: &Expanded,
+    lowered: &Lowered,
+    fallback: Option<Span>,
+    what: &str,
+    messages: &[DxcMessage],
+    raw: &str,
+) -> Diagnostics {
+    let mut out = Diagnostics::new();
+    let errors: Vec<&DxcMessage> = if messages.iter().any(|m| m.is_error) {
+        messages.iter().filter(|m| m.is_error).collect()
+    } else {
+        messages.iter().collect()
+    };
+    for m in errors {
+        let span = locate(expanded, lowered, m).or(fallback);
+        out.push(
+            Diagnostic::error(Code::SD0100, format!("DXC: {}", m.text.trim()))
+                .at_opt(span)
+                .with_note(format!("while compiling {what}"))
+                .with_help("fix the HLSL at this position; ShadowDusk rewrote D3D9-style code before DXC saw it, so DXC's wording may name the modern form"),
+        );
+    }
+    if out.is_empty() {
+        let text = raw.trim();
+        out.push(
+            Diagnostic::error(
+                Code::SD0100,
+                if text.is_empty() {
+                    "DXC failed without a message".to_string()
+                } else {
+                    format!("DXC: {text}")
+                },
+            )
+            .at_opt(fallback)
+            .with_note(format!("while compiling {what}")),
+        );
+    }
+    out
+}
+
+/// Maps DXC's line:column in the lowered text to a span in the original file covering the
+/// identifier (or single character) there. Positions in generated code (the wrapper entry) have
+/// no source and give `None`.
+fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span> {
+    if m.line == 0 {
+        return None;
+    }
+    let text = lowered.text.as_str();
+    let line_start = if m.line == 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(m.line as usize - 2)?.0 + 1
+    };
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |e| line_start + e);
+    let start = (line_start + m.column.saturating_sub(1) as usize).min(line_end);
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    let mut end = start;
+    while end < line_end && is_ident(bytes[end]) {
+        end += 1;
+    }
+    if end == start && start < line_end {
+        end = start + 1;
+    }
+    let from = lowered.map.map(start as u32) as usize;
+    let to = lowered.map.map(end.saturating_sub(1) as u32) as usize + 1;
+    if from >= expanded.text.len() {
+        return None;
+    }
+    expanded
+        .map
+        .span(from..to.max(from + 1).min(expanded.text.len()))
+}

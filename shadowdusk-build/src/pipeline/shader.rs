@@ -1,0 +1,216 @@
+//! One shader through lower → DXC → SPIRV-Cross → dialect rewrite, errors turned into
+//! diagnostics spanned in the user's files.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use super::plan::ShaderJob;
+use super::{dxc_messages, StageTimings};
+use crate::cross::{self, CombinedSampler};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::dialect::{self, DialectError};
+use crate::dxc::{self, DxcError};
+use crate::effect::ParsedEffect;
+use crate::layout::{RegisterInput, SamplerInput, ShaderInput};
+use crate::lower::{self, Lowered, SamplerBinding, Stage, CARRIER_PREFIX, SYNTH_PREFIX};
+use crate::preprocess::Expanded;
+use crate::source::Span;
+
+/// A compiled shader: what the layout needs, plus what reflection and `--dump` show.
+#[derive(Clone, Debug)]
+pub struct CompiledShader {
+    /// The layout's view.
+    pub input: ShaderInput,
+}
+
+/// Compiles one planned shader.
+pub fn compile(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    job: &ShaderJob,
+    timings: &mut StageTimings,
+) -> Result<CompiledShader, Diagnostics> {
+    let at = expanded.map.span(job.shader.range.clone());
+    let what = format!(
+        "{} shader `{}` ({})",
+        match job.stage {
+            Stage::Vertex => "vertex",
+            Stage::Pixel => "pixel",
+        },
+        job.shader.entry,
+        job.shader.profile
+    );
+
+    let t = Instant::now();
+    let lowered = lower::lower(expanded, parsed, &job.shader, job.stage)?;
+    timings.lower += t.elapsed();
+
+    let t = Instant::now();
+    let spirv = dxc::compile(&lowered.text, &lowered.entry, job.stage);
+    timings.dxc += t.elapsed();
+    let spirv = match spirv {
+        Ok(s) => s,
+        Err(DxcError::Unavailable(m)) => {
+            return Err(Diagnostic::error(Code::SD0103, m)
+                .with_help("run `cargo xtask setup`, or set SHADOWDUSK_DXC to the path of libdxcompiler.so (DXC 1.8)")
+                .into())
+        }
+        Err(DxcError::Compile { messages, raw }) => {
+            return Err(dxc_messages::diagnostics(
+                expanded, &lowered, at, &what, &messages, &raw,
+            ))
+        }
+    };
+
+    let t = Instant::now();
+    let cross = cross::to_glsl(&spirv, job.stage);
+    timings.cross += t.elapsed();
+    let cross = cross.map_err(|m| {
+        Diagnostic::error(Code::SD0101, format!("{what}: {m}"))
+            .at_opt(at)
+            .with_help("this is a ShadowDusk bug if DXC accepted the shader; please report it with the effect")
+    })?;
+
+    let t = Instant::now();
+    let slots = assign_slots(&lowered.samplers, &cross.combined);
+    let slot_of = |c: &CombinedSampler| slots.get(&(c.texture.clone(), c.sampler.clone())).copied();
+    let rewritten = dialect::rewrite(&cross, job.stage, &slot_of);
+    timings.rewrite += t.elapsed();
+    let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
+
+    Ok(CompiledShader {
+        input: shader_input(job.stage, d, &lowered),
+    })
+}
+
+/// fxc's sampler allocation, which MonoGame users rely on when they bind `Textures[n]`: explicit
+/// `register(sN)` first, then the other used samplers in declaration order, each on the lowest
+/// free slot.
+fn assign_slots(
+    bindings: &[SamplerBinding],
+    combined: &[CombinedSampler],
+) -> BTreeMap<(String, String), u32> {
+    let find = |c: &CombinedSampler| {
+        bindings
+            .iter()
+            .find(|b| b.texture == c.texture && b.sampler == c.sampler)
+    };
+    let mut used: Vec<(usize, usize, Option<u32>)> = combined
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match find(c) {
+            Some(b) => (b.order, i, b.register),
+            None => (usize::MAX, i, None),
+        })
+        .collect();
+    used.sort();
+    let mut taken: Vec<u32> = used.iter().filter_map(|u| u.2).collect();
+    let mut slots = BTreeMap::new();
+    for (_, i, register) in used {
+        let slot = match register {
+            Some(r) => r,
+            None => {
+                let free = (0..).find(|s| !taken.contains(s)).unwrap_or(0);
+                taken.push(free);
+                free
+            }
+        };
+        let c = &combined[i];
+        slots.insert((c.texture.clone(), c.sampler.clone()), slot);
+    }
+    slots
+}
+
+fn shader_input(stage: Stage, d: dialect::DialectShader, lowered: &Lowered) -> ShaderInput {
+    let parameter_of_register = |name: &str| {
+        lowered
+            .retyped
+            .iter()
+            .find(|r| r.carrier == name)
+            .map_or_else(|| name.to_string(), |r| r.name.clone())
+    };
+    let registers = d
+        .registers
+        .iter()
+        .map(|r| RegisterInput {
+            parameter: parameter_of_register(&r.name),
+            base: r.base,
+            count: r.count,
+        })
+        .collect();
+    let samplers = d
+        .samplers
+        .iter()
+        .map(|s| {
+            let binding = lowered
+                .samplers
+                .iter()
+                .find(|b| b.texture == s.texture && b.sampler == s.sampler);
+            SamplerInput {
+                glsl_name: s.glsl_name.clone(),
+                slot: s.slot,
+                dim: s.dim,
+                parameter: binding.map_or_else(
+                    || s.texture.trim_start_matches(SYNTH_PREFIX).to_string(),
+                    |b| b.parameter.clone(),
+                ),
+                state: binding.and_then(|b| b.state),
+            }
+        })
+        .collect();
+    ShaderInput {
+        stage,
+        glsl: d.glsl,
+        registers,
+        register_count: d.register_count,
+        samplers,
+        attributes: d.attributes,
+    }
+}
+
+/// Points a dialect error at the declaration it names, else at the `compile` statement.
+fn dialect_diagnostic(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    e: &DialectError,
+    at: Option<Span>,
+    what: &str,
+) -> Diagnostics {
+    let subject = e.subject.as_deref().map(|s| {
+        s.trim_start_matches(CARRIER_PREFIX)
+            .trim_start_matches(SYNTH_PREFIX)
+    });
+    let ast = &parsed.ast;
+    let range = subject.and_then(|s| {
+        ast.globals
+            .iter()
+            .find(|g| g.name == s)
+            .map(|g| g.range.clone())
+            .or_else(|| {
+                ast.samplers
+                    .iter()
+                    .find(|x| x.name == s)
+                    .map(|x| x.range.clone())
+            })
+            .or_else(|| {
+                ast.textures
+                    .iter()
+                    .find(|x| x.name == s)
+                    .map(|x| x.range.clone())
+            })
+            .or_else(|| {
+                ast.functions.iter().flat_map(|f| &f.params).find_map(|p| {
+                    let sem = p.semantic.as_deref().unwrap_or("");
+                    (p.name == s || sem.eq_ignore_ascii_case(s)).then(|| p.range.clone())
+                })
+            })
+    });
+    let span = range.and_then(|r| expanded.map.span(r)).or(at);
+    Diagnostic::error(e.code, e.message.clone())
+        .at_opt(span)
+        .with_note(format!(
+            "while translating {what} to MonoGame's GLSL dialect"
+        ))
+        .with_help(e.help.clone())
+        .into()
+}
