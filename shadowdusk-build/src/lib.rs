@@ -2,10 +2,11 @@
 //!
 //! The pipeline, one module per stage (see `ARCHITECTURE.md`):
 //! [`preprocess`] → [`effect`] → [`lower`] → [`dxc`] → [`cross`] → [`dialect`] → [`layout`] →
-//! [`shadowdusk::mgfx::write`]. [`pipeline`] strings them together.
+//! [`shadowdusk_mgfx::write`]. [`pipeline`] strings them together.
 
 #![warn(missing_docs)]
 
+pub mod artifact;
 pub mod codegen;
 pub mod cross;
 pub mod diag;

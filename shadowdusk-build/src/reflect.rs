@@ -2,7 +2,7 @@
 //! build manifest and diagnostics need (source locations, HLSL declarations, defaults, which
 //! parameters no shader reads).
 //!
-//! Built by [`crate::pipeline`] next to the [`shadowdusk::mgfx::Effect`]; serialized into the
+//! Built by [`crate::pipeline`] next to the [`shadowdusk_mgfx::Effect`]; serialized into the
 //! build script's manifest (serde), read back by `include_effect!`.
 
 use std::path::PathBuf;

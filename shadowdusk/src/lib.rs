@@ -4,7 +4,9 @@
 
 #![warn(missing_docs)]
 
-pub mod mgfx;
+/// The MGFX container model, reader and writer (the `shadowdusk-mgfx` crate).
+pub use shadowdusk_mgfx as mgfx;
+
 pub mod params;
 
 #[cfg(feature = "gl")]

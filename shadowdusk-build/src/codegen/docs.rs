@@ -6,7 +6,7 @@ use std::path::Path;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use shadowdusk::mgfx::ShaderStage;
+use shadowdusk_mgfx::ShaderStage;
 
 use super::model::{Scalar, Shape, ValueParam};
 use crate::reflect::ParameterInfo;

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use shadowdusk::mgfx::{Effect, Pass, ShaderStage};
+use shadowdusk_mgfx::{Effect, Pass, ShaderStage};
 
 use super::accessors::doc_attrs;
 use super::docs;

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use shadowdusk::mgfx::{Effect, Profile};
+use shadowdusk_mgfx::{Effect, Profile};
 
 use crate::reflect::{EffectReflection, ParameterInfo, ShaderInfo};
 

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use shadowdusk::mgfx::{Effect, Parameter, ParameterClass, ParameterType, Profile, ShaderStage};
+use shadowdusk_mgfx::{Effect, Parameter, ParameterClass, ParameterType, Profile, ShaderStage};
 
 use super::CodegenError;
 

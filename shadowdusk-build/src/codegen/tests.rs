@@ -1,6 +1,6 @@
 //! Unit tests of code generation on small hand-built effects.
 
-use shadowdusk::mgfx::{
+use shadowdusk_mgfx::{
     CbufferEntry, ConstantBuffer, Effect, Parameter, ParameterClass, ParameterType, Pass, Profile,
     Shader, ShaderStage, Technique,
 };
@@ -341,16 +341,16 @@ fn texture_slots_and_unplaced_values() {
         0,
     );
     e.shaders[0].samplers = vec![
-        shadowdusk::mgfx::Sampler {
-            ty: shadowdusk::mgfx::SamplerType::Sampler2D,
+        shadowdusk_mgfx::Sampler {
+            ty: shadowdusk_mgfx::SamplerType::Sampler2D,
             texture_slot: 3,
             sampler_slot: 3,
             state: None,
             name: "ps_s3".into(),
             parameter: 0,
         },
-        shadowdusk::mgfx::Sampler {
-            ty: shadowdusk::mgfx::SamplerType::Sampler2D,
+        shadowdusk_mgfx::Sampler {
+            ty: shadowdusk_mgfx::SamplerType::Sampler2D,
             texture_slot: 1,
             sampler_slot: 1,
             state: None,

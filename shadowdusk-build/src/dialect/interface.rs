@@ -7,7 +7,7 @@
 //! varying name (SD0216); builtins GLSL 1.10 lacks (SD0219); non-vector interface variables
 //! (SD0219).
 
-use shadowdusk::mgfx::{Attribute, VertexElementUsage};
+use shadowdusk_mgfx::{Attribute, VertexElementUsage};
 
 use super::DialectError;
 use crate::cross::StageVar;

@@ -44,7 +44,7 @@ pub struct DialectShader {
     /// Samplers (pixel stage), in `combined` order.
     pub samplers: Vec<DialectSampler>,
     /// Vertex attributes (vertex stage), `vs_v0`, `vs_v1`, ... in declaration order.
-    pub attributes: Vec<shadowdusk::mgfx::Attribute>,
+    pub attributes: Vec<shadowdusk_mgfx::Attribute>,
 }
 
 /// One uniform placed in the register array.

@@ -538,7 +538,7 @@ fn vertex_inputs_become_attributes_with_usages() {
     let Some(d) = ok(src, Stage::Vertex) else {
         return;
     };
-    use shadowdusk::mgfx::VertexElementUsage as U;
+    use shadowdusk_mgfx::VertexElementUsage as U;
     let attrs: Vec<(&str, U, u8)> = d
         .attributes
         .iter()
@@ -835,11 +835,11 @@ fn pixel_shader_links_against_spritebatch_vertex_shader() {
         );
         return;
     };
-    let effect = shadowdusk::mgfx::read(&bytes).expect("golden parses");
+    let effect = shadowdusk_mgfx::read(&bytes).expect("golden parses");
     let vs = effect
         .shaders
         .iter()
-        .find(|s| s.stage == shadowdusk::mgfx::ShaderStage::Vertex)
+        .find(|s| s.stage == shadowdusk_mgfx::ShaderStage::Vertex)
         .map(|s| String::from_utf8_lossy(&s.code).into_owned())
         .expect("SpriteEffect has a vertex shader");
     let Some(ps) = ok(TINT, Stage::Pixel) else {

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use shadowdusk::mgfx::{BlendState, DepthStencilState, RasterizerState, SamplerState};
+use shadowdusk_mgfx::{BlendState, DepthStencilState, RasterizerState, SamplerState};
 
 /// Everything the later stages need to know about the effect's own syntax.
 #[derive(Clone, Debug, Default)]

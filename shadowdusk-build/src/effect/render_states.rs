@@ -11,7 +11,7 @@
 //! Refused (SD0011): unknown keys (mgfxc rejects them too) and unknown values; the help text
 //! lists the valid ones.
 
-use shadowdusk::mgfx::{
+use shadowdusk_mgfx::{
     Blend, BlendFunction, BlendState, CompareFunction, CullMode, DepthStencilState, FillMode,
     RasterizerState, StencilOperation,
 };

@@ -10,7 +10,7 @@
 //! Refused (SD0024): unknown keys or values, and a `BorderColor` that is not `0xRRGGBB` or
 //! `0xRRGGBBAA`.
 
-use shadowdusk::mgfx::{SamplerState, TextureAddressMode, TextureFilter};
+use shadowdusk_mgfx::{SamplerState, TextureAddressMode, TextureFilter};
 
 use super::values::{self, Value, ValueError};
 

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::source::SourceFiles;
-use shadowdusk::mgfx::{Blend, CullMode, TextureAddressMode, TextureFilter};
+use shadowdusk_mgfx::{Blend, CullMode, TextureAddressMode, TextureFilter};
 
 fn parse_str(src: &str) -> Result<ParsedEffect, (SourceFiles, Diagnostics)> {
     let mut files = SourceFiles::new();

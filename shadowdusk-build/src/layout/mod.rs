@@ -3,7 +3,7 @@
 //! Input: the [`EffectAst`] (uniform declarations with types and initializers, techniques and
 //! passes with their states), the compiled shaders in their final order ([`ShaderInput`], built
 //! by the pipeline from each dialect shader), and each pass's shader indices.
-//! Output: a [`shadowdusk::mgfx::Effect`] laid out as mgfxc lays it out (mgfx-format.md §12):
+//! Output: a [`shadowdusk_mgfx::Effect`] laid out as mgfxc lays it out (mgfx-format.md §12):
 //! constant-buffer records per shader (deduplicated), parameters in first-seen order (buffer
 //! entries, then sampler textures), sampler records, attributes, techniques and passes.
 //!
@@ -17,7 +17,7 @@
 mod parameters;
 mod registers;
 
-use shadowdusk::mgfx::{
+use shadowdusk_mgfx::{
     Attribute, ConstantBuffer, Effect, Pass, Profile, Sampler, SamplerState, SamplerType, Shader,
     ShaderStage, Technique,
 };
@@ -213,7 +213,7 @@ pub fn build(
         return Err(diags);
     }
     Ok(Effect {
-        version: shadowdusk::mgfx::VERSION,
+        version: shadowdusk_mgfx::VERSION,
         profile: Profile::OpenGL,
         key: 0,
         constant_buffers: cbuffers,

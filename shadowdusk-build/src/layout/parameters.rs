@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use shadowdusk::mgfx::{Parameter, ParameterClass, ParameterType};
+use shadowdusk_mgfx::{Parameter, ParameterClass, ParameterType};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::effect::{Dim, EffectAst, GlobalVar};

@@ -1,6 +1,6 @@
 //! Constant-buffer records from a shader's register allocation (fx-pipeline.md §9.2).
 
-use shadowdusk::mgfx::{CbufferEntry, ConstantBuffer};
+use shadowdusk_mgfx::{CbufferEntry, ConstantBuffer};
 
 use super::parameters::ParameterTable;
 use super::ShaderInput;

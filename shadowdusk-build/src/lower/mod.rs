@@ -38,7 +38,7 @@ use crate::effect::{Dim, ParsedEffect, ShaderRef};
 use crate::preprocess::Expanded;
 use crate::source::{OffsetMap, TextBuilder};
 use emit::Edits;
-use shadowdusk::mgfx::SamplerState;
+use shadowdusk_mgfx::SamplerState;
 
 pub use declarations::CARRIER_PREFIX;
 pub use entry::WRAPPER;

@@ -44,7 +44,7 @@ pub struct StageTimings {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     /// The container model.
-    pub effect: shadowdusk::mgfx::Effect,
+    pub effect: shadowdusk_mgfx::Effect,
     /// The MGFX bytes.
     pub bytes: Vec<u8>,
     /// Source-level reflection (locations, declarations, defaults), parallel to `effect`.
@@ -149,7 +149,7 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
         Ok(e) => e,
         Err(d) => return Err(fail(files, d, deps)),
     };
-    let bytes = match shadowdusk::mgfx::write(&effect) {
+    let bytes = match shadowdusk_mgfx::write(&effect) {
         Ok(b) => b,
         Err(e) => {
             let d = Diagnostic::error(
@@ -161,7 +161,7 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
         }
     };
     // The key is computed by the writer; read it back so the model equals the bytes.
-    match shadowdusk::mgfx::read(&bytes) {
+    match shadowdusk_mgfx::read(&bytes) {
         Ok(back) => effect = back,
         Err(e) => {
             let d = Diagnostic::error(

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use shadowdusk::mgfx::{Effect, ParameterClass};
+use shadowdusk_mgfx::{Effect, ParameterClass};
 
 use super::plan::ShaderPlan;
 use super::shader::CompiledShader;

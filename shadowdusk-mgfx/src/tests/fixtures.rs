@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::mgfx::*;
+use crate::*;
 
 /// `/work/shared/golden` seen from this crate, or `None` (with a loud message) when absent.
 pub(super) fn golden_dir() -> Option<PathBuf> {

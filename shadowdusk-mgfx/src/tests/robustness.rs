@@ -2,7 +2,7 @@
 //! `Err`, never panic, and errors point inside the input.
 
 use super::fixtures::{everything, golden_dir};
-use crate::mgfx::{read, write};
+use crate::{read, write};
 
 fn samples() -> Vec<Vec<u8>> {
     let mut out = vec![
@@ -104,7 +104,7 @@ fn tint_bytes() -> Vec<u8> {
     write(&super::fixtures::tint_shader(&[b'x'; 430])).expect("valid")
 }
 
-fn error_at(patch: &[(usize, u8)]) -> crate::mgfx::ReadError {
+fn error_at(patch: &[(usize, u8)]) -> crate::ReadError {
     let mut b = tint_bytes();
     for &(at, v) in patch {
         b[at] = v;
@@ -170,9 +170,9 @@ fn nested_file(n: usize) -> Vec<u8> {
 
 #[test]
 fn nesting_is_capped() {
-    let ok = read(&nested_file(crate::mgfx::MAX_DEPTH + 1)).expect("33 levels read");
+    let ok = read(&nested_file(crate::MAX_DEPTH + 1)).expect("33 levels read");
     assert_eq!(ok.parameters.len(), 1);
-    let e = read(&nested_file(crate::mgfx::MAX_DEPTH + 2)).expect_err("34 levels");
+    let e = read(&nested_file(crate::MAX_DEPTH + 2)).expect_err("34 levels");
     assert!(e.what.contains("nested deeper"), "{e}");
     // Far deeper input fails the same way instead of exhausting the stack.
     let e = read(&nested_file(100_000)).expect_err("deep");

@@ -1,7 +1,7 @@
 //! write → read → equal over every field of the model, v10 and v11.
 
 use super::fixtures::{everything, tint_shader};
-use crate::mgfx::{read, write, Effect, ShaderStage};
+use crate::{read, write, Effect, ShaderStage};
 
 fn round_trip(effect: &Effect) -> Effect {
     let bytes = write(effect).expect("valid effect");

@@ -65,7 +65,7 @@ impl Parameter {
 
 #[cfg(test)]
 mod tests {
-    use crate::mgfx::{Parameter, ParameterClass, ParameterType};
+    use crate::{Parameter, ParameterClass, ParameterType};
 
     fn value(class: ParameterClass, rows: u8, columns: u8) -> Parameter {
         Parameter {

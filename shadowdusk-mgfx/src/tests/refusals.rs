@@ -1,7 +1,7 @@
 //! The writer refuses everything mgfx-format.md §13 forbids, naming what and where.
 
 use super::fixtures::{everything, texture, tint_shader, value};
-use crate::mgfx::*;
+use crate::*;
 
 fn refused(effect: &Effect, needle: &str) {
     match write(effect) {

@@ -1,7 +1,7 @@
 //! mgfx-format.md §14: TintShader rebuilt as an `Effect` and written byte by byte.
 
 use super::fixtures::{golden_dir, tint_shader};
-use crate::mgfx::{body_key, effect_key, read, write};
+use crate::{body_key, effect_key, read, write};
 
 /// The §14 table with `glsl` at offsets 52.., key bytes left zero (filled by the caller).
 fn table_bytes(glsl: &[u8]) -> Vec<u8> {

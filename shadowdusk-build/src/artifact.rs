@@ -1,0 +1,101 @@
+//! The build script's artifacts: where they live under `OUT_DIR` and what the manifest says.
+//!
+//! This is the contract between [`crate::builder`] (which writes them) and `include_effect!`
+//! (which prefers them over compiling in-process). For an effect at `<crate>/shaders/tint.fx`,
+//! with `rel = shaders/tint.fx` its path relative to the crate root (`CARGO_MANIFEST_DIR`), the
+//! files are:
+//!
+//! - `OUT_DIR/shadowdusk/shaders/tint.mgfx`: the MGFX bytes;
+//! - `OUT_DIR/shadowdusk/shaders/tint.json`: the [`Manifest`] (serde JSON);
+//! - `OUT_DIR/shadowdusk/shaders/tint.rs`: the generated module, for reading (the macro
+//!   generates the same code itself).
+//!
+//! Effects outside the crate root are placed by their path relative to the root with `..`
+//! components spelled `__` (never outside `OUT_DIR/shadowdusk`).
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::reflect::EffectReflection;
+
+/// Folder under `OUT_DIR` holding every artifact.
+pub const DIR: &str = "shadowdusk";
+
+/// Bumped whenever [`Manifest`] changes shape; a manifest of another version is ignored.
+pub const FORMAT: u32 = 1;
+
+/// The three files of one effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArtifactPaths {
+    /// `.mgfx` bytes.
+    pub mgfx: PathBuf,
+    /// `.json` manifest.
+    pub manifest: PathBuf,
+    /// `.rs` generated module.
+    pub code: PathBuf,
+}
+
+/// Where the artifacts of the effect at `rel` (relative to the crate root) go.
+pub fn paths(out_dir: &Path, rel: &Path) -> ArtifactPaths {
+    let mut base = out_dir.join(DIR);
+    for c in rel.components() {
+        match c {
+            Component::Normal(s) => base.push(s),
+            Component::ParentDir => base.push("__"),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    ArtifactPaths {
+        mgfx: base.with_extension("mgfx"),
+        manifest: base.with_extension("json"),
+        code: base.with_extension("rs"),
+    }
+}
+
+/// What the build script records about one compiled effect.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// The effect file, absolute.
+    pub source: PathBuf,
+    /// The effect file relative to the crate root, as `include_effect!` names it.
+    pub relative: PathBuf,
+    /// The `.mgfx` file, absolute.
+    pub mgfx: PathBuf,
+    /// Hex blake3 of everything the output depends on (sources, includes, options, compiler).
+    pub cache_key: String,
+    /// Defines the effect was compiled with, in order.
+    pub defines: Vec<(String, String)>,
+    /// Include directories the effect was compiled with.
+    pub include_dirs: Vec<PathBuf>,
+    /// Source-level reflection (parameters, locations, defaults, techniques, files read).
+    pub reflection: EffectReflection,
+    /// The MGFX model without shader code (parameters, register layout, samplers, passes).
+    pub layout: shadowdusk_mgfx::Effect,
+}
+
+impl Manifest {
+    /// Reads a manifest; `None` when absent, unreadable or of another [`FORMAT`].
+    pub fn load(path: &Path) -> Option<Manifest> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let m: Manifest = serde_json::from_str(&text).ok()?;
+        (m.format == FORMAT).then_some(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_under_out_dir() {
+        let p = paths(Path::new("/o"), Path::new("shaders/tint.fx"));
+        assert_eq!(p.mgfx, Path::new("/o/shadowdusk/shaders/tint.mgfx"));
+        assert_eq!(p.manifest, Path::new("/o/shadowdusk/shaders/tint.json"));
+        assert_eq!(p.code, Path::new("/o/shadowdusk/shaders/tint.rs"));
+        let q = paths(Path::new("/o"), Path::new("../common/a.fx"));
+        assert_eq!(q.mgfx, Path::new("/o/shadowdusk/__/common/a.mgfx"));
+    }
+}
