@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask setup | test | demo | bench`.
 
+mod bench;
 mod setup;
 mod test;
 
@@ -10,6 +11,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::run(),
         Some("test") => test::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <setup|test|demo|bench>");
             return ExitCode::from(2);

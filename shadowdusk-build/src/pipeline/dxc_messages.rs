@@ -28,7 +28,7 @@ pub fn diagnostics(
             Diagnostic::error(Code::SD0100, format!("DXC: {}", m.text.trim()))
                 .at_opt(span)
                 .with_note(format!("while compiling {what}"))
-                .with_help("fix the HLSL at this position; ShadowDusk rewrote D3D9-style code before DXC saw it, so DXC's wording may name the modern form"),
+                .with_help(help(&m.text)),
         );
     }
     if out.is_empty() {
@@ -83,4 +83,15 @@ fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span
     expanded
         .map
         .span(from..to.max(from + 1).min(expanded.text.len()))
+}
+
+/// What to do, for the DXC complaints D3D9-era effects run into most.
+fn help(text: &str) -> &'static str {
+    if text.contains("implicit truncation") {
+        "make the truncation explicit (`.rgb`, `.xy` or a cast); fxc only warned here, but ShadowDusk treats every DXC warning as an error so nothing lossy slips through"
+    } else if text.contains("undeclared identifier") {
+        "declare it, or check that the `#include` or `#define` that provides it is active for the OpenGL profile"
+    } else {
+        "fix the HLSL at this position; ShadowDusk rewrote D3D9-style code before DXC saw it, so DXC's wording may name the modern form"
+    }
 }

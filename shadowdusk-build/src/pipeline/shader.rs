@@ -206,7 +206,12 @@ fn dialect_diagnostic(
             })
     });
     let span = range.and_then(|r| expanded.map.span(r)).or(at);
-    Diagnostic::error(e.code, e.message.clone())
+    // Generated names mean nothing to the user; the declaration they come from is spanned.
+    let message = e
+        .message
+        .replace(SYNTH_PREFIX, "")
+        .replace(CARRIER_PREFIX, "");
+    Diagnostic::error(e.code, message)
         .at_opt(span)
         .with_note(format!(
             "while translating {what} to MonoGame's GLSL dialect"

@@ -1,0 +1,132 @@
+//! `cargo xtask bench`: compiler figures, printed, never asserted.
+//!
+//! Runs in release (re-executing itself with `--release` when started from a debug build), so
+//! the figures are what a build script sees with an optimised compiler. Each effect of
+//! `tests/corpus` is compiled once to warm up (DXC load, caches), then `RUNS` times; every
+//! figure is the median over those runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use shadowdusk_build::pipeline::{compile_file, Options, StageTimings};
+
+const RUNS: usize = 7;
+
+pub fn run(extra: &[String]) -> Result<(), String> {
+    crate::setup::run()?;
+    let root = crate::setup::workspace_root();
+    if cfg!(debug_assertions) {
+        // A debug compiler would make every Rust stage look 10-30x slower than users see.
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .current_dir(&root)
+            .args([
+                "run",
+                "--quiet",
+                "--release",
+                "--package",
+                "xtask",
+                "--",
+                "bench",
+            ])
+            .args(extra)
+            .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        return if status.success() {
+            Ok(())
+        } else {
+            Err(format!("release bench failed ({status})"))
+        };
+    }
+    std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
+    corpus(&root)?;
+    Ok(())
+}
+
+/// Per-stage and per-effect compile times over `tests/corpus`.
+fn corpus(root: &Path) -> Result<(), String> {
+    let dir = root.join("tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "fx"))
+        .collect();
+    files.sort();
+    let options = Options::default();
+
+    println!(
+        "== corpus compile ({} effects, median of {RUNS} runs after one warm-up, release)",
+        files.len()
+    );
+    println!(
+        "{:<28} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}",
+        "effect", "prep", "parse", "lower", "dxc", "cross", "rewrite", "write", "total"
+    );
+    let mut all_stages: Vec<[Duration; 7]> = Vec::new();
+    let mut totals = Vec::new();
+    for f in &files {
+        compile_file(f, &options).map_err(|e| format!("{}:\n{}", f.display(), e.render(false)))?;
+        let mut runs: Vec<([Duration; 7], Duration)> = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            let c = compile_file(f, &options).map_err(|e| e.render(false))?;
+            runs.push((stages(&c.timings), t.elapsed()));
+        }
+        let median_stages: [Duration; 7] =
+            std::array::from_fn(|i| median(runs.iter().map(|r| r.0[i]).collect()));
+        let total = median(runs.iter().map(|r| r.1).collect());
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        print!("{name:<28}");
+        for s in median_stages {
+            print!(" {:>8}", ms(s));
+        }
+        println!(" {:>9}", ms(total));
+        all_stages.push(median_stages);
+        totals.push(total);
+    }
+    let sum: [Duration; 7] = std::array::from_fn(|i| all_stages.iter().map(|s| s[i]).sum());
+    let total: Duration = totals.iter().sum();
+    print!("{:<28}", "SUM (corpus)");
+    for s in sum {
+        print!(" {:>8}", ms(s));
+    }
+    println!(" {:>9}", ms(total));
+    println!(
+        "median effect: {} ms; slowest: {} ms; stage share of the sum: {}",
+        ms(median(totals.clone())),
+        ms(totals.iter().copied().max().unwrap_or_default()),
+        ["prep", "parse", "lower", "dxc", "cross", "rewrite", "write"]
+            .iter()
+            .zip(sum)
+            .map(|(n, s)| format!(
+                "{n} {:.0}%",
+                100.0 * s.as_secs_f64() / total.as_secs_f64().max(1e-9)
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(())
+}
+
+fn stages(t: &StageTimings) -> [Duration; 7] {
+    [
+        t.preprocess,
+        t.parse,
+        t.lower,
+        t.dxc,
+        t.cross,
+        t.rewrite,
+        t.write,
+    ]
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1e3)
+}
