@@ -133,9 +133,14 @@ impl Diagnostics {
         Self::default()
     }
 
-    /// Appends one.
+    /// Appends one, unless the same problem (code, message, place) is already listed: two
+    /// shaders of one effect that share a bad declaration report it once.
     pub fn push(&mut self, d: Diagnostic) {
-        self.0.push(d);
+        let same =
+            |e: &Diagnostic| e.code == d.code && e.message == d.message && e.primary == d.primary;
+        if !self.0.iter().any(same) {
+            self.0.push(d);
+        }
     }
 
     /// True when any entry is an error.
@@ -155,7 +160,9 @@ impl Diagnostics {
 
     /// Appends all of `other`.
     pub fn extend(&mut self, other: Diagnostics) {
-        self.0.extend(other.0);
+        for d in other.0 {
+            self.push(d);
+        }
     }
 }
 
