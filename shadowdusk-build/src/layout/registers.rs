@@ -20,7 +20,7 @@ pub(super) fn record(
         Stage::Pixel => "ps_uniforms_vec4",
     };
     let size = shader.register_count as u64 * 16;
-    let Ok(size) = u16::try_from(size).map(|s| s.min(u16::MAX)) else {
+    let Ok(size) = u16::try_from(size) else {
         return Err(too_big(name, size));
     };
     if size > 32767 {

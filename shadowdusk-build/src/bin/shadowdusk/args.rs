@@ -59,13 +59,13 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             options.defines.extend(parse_defines(v)?);
         } else if let Some(v) = strip_opt(a, "/i:") {
             options.include_dirs.push(PathBuf::from(v));
-        } else if a.starts_with('/')
-            && a.len() > 1
-            && a[1..].contains(':')
-            && !std::path::Path::new(a).exists()
+        } else if a.starts_with("--")
+            || (a.starts_with('/')
+                && a.len() > 1
+                && a[1..].contains(':')
+                && !std::path::Path::new(a).exists())
         {
-            return Err(format!("unknown option `{a}`"));
-        } else if a.starts_with("--") {
+            // `/Foo:bar` that is not a file is a misspelt mgfxc option, not an input path.
             return Err(format!("unknown option `{a}`"));
         } else {
             positional.push(PathBuf::from(a));
