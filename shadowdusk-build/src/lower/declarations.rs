@@ -9,13 +9,17 @@
 //! `float __sd_u_Count;` (same footprint) and followed, on the same line, by
 //! `static const int Count = (int)__sd_u_Count;` (bools: `!= 0`); function bodies keep using
 //! `Count`. Uniform initializers are blanked (their values are MGFX defaults; DXC ignores
-//! them with a warning). Arrays of integers are left alone (a static array cannot be initialized from a
-//! uniform in one expression); the dialect stage reports them.
+//! them with a warning). Arrays are carried the same way (`float __sd_u_Order[3];`), but GLSL
+//! 1.10 has no array constructors, so instead of a static copy every indexed use is converted
+//! in place: `Order[i]` → `((int)__sd_u_Order[i])`, `Enabled[i]` → `(__sd_u_Enabled[i] != 0)`.
+//! An integer array used without an index (passed whole to a function) is refused (FX0012).
 
 use super::emit::Edits;
 use super::{RetypedUniform, Stage};
+use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::ParsedEffect;
+use crate::source::SourceMap;
 
 /// Prefix of float carriers of integer uniforms.
 pub const CARRIER_PREFIX: &str = "__sd_u_";
@@ -70,15 +74,20 @@ pub fn uniform_initializers(parsed: &ParsedEffect, edits: &mut Edits) {
 }
 
 /// Adds the float-carrier edits for integer and bool uniforms; returns what was retyped.
-pub fn integer_uniforms(parsed: &ParsedEffect, edits: &mut Edits) -> Vec<RetypedUniform> {
+pub fn integer_uniforms(
+    parsed: &ParsedEffect,
+    toks: &[Token],
+    map: &SourceMap,
+    edits: &mut Edits,
+) -> Result<Vec<RetypedUniform>, Box<Diagnostic>> {
+    let src = parsed.stripped.as_str();
     let mut out = Vec::new();
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
         let base = g.ty.base.as_str();
         if !matches!(
             base,
             "int" | "uint" | "bool" | "min16int" | "min12int" | "min16uint"
-        ) || g.ty.array.is_some()
-        {
+        ) {
             continue;
         }
         let shape = if g.ty.is_matrix {
@@ -91,19 +100,79 @@ pub fn integer_uniforms(parsed: &ParsedEffect, edits: &mut Edits) -> Vec<Retyped
         let carrier = format!("{CARRIER_PREFIX}{}", g.name);
         edits.replace(site.ty_range.clone(), format!("float{shape}"));
         edits.replace(g.range.clone(), carrier.clone());
-        let value = if base == "bool" {
-            format!("{carrier} != 0")
+        let (open, close) = if base == "bool" {
+            (format!("({carrier}"), " != 0)".to_string())
         } else {
-            format!("({base}{shape}){carrier}")
+            (format!("(({base}{shape}){carrier}"), ")".to_string())
         };
-        edits.insert(
-            site.stmt_end,
-            format!(" static const {base}{shape} {} = {value};", g.name),
-        );
+        if g.ty.array.is_none() {
+            edits.insert(
+                site.stmt_end,
+                format!(" static const {base}{shape} {} = {open}{close};", g.name),
+            );
+        } else {
+            for (name, index_end) in indexed_uses(src, toks, &g.name, &g.range) {
+                let Some(end) = index_end else {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            Code::FX0012,
+                            format!(
+                                "`{}` is a {base} array, which the OpenGL profile carries as floats; it can only be read element by element",
+                                g.name
+                            ),
+                        )
+                        .at_opt(map.span(name.clone()))
+                        .with_help(format!("index it here (`{}[i]`), or declare it as a float array", g.name)),
+                    ));
+                };
+                edits.replace(name, open.clone());
+                edits.insert(end, close.clone());
+            }
+        }
         out.push(RetypedUniform {
             name: g.name.clone(),
             carrier,
         });
+    }
+    Ok(out)
+}
+
+/// Uses of the global `name` outside its declaration: the name's range and the end of the
+/// `[...]` that follows it (`None` when it is not indexed). Member accesses (`x.name`) are
+/// not uses.
+fn indexed_uses(
+    src: &str,
+    toks: &[Token],
+    name: &str,
+    decl: &std::ops::Range<usize>,
+) -> Vec<(std::ops::Range<usize>, Option<usize>)> {
+    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != TokenKind::Ident || t.range == *decl || t.text(src) != name {
+            continue;
+        }
+        if i > 0 && text(i - 1) == "." {
+            continue;
+        }
+        let mut end = None;
+        if text(i + 1) == "[" {
+            let mut depth = 0usize;
+            for (j, u) in toks.iter().enumerate().skip(i + 1) {
+                match text(j) {
+                    "[" => depth += 1,
+                    "]" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(u.range.end);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.push((t.range.clone(), end));
     }
     out
 }

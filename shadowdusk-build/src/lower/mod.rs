@@ -134,7 +134,7 @@ fn lower_inner(
     let (pairs, samplers) = samplers::plan(parsed, &uses, map, &mut edits)?;
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
-    let retyped = declarations::integer_uniforms(parsed, &mut edits);
+    let retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;
     let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
     let emitter = emit::Emitter {
         src,

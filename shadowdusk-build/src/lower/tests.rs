@@ -404,6 +404,27 @@ fn compile_literal_count_must_match() {
 // ---- uniforms and registers -----------------------------------------------------------------
 
 #[test]
+fn integer_arrays_are_converted_where_they_are_indexed() {
+    let c = case(
+        "int Order[3]; bool On[2]; float4 P[4];\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return On[Order[1] - 1] ? P[Order[0]] : P[2]; }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        l.text.contains("return (__sd_u_On[((int)__sd_u_Order[1]) - 1] != 0) ? P[((int)__sd_u_Order[0])] : P[2];"),
+        "{}",
+        l.text
+    );
+    let c = case(
+        "int Order[3];\nfloat F(int o[3]) { return o[0]; }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return F(Order); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 3, 54));
+}
+
+#[test]
 fn integer_and_bool_uniforms_are_carried_as_floats() {
     let c = case(
         "int Count = 3; bool Flag; uint3 Ids;\ncbuffer P { int Mode; float Scale; };\n\
@@ -412,10 +433,10 @@ fn integer_and_bool_uniforms_are_carried_as_floats() {
     );
     let l = compiles(&c, "PS", Stage::Pixel);
     assert!(l.text.starts_with(
-        "float __sd_u_Count    ; static const int Count = (int)__sd_u_Count; float __sd_u_Flag; static const bool Flag = __sd_u_Flag != 0; float3 __sd_u_Ids; static const uint3 Ids = (uint3)__sd_u_Ids;\n"
+        "float __sd_u_Count    ; static const int Count = ((int)__sd_u_Count); float __sd_u_Flag; static const bool Flag = (__sd_u_Flag != 0); float3 __sd_u_Ids; static const uint3 Ids = ((uint3)__sd_u_Ids);\n"
     ), "{}", l.text);
     assert!(l.text.contains(
-        "cbuffer P { float __sd_u_Mode; float Scale; }; static const int Mode = (int)__sd_u_Mode;"
+        "cbuffer P { float __sd_u_Mode; float Scale; }; static const int Mode = ((int)__sd_u_Mode);"
     ));
     let names: Vec<(&str, &str)> = l
         .retyped

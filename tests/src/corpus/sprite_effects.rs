@@ -72,6 +72,7 @@ pub(super) fn entries() -> Vec<Entry> {
         clip_discard(),
         static_const_palette(),
         ps_array_uniforms(),
+        int_bool_arrays(),
         annotations(),
         include_lighting(),
         mrt_output(),
@@ -1181,6 +1182,80 @@ fn ps_array_uniforms() -> Entry {
                         rows: 1,
                         columns: 1,
                         hlsl: WEIGHTS.to_vec(),
+                    },
+                ),
+            ],
+            vec![("TextureSampler", TEX8)],
+            sprite(WHITE),
+            Check::Reference(reference),
+        ),
+    }
+}
+
+const ORDER: [f32; 3] = [3.0, 0.0, 2.0];
+const ENABLED: [f32; 3] = [1.0, 0.0, 1.0];
+
+fn int_bool_arrays() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = TEX8.sample_2d(0, uv[0], uv[1], C, C)?;
+                let mut sum = [0.0f32; 3];
+                for i in 0..3 {
+                    if ENABLED[i] != 0.0 {
+                        let p = COLORS[ORDER[i] as usize];
+                        (0..3).for_each(|k| sum[k] += p[k] * (i + 1) as f32 / 6.0);
+                    }
+                }
+                Some([sum[0] * c[0], sum[1] * c[1], sum[2] * c[2], c[3]])
+            },
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "int_bool_arrays.fx",
+        concern: "int and bool uniform arrays indexing a float4 array",
+        techniques: vec![technique(
+            "OrderedPalette",
+            vec![ps_pass(
+                "P0",
+                vec![sampler(0, ST::Sampler2D, "TextureSampler")],
+            )],
+        )],
+        parameters: vec![
+            p_vec("Palette", 4).array(4),
+            param("Order", ParameterClass::Scalar, PT::Int32, 1, 1).array(3),
+            param("Enabled", ParameterClass::Scalar, PT::Bool, 1, 1).array(3),
+            p_tex2d("TextureSampler"),
+        ],
+        render: render(
+            "OrderedPalette",
+            vec![
+                (
+                    "Palette",
+                    Value {
+                        rows: 1,
+                        columns: 4,
+                        hlsl: COLORS.concat(),
+                    },
+                ),
+                (
+                    "Order",
+                    Value {
+                        rows: 1,
+                        columns: 1,
+                        hlsl: ORDER.to_vec(),
+                    },
+                ),
+                (
+                    "Enabled",
+                    Value {
+                        rows: 1,
+                        columns: 1,
+                        hlsl: ENABLED.to_vec(),
                     },
                 ),
             ],
