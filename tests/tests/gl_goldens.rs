@@ -639,3 +639,70 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
     );
     fx.destroy(&h.gl);
 }
+
+/// A register image in the shape of the TintShader golden's one record (`ps_uniforms_vec4[1]`),
+/// standing in for a generated `Params`.
+struct TintRegisters([[f32; 4]; 1]);
+
+impl shadowdusk::params::EffectParams for TintRegisters {
+    fn mgfx() -> &'static [u8] {
+        &[]
+    }
+    fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]> {
+        (record == 0).then_some(&self.0[..])
+    }
+    fn constant_buffer_count(&self) -> usize {
+        1
+    }
+}
+
+/// Too many records: parameters generated for some other effect.
+struct OtherEffectRegisters([[f32; 4]; 2]);
+
+impl shadowdusk::params::EffectParams for OtherEffectRegisters {
+    fn mgfx() -> &'static [u8] {
+        &[]
+    }
+    fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]> {
+        (record < 2).then_some(&self.0[..])
+    }
+    fn constant_buffer_count(&self) -> usize {
+        2
+    }
+}
+
+#[test]
+fn typed_params_replace_the_parameter_values_until_cleared() {
+    let test = "typed_params";
+    let Some((h, mut fx)) = setup(test, "TintShader.mgfx") else {
+        return;
+    };
+    let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let param = first_sampler_param(&fx);
+    fx.set_texture(param, Some(tex)).unwrap();
+    let by_value = [0.25, 0.5, 1.0, 1.0];
+    fx.set_values(fx.parameter("TintColor").unwrap(), &by_value)
+        .unwrap();
+    let typed = [1.0, 0.0, 0.5, 1.0];
+    fx.set_params(&TintRegisters([typed])).unwrap();
+    let sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
+    for (tint, label) in [(typed, "typed"), (by_value, "cleared")] {
+        let expected = expected_sprite((0, 0, SIZE, SIZE), [0, 0, 0, 255], &|t| {
+            std::array::from_fn(|i| to_u8(unit(t[i]) * tint[i]))
+        });
+        let img = render_sprite(
+            &h,
+            &mut fx,
+            Orientation::Backbuffer,
+            &sprite,
+            [0, 0, 0, 255],
+        );
+        check(&format!("{test}-{label}"), &img, &expected, 2);
+        fx.clear_params();
+    }
+    let err = fx
+        .set_params(&OtherEffectRegisters([[0.0; 4]; 2]))
+        .expect_err("a record count mismatch must be refused");
+    assert!(err.to_string().contains("another effect"), "{err}");
+    fx.destroy(&h.gl);
+}

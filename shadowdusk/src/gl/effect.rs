@@ -76,6 +76,9 @@ pub struct GlEffect {
     /// technique → pass → index into `programs`.
     pass_programs: Vec<Vec<usize>>,
     sprite_transform: Option<[[f32; 4]; 4]>,
+    /// Register images given through [`GlEffect::set_params`], one per constant-buffer record;
+    /// when present they are uploaded instead of the bytes built from the parameter values.
+    records: Option<Vec<Vec<f32>>>,
 }
 
 impl GlEffect {
@@ -99,6 +102,7 @@ impl GlEffect {
             programs: Vec::new(),
             pass_programs: Vec::new(),
             sprite_transform: None,
+            records: None,
             effect,
         };
         match out.build(gl) {
@@ -232,6 +236,44 @@ impl GlEffect {
         params::set_matrix(self.param_mut(param)?, m)
     }
 
+    /// Takes every constant-buffer record from a generated, typed `Params` struct (the register
+    /// image MonoGame would upload), replacing what [`GlEffect::set_values`] and
+    /// [`GlEffect::set_matrix`] wrote, until [`GlEffect::clear_params`]. Fails, changing
+    /// nothing, when `params` was generated for an effect with other records.
+    pub fn set_params<P: crate::params::EffectParams>(
+        &mut self,
+        params: &P,
+    ) -> Result<(), GlError> {
+        let records = &self.effect.constant_buffers;
+        if params.constant_buffer_count() != records.len() {
+            return Err(GlError::Malformed(format!(
+                "the typed parameters have {} constant-buffer records, the effect {}; were they generated for another effect?",
+                params.constant_buffer_count(),
+                records.len()
+            )));
+        }
+        let mut images = Vec::with_capacity(records.len());
+        for (i, cb) in records.iter().enumerate() {
+            let registers = params.constant_buffer(i).unwrap_or(&[]);
+            if registers.len() * 16 != cb.size as usize {
+                return Err(GlError::Malformed(format!(
+                    "constant buffer '{}' ({i}) is {} bytes in the effect but {} in the typed parameters; were they generated for another effect?",
+                    cb.name,
+                    cb.size,
+                    registers.len() * 16
+                )));
+            }
+            images.push(registers.iter().flatten().copied().collect());
+        }
+        self.records = Some(images);
+        Ok(())
+    }
+
+    /// Goes back to uploading the values set through [`GlEffect::set_values`] and friends.
+    pub fn clear_params(&mut self) {
+        self.records = None;
+    }
+
     /// Assigns (or clears) the texture of a texture parameter.
     pub fn set_texture(&mut self, param: usize, tex: Option<GlTexture>) -> Result<(), GlError> {
         let p = self.param_mut(param)?;
@@ -292,8 +334,10 @@ impl GlEffect {
             textures,
             programs,
             sprite_transform,
+            records,
             ..
         } = self;
+        let records = records.as_deref();
         let tech_rec = &effect.techniques[technique];
         let pass_rec = &tech_rec.passes[pass];
         let (vs, ps, linked) = &mut programs[index];
@@ -319,9 +363,9 @@ impl GlEffect {
                         gl.uniform_4_f32_slice(Some(&loc), &sprite_vs::cbuffer_floats(m));
                     }
                 }
-                Vs::Effect(i) => upload_cbuffers(gl, effect, i, linked)?,
+                Vs::Effect(i) => upload_cbuffers(gl, effect, records, i, linked)?,
             }
-            upload_cbuffers(gl, effect, *ps, linked)?;
+            upload_cbuffers(gl, effect, records, *ps, linked)?;
             for s in &effect.shaders[*ps].samplers {
                 let sampler_target = gl_target(s.ty);
                 gl.active_texture(glow::TEXTURE0 + s.texture_slot as u32);
@@ -411,6 +455,7 @@ fn gl_target(ty: SamplerType) -> u32 {
 unsafe fn upload_cbuffers(
     gl: &glow::Context,
     effect: &Effect,
+    records: Option<&[Vec<f32>]>,
     shader: usize,
     linked: &mut LinkedProgram,
 ) -> Result<(), GlError> {
@@ -419,11 +464,13 @@ unsafe fn upload_cbuffers(
         let Some(loc) = linked.uniform(gl, &cb.name) else {
             continue;
         };
-        let bytes = cbuffer_bytes(cb, &effect.parameters)?;
-        let floats: Vec<f32> = bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let floats: Vec<f32> = match records.and_then(|r| r.get(cb_index as usize)) {
+            Some(image) => image.clone(),
+            None => cbuffer_bytes(cb, &effect.parameters)?
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        };
         if !floats.is_empty() {
             // SAFETY: forwarded from the caller.
             unsafe { gl.uniform_4_f32_slice(Some(&loc), &floats) };
