@@ -118,10 +118,20 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
             .map(|m| (m.struct_type, m.index as u32))
             .collect();
         let smembers = st.members.clone();
+        // fxc gives registers only to the uniforms a stage reads, packed in declaration order;
+        // MonoGame's records (and so the parameter order mgfxc writes) follow from that.
+        let active: std::collections::BTreeSet<u32> = c
+            .active_buffer_ranges(var)
+            .map_err(err("active ranges"))?
+            .iter()
+            .map(|r| r.index)
+            .collect();
         let mut members = Vec::new();
         let mut next = 0u32;
         let mut flattenable = true;
-        for m in &smembers {
+        let mut placed = vec![0u32; smembers.len()];
+        let mut unused = Vec::new();
+        for (i, m) in smembers.iter().enumerate() {
             let name = m.name.as_ref().map(|s| s.to_string()).unwrap_or_default();
             let spirv_row_major = c
                 .member_decoration(m, Decoration::RowMajor)
@@ -139,6 +149,10 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
             if !matches!(kind, MemberKind::Float { .. } | MemberKind::Matrix { .. }) {
                 flattenable = false;
             }
+            if !active.contains(&(i as u32)) {
+                unused.push((i, registers));
+                continue;
+            }
             members.push(BlockMember {
                 name,
                 glsl_type,
@@ -149,18 +163,26 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
                 register: next,
                 registers,
             });
+            placed[i] = next;
             next += registers;
+        }
+        // Members this stage never reads still need an offset; past the used ones they cannot
+        // alias anything, and no code indexes them.
+        let mut tail = next;
+        for (i, registers) in unused {
+            placed[i] = tail;
+            tail += registers;
         }
         let block_name = format!("sd_ub{k}");
         let mut flattened_name = None;
         if flattenable {
             drop(smembers);
-            for ((st, idx), bm) in handles.iter().zip(&members) {
+            for ((st, idx), register) in handles.iter().zip(&placed) {
                 c.set_member_decoration_by_handle(
                     *st,
                     *idx,
                     Decoration::Offset,
-                    Some(DecorationValue::Literal(bm.register * 16)),
+                    Some(DecorationValue::Literal(register * 16)),
                 )
                 .map_err(err("Offset"))?;
             }

@@ -138,9 +138,11 @@ fn shader_input(stage: Stage, d: dialect::DialectShader, lowered: &Lowered) -> S
             count: r.count,
         })
         .collect();
-    let samplers = d
-        .samplers
-        .iter()
+    // mgfxc writes the sampler records by register (slot), whatever order the code uses them in.
+    let mut by_slot: Vec<&dialect::DialectSampler> = d.samplers.iter().collect();
+    by_slot.sort_by_key(|s| s.slot);
+    let samplers = by_slot
+        .into_iter()
         .map(|s| {
             let binding = lowered
                 .samplers

@@ -1,0 +1,149 @@
+//! Draws one case with one effect under Mesa, the way MonoGame would: MonoGame's default states
+//! for everything the pass does not bake, every pass of technique 0 applied before each draw,
+//! read back top-down in back-buffer or render-target orientation.
+
+use glow::HasContext;
+use image::RgbaImage;
+use shadowdusk::gl::{GlEffect, GlTexture};
+use shadowdusk::mgfx::{Effect, ParameterClass, VertexElementUsage};
+use shadowdusk_tests::{draw_mesh, draw_sprite, Fbo, Headless, Orientation};
+
+use super::cases::{Case, Draw};
+
+/// Loads `effect` and sets the case's values and textures by name (the two effects may order
+/// their parameters differently).
+pub fn load(
+    h: &Headless,
+    effect: Effect,
+    case: &Case,
+    textures: &[(&str, GlTexture)],
+) -> Result<GlEffect, String> {
+    let mut fx = GlEffect::from_effect(&h.gl, effect).map_err(|e| format!("does not load: {e}"))?;
+    for (name, values) in &case.values {
+        let i = fx
+            .parameter(name)
+            .ok_or_else(|| format!("has no parameter `{name}`"))?;
+        fx.set_values(i, values)
+            .map_err(|e| format!("setting `{name}`: {e}"))?;
+    }
+    for (name, tex) in textures {
+        let i = fx
+            .parameter(name)
+            .ok_or_else(|| format!("has no texture parameter `{name}`"))?;
+        fx.set_texture(i, Some(*tex))
+            .map_err(|e| format!("texture `{name}`: {e}"))?;
+    }
+    Ok(fx)
+}
+
+/// Sets every value parameter to zeros (the sensitivity control).
+pub fn zero_values(fx: &mut GlEffect) -> Result<(), String> {
+    let counts: Vec<(usize, usize)> = fx
+        .effect()
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.class != ParameterClass::Object)
+        .filter_map(|(i, p)| shadowdusk::gl::parameter_value_count(p).map(|n| (i, n)))
+        .collect();
+    for (i, n) in counts {
+        fx.set_values(i, &vec![0.0; n])
+            .map_err(|e| format!("zeroing parameter {i}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// MonoGame's defaults (BlendState.Opaque, DepthStencilState.None, RasterizerState.CullNone for
+/// SpriteBatch) for everything a pass does not bake, so one case cannot leak into the next.
+fn reset_states(gl: &glow::Context) {
+    // SAFETY: plain state calls on the current context.
+    unsafe {
+        gl.disable(glow::BLEND);
+        gl.disable(glow::DEPTH_TEST);
+        gl.disable(glow::STENCIL_TEST);
+        gl.disable(glow::CULL_FACE);
+        gl.disable(glow::SCISSOR_TEST);
+        gl.disable(glow::POLYGON_OFFSET_FILL);
+        gl.polygon_mode(glow::FRONT_AND_BACK, glow::FILL);
+        gl.color_mask(true, true, true, true);
+        gl.depth_mask(true);
+    }
+}
+
+fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Result<(), String> {
+    let gl = &h.gl;
+    h.clear_with(case.clear, case.stencil);
+    reset_states(gl);
+    let target = h.target(o);
+    let passes = fx.effect().techniques.first().map_or(0, |t| t.passes.len());
+    for draw in &case.draws {
+        for p in 0..passes {
+            let applied = fx
+                .apply(gl, 0, p, &target)
+                .map_err(|e| format!("apply pass {p}: {e}"))?;
+            match draw {
+                Draw::Sprite(s) => draw_sprite(gl, &applied, s)?,
+                Draw::Mesh(m) => draw_mesh(
+                    gl,
+                    &applied,
+                    &[
+                        (VertexElementUsage::Position, 0, 3, &m.positions),
+                        (VertexElementUsage::Color, 0, 4, &m.colors),
+                        (VertexElementUsage::TextureCoordinate, 0, 2, &m.uvs),
+                    ],
+                    &m.indices,
+                )?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Renders the case and returns the top-down image.
+pub fn render(
+    h: &Headless,
+    fx: &mut GlEffect,
+    case: &Case,
+    o: Orientation,
+) -> Result<RgbaImage, String> {
+    match o {
+        Orientation::Backbuffer => {
+            // SAFETY: binds the default framebuffer.
+            unsafe { h.gl.bind_framebuffer(glow::FRAMEBUFFER, None) };
+            draw_all(h, fx, case, o)?;
+            Ok(h.read_rgba(o))
+        }
+        Orientation::RenderTarget => {
+            let fbo = Fbo::new(&h.gl, h.width, h.height)?;
+            fbo.bind(&h.gl);
+            let result = draw_all(h, fx, case, o).map(|_| fbo.read_rgba(&h.gl));
+            Fbo::unbind(&h.gl, h.width, h.height);
+            fbo.destroy(&h.gl);
+            result
+        }
+    }
+}
+
+/// (largest channel difference, pixels differing by more than `tolerance`, first such pixel).
+pub fn difference(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> (u8, usize, String) {
+    let mut max = 0;
+    let mut count = 0;
+    let mut first = String::new();
+    for (x, y, p) in a.enumerate_pixels() {
+        let q = b.get_pixel(x, y);
+        let d =
+            p.0.iter()
+                .zip(q.0)
+                .map(|(u, v)| u.abs_diff(v))
+                .max()
+                .unwrap_or(0);
+        max = max.max(d);
+        if d > tolerance {
+            if count == 0 {
+                first = format!("first at ({x},{y}): ours {:?}, mgfxc {:?}", p.0, q.0);
+            }
+            count += 1;
+        }
+    }
+    (max, count, first)
+}
