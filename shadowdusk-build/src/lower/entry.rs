@@ -7,6 +7,12 @@
 //! Outputs are found on the return semantic, `out`/`inout` parameters and the members of the
 //! structs returned or written; this is safe because each (entry, stage) is lowered separately.
 //!
+//! Vertex inputs `SV_Position` read as an attribute become `POSITION0` (MonoGame's Position0).
+//! A parameter or struct that is input and output at once, with different semantics on each
+//! side (`inout float4 pos : SV_Position` in MonoGame's SpriteEffect, `V VS(V input)`), goes
+//! through the wrapper: an input copy (a twin struct with the input semantics), the call, and
+//! an `out` copy.
+//!
 //! `compile ps_2_0 PS(true)`: the literals bind the entry's `uniform` parameters in order, and a
 //! wrapper `__sd_entry` with the remaining parameters calls the user's function; it is appended
 //! at the end of the text, mapped to the entry name in the `compile` statement.
@@ -52,6 +58,21 @@ fn pixel_input_semantic(sem: &str) -> Option<String> {
     rest.chars()
         .all(|c| c.is_ascii_digit())
         .then(|| "SV_Position".to_string())
+}
+
+/// The new semantic for a vertex-shader input: `SV_Position` read as a vertex attribute is
+/// MonoGame's `Position0` (SpriteBatch's vertex declaration feeds it).
+fn vertex_input_semantic(sem: &str) -> Option<String> {
+    sem.eq_ignore_ascii_case("SV_Position")
+        .then(|| "POSITION0".to_string())
+}
+
+/// The new semantic for an input of `stage`, if it must change.
+fn input_semantic(stage: Stage, sem: &str) -> Option<String> {
+    match stage {
+        Stage::Pixel => pixel_input_semantic(sem),
+        Stage::Vertex => vertex_input_semantic(sem),
+    }
 }
 
 /// What `VFACE` becomes outside the entry point being compiled.
@@ -112,6 +133,24 @@ pub fn rewrite(
         .filter(|p| p.qualifier != "out" && p.qualifier != "uniform")
         .map(|p| p.ty.as_str())
         .collect();
+    // A struct both read and written by the entry (`VSOut VS(VSOut input)`) cannot carry
+    // input and output semantics at once: the wrapper reads it through a copy declared with
+    // the input semantics.
+    let two_way: Vec<&crate::effect::StructDecl> = ast
+        .structs
+        .iter()
+        .filter(|s| {
+            out_structs.contains(&s.name.as_str())
+                && in_structs.contains(&s.name.as_str())
+                && s.members.iter().any(|m| {
+                    m.semantic.as_ref().is_some_and(|(sem, _)| {
+                        let out = output_semantic(stage, sem).unwrap_or_else(|| sem.clone());
+                        let input = input_semantic(stage, sem).unwrap_or_else(|| sem.clone());
+                        !out.eq_ignore_ascii_case(&input)
+                    })
+                })
+        })
+        .collect();
     for s in &ast.structs {
         for m in &s.members {
             let Some((sem, range)) = &m.semantic else {
@@ -134,6 +173,10 @@ pub fn rewrite(
                 }
                 // SV_Position must be a float4; narrower members stay plain varyings.
                 if let (Some(new), "float4") = (pixel_input_semantic(sem), m.ty.as_str()) {
+                    edits.replace(range.clone(), new);
+                }
+            } else if stage == Stage::Vertex && in_structs.contains(&s.name.as_str()) {
+                if let Some(new) = vertex_input_semantic(sem) {
                     edits.replace(range.clone(), new);
                 }
             } else if is_vface(sem) {
@@ -181,11 +224,22 @@ pub fn rewrite(
         let sem = p.semantic.as_deref()?;
         if p.qualifier == "out" || p.qualifier == "inout" {
             output_semantic(stage, sem)
-        } else if stage == Stage::Pixel {
-            pixel_input_semantic(sem)
         } else {
-            None
+            input_semantic(stage, sem)
         }
+    };
+    // `inout float4 pos : POSITION0` is an input and an output with different semantics
+    // (MonoGame's own SpriteEffect does this): the wrapper splits it.
+    let split = |p: &crate::effect::Param| {
+        p.qualifier == "inout"
+            && p.semantic.as_deref().is_some_and(|sem| {
+                let out = output_semantic(stage, sem).unwrap_or_else(|| sem.to_string());
+                let input = input_semantic(stage, sem).unwrap_or_else(|| sem.to_string());
+                !out.eq_ignore_ascii_case(&input)
+            })
+    };
+    let two_way_param = |p: &crate::effect::Param| {
+        p.qualifier != "out" && two_way.iter().any(|s| s.name == p.ty.trim())
     };
     let return_semantic = f
         .return_semantic
@@ -194,7 +248,7 @@ pub fn rewrite(
 
     // The user's function: its semantics are rewritten in both modes, because DXC checks
     // (and under -WX rejects) legacy semantics even on a function it only calls.
-    let wrapped = uniforms > 0;
+    let wrapped = uniforms > 0 || f.params.iter().any(|p| split(p) || two_way_param(p));
     if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
         edits.replace(r.clone(), new.clone());
     }
@@ -202,9 +256,60 @@ pub fn rewrite(
     let mut call_args = Vec::new();
     let mut literals = shader.args.iter();
     let mut prologue = String::new();
+    let mut pre = String::new();
+    let mut post = String::new();
+    let mut copies = String::new();
     for (p, site) in f.params.iter().zip(sites) {
         if p.qualifier == "uniform" {
             call_args.push(literals.next().cloned().unwrap_or_default());
+            continue;
+        }
+        let ty = p.ty.trim();
+        if two_way_param(p) {
+            let Some(decl) = two_way.iter().find(|s| s.name == ty) else {
+                continue;
+            };
+            let copy = format!("__sd_in_{ty}");
+            if !copies.contains(&format!("struct {copy} ")) {
+                let members: String = decl
+                    .members
+                    .iter()
+                    .map(|m| {
+                        let sem = m.semantic.as_ref().map(|(sem, _)| {
+                            input_semantic(stage, sem).unwrap_or_else(|| sem.clone())
+                        });
+                        match sem {
+                            Some(sem) => format!(" {} {} : {sem};", m.ty, m.name),
+                            None => format!(" {} {};", m.ty, m.name),
+                        }
+                    })
+                    .collect();
+                copies.push_str(&format!("struct {copy} {{{members} }};\n"));
+            }
+            params.push(format!("{copy} __sd_in_{}", p.name));
+            pre.push_str(&format!(" {ty} {};", p.name));
+            for m in &decl.members {
+                pre.push_str(&format!(" {0}.{1} = __sd_in_{0}.{1};", p.name, m.name));
+            }
+            if p.qualifier == "inout" {
+                params.push(format!("out {ty} __sd_out_{}", p.name));
+                post.push_str(&format!(" __sd_out_{0} = {0};", p.name));
+            }
+            call_args.push(p.name.clone());
+            continue;
+        }
+        if split(p) {
+            let sem = p.semantic.as_deref().unwrap_or("");
+            let out_sem = output_semantic(stage, sem).unwrap_or_else(|| sem.to_string());
+            let in_sem = input_semantic(stage, sem).unwrap_or_else(|| sem.to_string());
+            if let Some(r) = &site.semantic_range {
+                edits.replace(r.clone(), out_sem.clone());
+            }
+            params.push(format!("{ty} __sd_in_{} : {in_sem}", p.name));
+            params.push(format!("out {ty} __sd_out_{} : {out_sem}", p.name));
+            pre.push_str(&format!(" {ty} {0} = __sd_in_{0};", p.name));
+            post.push_str(&format!(" __sd_out_{0} = {0};", p.name));
+            call_args.push(p.name.clone());
             continue;
         }
         let sem = p.semantic.as_deref().unwrap_or("");
@@ -258,14 +363,19 @@ pub fn rewrite(
     };
     let call = format!("{}({})", f.name, call_args.join(", "));
     let body = if f.return_type.trim() == "void" {
-        format!("{{ {call}; }}")
+        format!("{{{pre} {call};{post} }}")
+    } else if post.is_empty() {
+        format!("{{{pre} return {call}; }}")
     } else {
-        format!("{{ return {call}; }}")
+        format!(
+            "{{{pre} {} __sd_result = {call};{post} return __sd_result; }}",
+            f.return_type
+        )
     };
     edits.replace_mapped(
         src.len()..src.len(),
         format!(
-            "\n{} {WRAPPER}({}){sem} {body}\n",
+            "\n{copies}{} {WRAPPER}({}){sem} {body}\n",
             f.return_type,
             params.join(", ")
         ),

@@ -581,3 +581,69 @@ fn texture_named_texture_and_undeclared_state_texture() {
         .unwrap();
     assert_eq!((lin.parameter.as_str(), lin.order), ("Texture", 1));
 }
+
+// ---- parameters that are inputs and outputs at once -------------------------------------------
+
+#[test]
+fn inout_position_is_split_into_an_attribute_and_sv_position() {
+    // MonoGame's SpriteEffect.fx.
+    let c = case(
+        "float4x4 M;\n\
+         void SpriteVS(inout float4 color : COLOR0, inout float2 uv : TEXCOORD0, inout float4 position : SV_Position) { position = mul(position, M); }\n\
+         float4 PS(float4 color : COLOR0, float2 uv : TEXCOORD0) : COLOR0 { return color; }\n\
+         technique T { pass { VertexShader = compile vs_2_0 SpriteVS(); PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "SpriteVS", Stage::Vertex);
+    assert_eq!(l.entry, WRAPPER);
+    assert!(
+        l.text.contains(
+            "void __sd_entry(inout float4 color : COLOR0, inout float2 uv : TEXCOORD0, float4 __sd_in_position : POSITION0, out float4 __sd_out_position : SV_Position) \
+             { float4 position = __sd_in_position; SpriteVS(color, uv, position); __sd_out_position = position; }"
+        ),
+        "{}",
+        l.text
+    );
+}
+
+#[test]
+fn a_struct_read_and_returned_is_read_through_a_copy_with_input_semantics() {
+    let c = case(
+        "struct V { float4 Position : POSITION0; float4 Color : COLOR0; };\n\
+         float4x4 M;\n\
+         V VS(V input) { V o = input; o.Position = mul(input.Position, M); return o; }\n\
+         float4 PS(float4 color : COLOR0) : COLOR0 { return color; }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "VS", Stage::Vertex);
+    assert!(
+        l.text.contains(
+            "struct __sd_in_V { float4 Position : POSITION0; float4 Color : COLOR0; };\n\
+             V __sd_entry(__sd_in_V __sd_in_input) { V input; input.Position = __sd_in_input.Position; input.Color = __sd_in_input.Color; return VS(input); }"
+        ),
+        "{}",
+        l.text
+    );
+    assert!(
+        l.text
+            .starts_with("struct V { float4 Position : SV_Position;"),
+        "{}",
+        l.text
+    );
+}
+
+#[test]
+fn a_two_way_struct_with_sv_position_reads_position0() {
+    let c = case(
+        "struct V { float4 Position : SV_Position; float4 Color : COLOR0; };\n\
+         V VS(V input) { return input; }\n\
+         float4 PS(float4 color : COLOR0) : COLOR0 { return color; }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "VS", Stage::Vertex);
+    assert!(
+        l.text
+            .contains("struct __sd_in_V { float4 Position : POSITION0; float4 Color : COLOR0; };"),
+        "{}",
+        l.text
+    );
+}
