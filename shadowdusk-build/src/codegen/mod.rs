@@ -9,7 +9,7 @@
 //!   size / 16), so its memory *is* what MonoGame uploads with `glUniform4fv`; `const`
 //!   assertions pin its size and field offsets; `Default` is the register image MonoGame builds
 //!   from the parameters' MGFX data; typed setters and getters per value parameter (see
-//!   `accessors`); [`shadowdusk::params::EffectParams`] for the loader; `Pod`/`Zeroable` when
+//!   `accessors`); `shadowdusk::params::EffectParams` for the loader; `Pod`/`Zeroable` when
 //!   the runtime crate's `bytemuck` feature is on;
 //! - `Technique`, `passes::*`, `textures`: typed indices.
 //!
@@ -27,7 +27,7 @@ mod accessors;
 mod docs;
 mod items;
 mod model;
-mod names;
+pub(crate) mod names;
 
 #[cfg(test)]
 mod tests;

@@ -14,10 +14,10 @@
 //! the layout MonoGame uploads, §3.3); the render test in `tests` pins this with an asymmetric
 //! matrix.
 //!
-//! Refused: see [`uniforms`] (SD0210), [`samplers`] (SD0211, SD0212, SD0023), [`interface`]
+//! Refused: see `uniforms` (SD0210), [`samplers`] (SD0211, SD0212, SD0023), [`interface`]
 //! (SD0213, SD0216, SD0219), gradients/projection on cube or volume samplers (SD0214), user
 //! identifiers equal to generated names (SD0215), and anything left that GLSL 1.10 lacks
-//! ([`validate`], SD0219).
+//! (`validate`, SD0219).
 
 mod body;
 mod header;

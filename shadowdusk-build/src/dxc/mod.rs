@@ -4,7 +4,7 @@
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
 //! (fx-pipeline.md §7). The library is loaded once per process and each thread gets its own
-//! compiler instance ([`instance`]); where it is searched: [`locate`].
+//! compiler instance (`instance`); where it is searched: [`locate`].
 //! Refused: nothing by this module itself; every DXC warning is an error (`-WX`).
 
 pub mod args;

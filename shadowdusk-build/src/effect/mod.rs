@@ -12,7 +12,7 @@
 //! Stricter than mgfxc by ShadowDusk policy: duplicate technique names (FX0005) and duplicate
 //! pass names in one technique (FX0006), unknown state keys (SD0011/SD0024).
 //!
-//! Refused: see [`parser`] for the syntax errors; FX0011 for characters the lexer cannot
+//! Refused: see `parser` for the syntax errors; FX0011 for characters the lexer cannot
 //! classify; SD0010 when no technique keeps a pass.
 //!
 //! Implements fx-pipeline.md §3 and §6.
