@@ -7,15 +7,19 @@
 #![warn(missing_docs)]
 
 pub mod artifact;
+pub mod builder;
 pub mod codegen;
 pub mod cross;
 pub mod diag;
 pub mod dialect;
 pub mod dxc;
 pub mod effect;
+pub mod include_effect;
 pub mod layout;
 pub mod lower;
 pub mod pipeline;
 pub mod preprocess;
 pub mod reflect;
 pub mod source;
+
+pub use builder::Builder;

@@ -9,5 +9,8 @@ pub use shadowdusk_mgfx as mgfx;
 
 pub mod params;
 
+#[cfg(feature = "macros")]
+pub use shadowdusk_macros::include_effect;
+
 #[cfg(feature = "gl")]
 pub mod gl;

@@ -42,6 +42,7 @@ pub fn run(extra: &[String]) -> Result<(), String> {
     }
     std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
     corpus(&root)?;
+    crate::bench_build::run(&root)?;
     Ok(())
 }
 

@@ -1,6 +1,8 @@
 //! Project automation: `cargo xtask setup | test | demo | bench`.
 
 mod bench;
+mod bench_build;
+mod demo;
 mod setup;
 mod test;
 
@@ -12,6 +14,7 @@ fn main() -> ExitCode {
         Some("setup") => setup::run(),
         Some("test") => test::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <setup|test|demo|bench>");
             return ExitCode::from(2);

@@ -1,0 +1,200 @@
+//! The content-hash cache.
+//!
+//! # The key
+//!
+//! An effect's outputs are a function of: the compiler (ShadowDusk's version, the artifact
+//! [`FORMAT`], the DXC build from [`dxc::version`] and its arguments), the options (target,
+//! defines in order, include folders), the effect's path relative to the crate root (it names the
+//! module and appears in the manifest), and the path and full text of every file the
+//! preprocessor read. The key is the blake3 of exactly those, each length-prefixed. It is
+//! computed after running the preprocessor alone, which is what finds the files read (an edit
+//! can add or remove an `#include`, or a new header can shadow an old one in the search path),
+//! and costs a fraction of a millisecond per effect against tens for a compile.
+//!
+//! # Where hits come from
+//!
+//! 1. `OUT_DIR` itself: when the effect's manifest there carries the same key, names the same
+//!    source and `.mgfx`, and the `.mgfx` and `.rs` exist, nothing is written at all.
+//! 2. The shared folder (`SHADOWDUSK_CACHE_DIR` or [`Builder::cache_dir`]): `<key>.mgfx` and
+//!    `<key>.json`. A hit is written into `OUT_DIR` as if compiled, so the crate cannot tell.
+//!
+//! # Sharing between crates and machines
+//!
+//! Files are hashed under their *portable* name: relative to the crate root when inside it,
+//! absolute otherwise. The shared manifest stores every path the same way (effect, files read,
+//! declaration locations, include folders) and the `.mgfx` by key, and a hit re-roots them on
+//! the crate that reads it. This is sound because the key already covers each portable name:
+//! a hit means the other crate had the same files at the same places relative to its root,
+//! with the same text, so re-rooting its manifest gives exactly what compiling here would (the
+//! MGFX bytes hold no path). Keying on absolute paths instead would have made every checkout
+//! and every CI runner a cache miss.
+//!
+//! Concurrent builds may share the folder: each file is written to a unique temporary name in
+//! the folder and renamed into place (atomic on one file system), the `.mgfx` before the
+//! `.json`, and a reader checks that the two agree (the `.mgfx` must parse and describe the
+//! manifest's layout), so a torn or foreign entry is a miss, never a wrong artifact. Writers of
+//! one key write identical bytes, so the last rename winning is harmless. Nothing is ever
+//! evicted: delete the folder to reclaim space.
+//!
+//! [`Builder::cache_dir`]: super::Builder::cache_dir
+
+use std::path::{Path, PathBuf};
+
+use crate::artifact::{ArtifactPaths, Manifest, FORMAT};
+use crate::dxc;
+use crate::source::SourceFiles;
+
+use super::output;
+use super::path::{from_portable, portable};
+use super::Target;
+
+/// Bumped when the key's recipe changes, so old entries stop matching.
+const KEY_SCHEMA: u32 = 1;
+
+fn field(h: &mut blake3::Hasher, bytes: &[u8]) {
+    h.update(&(bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
+}
+
+/// The part of the key every effect of one build shares.
+pub(crate) fn key_base(
+    target: Target,
+    defines: &[(String, String)],
+    include_dirs: &[PathBuf],
+    root: &Path,
+) -> blake3::Hasher {
+    let mut h = blake3::Hasher::new();
+    field(&mut h, b"shadowdusk-build");
+    field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
+    field(&mut h, &KEY_SCHEMA.to_le_bytes());
+    field(&mut h, &FORMAT.to_le_bytes());
+    let dxc = dxc::version().unwrap_or_else(|| "dxc:unavailable".into());
+    field(&mut h, dxc.as_bytes());
+    field(&mut h, format!("{target:?}").as_bytes());
+    field(&mut h, &(defines.len() as u64).to_le_bytes());
+    for (name, value) in defines {
+        field(&mut h, name.as_bytes());
+        field(&mut h, value.as_bytes());
+    }
+    field(&mut h, &(include_dirs.len() as u64).to_le_bytes());
+    for d in include_dirs {
+        field(&mut h, portable(d, root).as_bytes());
+    }
+    h
+}
+
+/// The key of one effect, from the shared part, its relative path and every file read.
+pub(crate) fn key(base: &blake3::Hasher, rel: &Path, files: &SourceFiles, root: &Path) -> String {
+    let mut h = base.clone();
+    field(&mut h, portable(rel, Path::new("")).as_bytes());
+    field(&mut h, &(files.len() as u64).to_le_bytes());
+    for (_, f) in files.iter() {
+        field(&mut h, portable(&f.path, root).as_bytes());
+        field(&mut h, f.text.as_bytes());
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// Whether `OUT_DIR` already holds this effect's artifacts for `key`.
+pub(crate) fn out_dir_fresh(paths: &ArtifactPaths, key: &str, source: &Path) -> bool {
+    let Some(m) = Manifest::load(&paths.manifest) else {
+        return false;
+    };
+    m.cache_key == key
+        && m.source == source
+        && m.mgfx == paths.mgfx
+        && paths.mgfx.is_file()
+        && paths.code.is_file()
+}
+
+/// The MGFX model with shader code removed, as the manifest's `layout` holds it.
+pub(crate) fn layout_of(effect: &shadowdusk_mgfx::Effect) -> shadowdusk_mgfx::Effect {
+    let mut layout = effect.clone();
+    for s in &mut layout.shaders {
+        s.code.clear();
+    }
+    layout
+}
+
+/// Applies `f` to every path a manifest holds.
+fn map_paths(m: &mut Manifest, f: impl Fn(&Path) -> PathBuf) {
+    m.source = f(&m.source);
+    m.mgfx = f(&m.mgfx);
+    for d in &mut m.include_dirs {
+        *d = f(d);
+    }
+    let r = &mut m.reflection;
+    r.source = f(&r.source);
+    for d in &mut r.files_read {
+        *d = f(d);
+    }
+    for p in &mut r.parameters {
+        if let Some(loc) = &mut p.location {
+            loc.file = f(&loc.file);
+        }
+    }
+}
+
+/// A shared-cache entry, re-rooted on this crate.
+pub(crate) struct SharedHit {
+    pub bytes: Vec<u8>,
+    pub effect: shadowdusk_mgfx::Effect,
+    pub manifest: Manifest,
+}
+
+fn entry_paths(dir: &Path, key: &str) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{key}.mgfx")),
+        dir.join(format!("{key}.json")),
+    )
+}
+
+/// Looks `key` up in the shared folder; `None` on a miss or an entry that does not check out.
+pub(crate) fn load_shared(
+    dir: &Path,
+    key: &str,
+    root: &Path,
+    source: &Path,
+    paths: &ArtifactPaths,
+) -> Option<SharedHit> {
+    let (mgfx, json) = entry_paths(dir, key);
+    let text = std::fs::read_to_string(json).ok()?;
+    let mut manifest: Manifest = serde_json::from_str(&text).ok()?;
+    if manifest.format != FORMAT || manifest.cache_key != key {
+        return None;
+    }
+    let bytes = std::fs::read(mgfx).ok()?;
+    let effect = shadowdusk_mgfx::read(&bytes).ok()?;
+    if layout_of(&effect) != manifest.layout {
+        return None;
+    }
+    map_paths(&mut manifest, |p| from_portable(p, root));
+    manifest.source = source.to_path_buf();
+    manifest.mgfx = paths.mgfx.clone();
+    Some(SharedHit {
+        bytes,
+        effect,
+        manifest,
+    })
+}
+
+/// Stores an entry (no-op when one exists: same key, same content).
+pub(crate) fn store_shared(
+    dir: &Path,
+    key: &str,
+    root: &Path,
+    bytes: &[u8],
+    manifest: &Manifest,
+) -> std::io::Result<()> {
+    let (mgfx, json) = entry_paths(dir, key);
+    if mgfx.is_file() && json.is_file() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir)?;
+    let mut m = manifest.clone();
+    map_paths(&mut m, |p| PathBuf::from(portable(p, root)));
+    m.mgfx = PathBuf::from(format!("{key}.mgfx"));
+    let text = serde_json::to_string_pretty(&m).map_err(std::io::Error::other)?;
+    output::write_atomic(&mgfx, bytes)?;
+    output::write_atomic(&json, text.as_bytes())
+}

@@ -1,0 +1,109 @@
+//! Writing the artifacts of one effect into `OUT_DIR`.
+//!
+//! A file is rewritten only when its bytes change, so an effect recompiled to the same output
+//! (an edited comment, a cache hit from another crate) leaves its files' times alone and cargo
+//! and rustc see nothing new. The one exception is deliberate: the `.mgfx` must not be older
+//! than any file the effect was compiled from, because that is how `include_effect!` decides
+//! the build script's artifact is current ([`keep_current`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::SystemTime;
+
+use crate::artifact::{ArtifactPaths, Manifest};
+use crate::codegen::{self, CodegenOptions, MgfxSource};
+
+/// Writes `bytes` to a unique temporary file beside `path` and renames it into place, so a
+/// reader (another build sharing a cache folder) sees the old file or the new one, never half.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{name}.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Writes `bytes` unless the file already holds exactly them; `true` when it wrote.
+pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_atomic(path, bytes)?;
+    Ok(true)
+}
+
+/// An I/O failure, with the file it was about.
+#[derive(Debug)]
+pub(crate) struct WriteError {
+    pub path: PathBuf,
+    pub error: std::io::Error,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
+    move |error| WriteError {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// Writes the `.mgfx`, the generated module and the manifest (last: it is what says the set is
+/// complete). Returns warnings for cargo (a module that could not be generated).
+pub(crate) fn write_artifacts(
+    paths: &ArtifactPaths,
+    module_name: &str,
+    bytes: &[u8],
+    effect: &shadowdusk_mgfx::Effect,
+    manifest: &Manifest,
+) -> Result<Vec<String>, WriteError> {
+    let mut warnings = Vec::new();
+    write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
+    let options = CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
+    let code = match codegen::generate_string(effect, &manifest.reflection, &options) {
+        Ok(code) => code,
+        Err(e) => {
+            // The .mgfx is still usable at run time; only the typed module is refused, so
+            // the crate fails only if it includes that module.
+            let msg = format!(
+                "{}: no Rust module generated: {e}",
+                manifest.relative.display()
+            );
+            warnings.push(msg.clone());
+            format!("::core::compile_error!({msg:?});\n")
+        }
+    };
+    write_if_changed(&paths.code, code.as_bytes()).map_err(io(&paths.code))?;
+    let json = serde_json::to_string_pretty(manifest).map_err(|e| WriteError {
+        path: paths.manifest.clone(),
+        error: std::io::Error::other(e),
+    })?;
+    write_if_changed(&paths.manifest, json.as_bytes()).map_err(io(&paths.manifest))?;
+    Ok(warnings)
+}
+
+/// Moves the `.mgfx`'s modification time up to the newest file the effect was compiled from,
+/// when it is older (unchanged output, or a source touched without a change).
+pub(crate) fn keep_current(mgfx: &Path, deps: &[PathBuf]) -> std::io::Result<()> {
+    let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified());
+    let newest: Option<SystemTime> = deps.iter().filter_map(|d| mtime(d).ok()).max();
+    let Some(newest) = newest else {
+        return Ok(());
+    };
+    if mtime(mgfx)? < newest {
+        std::fs::File::options()
+            .write(true)
+            .open(mgfx)?
+            .set_modified(newest)?;
+    }
+    Ok(())
+}

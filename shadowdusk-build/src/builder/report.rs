@@ -1,0 +1,206 @@
+//! What a build says: failures rendered like rustc, warnings, and the one summary line.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::diag::{render_plain, Diagnostic, Severity};
+use crate::pipeline::CompileError;
+use crate::source::SourceFiles;
+
+use super::path::relative;
+
+/// Why [`Builder::try_compile`](super::Builder::try_compile) failed: a setup problem (no
+/// `OUT_DIR`, a missing `.dir()` folder), or one entry per effect that failed, each with its
+/// diagnostics already rendered. Effects that did compile still have their artifacts written.
+///
+/// `Display` renders every failure; each shader diagnostic starts with a line editors can jump
+/// from, then rustc's snippet:
+///
+/// ```text
+/// shaders/tint.fx:12:5: error[SD0010]: unknown identifier `Tnt`
+///    ┌─ shaders/tint.fx:12:5
+///    │
+/// 12 │     Tnt * 2
+///    │     ^^^
+/// ```
+#[derive(Debug)]
+pub struct BuildError {
+    setup: Option<String>,
+    failures: Vec<EffectFailure>,
+    total: usize,
+}
+
+impl BuildError {
+    pub(crate) fn setup(message: String) -> BuildError {
+        BuildError {
+            setup: Some(message),
+            failures: Vec::new(),
+            total: 0,
+        }
+    }
+
+    pub(crate) fn effects(failures: Vec<EffectFailure>, total: usize) -> BuildError {
+        BuildError {
+            setup: None,
+            failures,
+            total,
+        }
+    }
+
+    /// The effects that failed, in build order (sorted by relative path).
+    pub fn failures(&self) -> &[EffectFailure] {
+        &self.failures
+    }
+
+    /// A problem that stopped the build before any effect was compiled.
+    pub fn setup_error(&self) -> Option<&str> {
+        self.setup.as_deref()
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(s) = &self.setup {
+            return write!(f, "error: shadowdusk: {s}");
+        }
+        for e in &self.failures {
+            writeln!(f, "{}", e.rendered.trim_end())?;
+            writeln!(f)?;
+        }
+        write!(
+            f,
+            "error: shadowdusk: {} of {} effect{} failed to compile",
+            self.failures.len(),
+            self.total,
+            if self.total == 1 { "" } else { "s" }
+        )
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// One effect that failed.
+#[derive(Debug)]
+pub struct EffectFailure {
+    /// The effect, relative to the crate root.
+    pub relative: PathBuf,
+    /// The effect, absolute.
+    pub source: PathBuf,
+    /// Every file read before the failure (the build script still watches them, so fixing any
+    /// of them re-runs it).
+    pub deps: Vec<PathBuf>,
+    /// The compiler's error, when the shader itself is at fault (not an I/O failure writing the
+    /// artifacts).
+    pub error: Option<CompileError>,
+    rendered: String,
+}
+
+impl EffectFailure {
+    pub(crate) fn shader(
+        relative: PathBuf,
+        source: PathBuf,
+        error: CompileError,
+        root: &Path,
+    ) -> EffectFailure {
+        let rendered = render(&error.files, &error.diagnostics.0, root, &relative);
+        EffectFailure {
+            relative,
+            source,
+            deps: error.deps.clone(),
+            error: Some(error),
+            rendered,
+        }
+    }
+
+    pub(crate) fn other(
+        relative: PathBuf,
+        source: PathBuf,
+        deps: Vec<PathBuf>,
+        message: String,
+    ) -> EffectFailure {
+        let rendered = format!("{}: error: {message}", relative.display());
+        EffectFailure {
+            relative,
+            source,
+            deps,
+            error: None,
+            rendered,
+        }
+    }
+
+    /// The failure as printed: `path:line:col: error[CODE]: message` and a snippet per
+    /// diagnostic, paths relative to the crate root.
+    pub fn rendered(&self) -> &str {
+        &self.rendered
+    }
+}
+
+/// Renders diagnostics with paths relative to `root`: per diagnostic, a
+/// `path:line:col: severity[CODE]: message` line, then codespan's snippet without its own
+/// title line (which would repeat the message).
+pub(crate) fn render(
+    files: &SourceFiles,
+    diags: &[Diagnostic],
+    root: &Path,
+    effect: &Path,
+) -> String {
+    let mut shown = SourceFiles::new();
+    for (_, f) in files.iter() {
+        let p = relative(&f.path, root).unwrap_or_else(|| f.path.clone());
+        shown.add(p, f.text.clone());
+    }
+    let mut out = String::new();
+    for d in diags {
+        let place = match &d.primary {
+            Some(p) if (p.span.file.0 as usize) < shown.len() => {
+                let f = shown.get(p.span.file);
+                let (line, col) = f.line_col(p.span.start);
+                format!("{}:{line}:{col}", f.path.display())
+            }
+            _ => effect.display().to_string(),
+        };
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        out.push_str(&format!(
+            "{place}: {severity}[{}]: {}\n",
+            d.code.as_str(),
+            d.message
+        ));
+        let snippet = render_plain(&shown, std::slice::from_ref(d), false);
+        let body = snippet.split_once('\n').map_or("", |(_, rest)| rest);
+        out.push_str(body);
+        if !body.is_empty() && !body.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    // Paths inside messages and notes (an include search list) are shown relative too, so
+    // the text does not depend on where the checkout lives.
+    let mut prefix = root.display().to_string();
+    if prefix.len() > 1 {
+        prefix.push(std::path::MAIN_SEPARATOR);
+        out = out.replace(&prefix, "");
+    }
+    out
+}
+
+/// `shadowdusk: 30 effects (1 compiled, 29 cached) in 12 ms`, plus `, N failed` when some did.
+pub(crate) fn summary(
+    total: usize,
+    compiled: usize,
+    cached: usize,
+    failed: usize,
+    elapsed: Duration,
+) -> String {
+    let mut counts = format!("{compiled} compiled, {cached} cached");
+    if failed > 0 {
+        counts.push_str(&format!(", {failed} failed"));
+    }
+    format!(
+        "shadowdusk: {total} effect{} ({counts}) in {} ms",
+        if total == 1 { "" } else { "s" },
+        elapsed.as_millis()
+    )
+}

@@ -1,0 +1,504 @@
+//! The builder against real files in temporary crate roots, with DXC.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use super::*;
+use crate::artifact::Manifest;
+
+const A: &str = "\
+// a.fx: a Nez-style pixel effect with a baked default.
+sampler s0;
+float Amount = 0.25;
+
+float4 MainPS(float2 uv : TEXCOORD0) : COLOR0
+{
+    return tex2D(s0, uv) * Amount;
+}
+
+technique T { pass P0 { PixelShader = compile ps_2_0 MainPS(); } }
+";
+
+const B: &str = "\
+// b.fx: reads its uniform and helper from an include.
+#include \"include/common.fxh\"
+sampler s0;
+
+float4 MainPS(float2 uv : TEXCOORD0) : COLOR0
+{
+    return Shade(tex2D(s0, uv));
+}
+
+technique T { pass P0 { PixelShader = compile ps_2_0 MainPS(); } }
+";
+
+const COMMON: &str = "\
+float4 Tint = float4(1, 0.5, 0.25, 1);
+float4 Shade(float4 c) { return c * Tint; }
+";
+
+fn skip(test: &str) -> bool {
+    if crate::dxc::available() {
+        return false;
+    }
+    eprintln!(
+        "!!! SKIPPED {test}: DXC unavailable (run `cargo xtask setup` or set SHADOWDUSK_DXC)"
+    );
+    true
+}
+
+/// A crate root with `shaders/{a,b}.fx` and `shaders/include/common.fxh`, and an out dir.
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    out: PathBuf,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().join("crate");
+        let out = tmp.path().join("out");
+        let f = Fixture {
+            _tmp: tmp,
+            root,
+            out,
+        };
+        f.write("shaders/a.fx", A);
+        f.write("shaders/b.fx", B);
+        f.write("shaders/include/common.fxh", COMMON);
+        f
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let p = self.root.join(rel);
+        let text = std::fs::read_to_string(&p).expect("read");
+        assert!(text.contains(from), "{rel} does not contain {from:?}");
+        std::fs::write(p, text.replace(from, to)).expect("write");
+    }
+
+    /// A builder over `shaders/` that never looks at the process environment.
+    fn builder(&self, lines: &Arc<Mutex<Vec<String>>>) -> Builder {
+        let mut b = Builder::new();
+        b.manifest_dir(&self.root)
+            .out_dir(&self.out)
+            .no_cache_dir()
+            .jobs(2)
+            .dir("shaders")
+            .capture(lines.clone());
+        b
+    }
+
+    fn build(&self) -> (Result<Artifacts, BuildError>, Vec<String>) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let r = self.builder(&lines).try_compile();
+        let lines = lines.lock().expect("lines").clone();
+        (r, lines)
+    }
+}
+
+fn ok(r: Result<Artifacts, BuildError>) -> Artifacts {
+    r.unwrap_or_else(|e| panic!("build failed:\n{e}"))
+}
+
+fn origins(a: &Artifacts) -> Vec<(String, Origin)> {
+    a.effects
+        .iter()
+        .map(|e| (e.relative.display().to_string(), e.origin))
+        .collect()
+}
+
+fn mtime(p: &Path) -> SystemTime {
+    std::fs::metadata(p)
+        .and_then(|m| m.modified())
+        .expect("mtime")
+}
+
+#[test]
+fn artifacts_are_written_and_read_back() {
+    if skip("artifacts_are_written_and_read_back") {
+        return;
+    }
+    let f = Fixture::new();
+    let a = ok(f.build().0);
+    assert_eq!(
+        origins(&a),
+        [
+            ("shaders/a.fx".into(), Origin::Compiled),
+            ("shaders/b.fx".into(), Origin::Compiled)
+        ]
+    );
+    let b = a.get("shaders/b.fx").expect("b");
+    assert_eq!(b.paths.mgfx, f.out.join("shadowdusk/shaders/b.mgfx"));
+    let bytes = std::fs::read(&b.paths.mgfx).expect("mgfx");
+    let effect = shadowdusk_mgfx::read(&bytes).expect("mgfx reads back");
+    assert_eq!(effect.techniques[0].name, "T");
+    assert!(effect.parameters.iter().any(|p| p.name == "Tint"));
+
+    let m = Manifest::load(&b.paths.manifest).expect("manifest loads");
+    assert_eq!(m.cache_key, b.cache_key);
+    assert_eq!(m.relative, Path::new("shaders/b.fx"));
+    assert_eq!(m.source, f.root.join("shaders/b.fx"));
+    assert_eq!(m.mgfx, b.paths.mgfx);
+    assert_eq!(m.layout, cache::layout_of(&effect));
+    assert!(m.layout.shaders.iter().all(|s| s.code.is_empty()));
+    assert!(!effect.shaders[0].code.is_empty());
+    assert_eq!(
+        m.reflection.files_read,
+        [
+            f.root.join("shaders/b.fx"),
+            f.root.join("shaders/include/common.fxh")
+        ]
+    );
+    let tint = m
+        .reflection
+        .parameters
+        .iter()
+        .find(|p| p.name == "Tint")
+        .expect("Tint reflected");
+    let loc = tint.location.as_ref().expect("Tint location");
+    assert_eq!(
+        (loc.file.as_path(), loc.line),
+        (f.root.join("shaders/include/common.fxh").as_path(), 1)
+    );
+    assert_eq!(tint.default.as_deref(), Some(&[1.0, 0.5, 0.25, 1.0][..]));
+
+    let code = std::fs::read_to_string(&b.paths.code).expect("code");
+    assert!(code.contains("pub mod b {"), "{code}");
+    let mgfx_literal = format!("\"{}\"", b.paths.mgfx.display());
+    assert!(
+        code.contains("include_bytes!(") && code.contains(&mgfx_literal),
+        "no include_bytes!({mgfx_literal}) in\n{code}"
+    );
+    assert!(code.contains("pub fn set_tint("), "{code}");
+}
+
+#[test]
+fn directives_name_every_file_read_and_the_folder() {
+    if skip("directives_name_every_file_read_and_the_folder") {
+        return;
+    }
+    let f = Fixture::new();
+    let (r, lines) = f.build();
+    ok(r);
+    let rerun = |p: PathBuf| format!("cargo:rerun-if-changed={}", p.display());
+    let expected = [
+        rerun(f.root.join("shaders/a.fx")),
+        rerun(f.root.join("shaders/b.fx")),
+        rerun(f.root.join("shaders/include/common.fxh")),
+        rerun(f.root.join("shaders")),
+        "cargo:rerun-if-env-changed=SHADOWDUSK_DXC".into(),
+        "cargo:rerun-if-env-changed=SHADOWDUSK_CACHE_DIR".into(),
+    ];
+    assert_eq!(lines[..expected.len()], expected, "{lines:#?}");
+    assert_eq!(lines.len(), expected.len() + 1, "{lines:#?}");
+    let summary = &lines[expected.len()];
+    assert!(
+        summary.starts_with("shadowdusk: 2 effects (2 compiled, 0 cached) in "),
+        "{summary}"
+    );
+
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    f.builder(&lines)
+        .cargo_directives(false)
+        .summary(false)
+        .try_compile()
+        .expect("build");
+    assert!(lines.lock().expect("lines").is_empty());
+}
+
+#[test]
+fn unchanged_effects_are_cache_hits_that_write_nothing() {
+    if skip("unchanged_effects_are_cache_hits_that_write_nothing") {
+        return;
+    }
+    let f = Fixture::new();
+    let first = ok(f.build().0);
+    let files: Vec<PathBuf> = first
+        .effects
+        .iter()
+        .flat_map(|e| {
+            [
+                e.paths.mgfx.clone(),
+                e.paths.manifest.clone(),
+                e.paths.code.clone(),
+            ]
+        })
+        .collect();
+    let before: Vec<SystemTime> = files.iter().map(|p| mtime(p)).collect();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+
+    let (r, lines) = f.build();
+    let second = ok(r);
+    assert_eq!(second.compiled(), 0);
+    assert!(second
+        .effects
+        .iter()
+        .all(|e| e.origin == Origin::OutDir && e.timings.compile.is_none()));
+    assert_eq!(
+        second
+            .effects
+            .iter()
+            .map(|e| &e.cache_key)
+            .collect::<Vec<_>>(),
+        first
+            .effects
+            .iter()
+            .map(|e| &e.cache_key)
+            .collect::<Vec<_>>()
+    );
+    let after: Vec<SystemTime> = files.iter().map(|p| mtime(p)).collect();
+    assert_eq!(before, after, "a cache hit rewrote artifacts");
+    assert!(lines
+        .last()
+        .is_some_and(|l| l.starts_with("shadowdusk: 2 effects (0 compiled, 2 cached)")));
+}
+
+#[test]
+fn an_edit_recompiles_exactly_the_effects_that_read_the_file() {
+    if skip("an_edit_recompiles_exactly_the_effects_that_read_the_file") {
+        return;
+    }
+    let f = Fixture::new();
+    ok(f.build().0);
+
+    f.edit(
+        "shaders/a.fx",
+        "float Amount = 0.25;",
+        "float Amount = 0.75;",
+    );
+    let a = ok(f.build().0);
+    assert_eq!(
+        origins(&a),
+        [
+            ("shaders/a.fx".into(), Origin::Compiled),
+            ("shaders/b.fx".into(), Origin::OutDir)
+        ]
+    );
+    let m = Manifest::load(&a.effects[0].paths.manifest).expect("manifest");
+    assert_eq!(
+        m.reflection.parameters[0].default.as_deref(),
+        Some(&[0.75][..])
+    );
+
+    f.edit("shaders/include/common.fxh", "0.25, 1)", "0.125, 1)");
+    let a = ok(f.build().0);
+    assert_eq!(
+        origins(&a),
+        [
+            ("shaders/a.fx".into(), Origin::OutDir),
+            ("shaders/b.fx".into(), Origin::Compiled)
+        ]
+    );
+
+    // A define is an option of every effect.
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let a = f
+        .builder(&lines)
+        .define("EXTRA", None)
+        .try_compile()
+        .expect("build");
+    assert_eq!(a.compiled(), 2);
+}
+
+#[test]
+fn an_edit_that_keeps_the_bytes_keeps_the_mgfx_current() {
+    if skip("an_edit_that_keeps_the_bytes_keeps_the_mgfx_current") {
+        return;
+    }
+    let f = Fixture::new();
+    let first = ok(f.build().0);
+    let mgfx = &first.get("shaders/a.fx").expect("a").paths.mgfx;
+    let bytes = std::fs::read(mgfx).expect("mgfx");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    f.edit("shaders/a.fx", "// a.fx:", "// a.fx (comment edited):");
+
+    let a = ok(f.build().0);
+    assert_eq!(a.get("shaders/a.fx").expect("a").origin, Origin::Compiled);
+    assert_eq!(std::fs::read(mgfx).expect("mgfx"), bytes);
+    // include_effect! trusts the artifact only when it is not older than its sources.
+    assert!(mtime(mgfx) >= mtime(&f.root.join("shaders/a.fx")));
+}
+
+#[test]
+fn errors_name_file_line_and_column_and_other_effects_still_build() {
+    if skip("errors_name_file_line_and_column_and_other_effects_still_build") {
+        return;
+    }
+    let f = Fixture::new();
+    f.write(
+        "shaders/bad_type.fx",
+        "sampler s0;\n\nfloat4 MainPS(float2 uv : TEXCOORD0) : COLOR0\n{\n    return tex2D(s0, uv) * Missing;\n}\n\ntechnique T { pass P0 { PixelShader = compile ps_2_0 MainPS(); } }\n",
+    );
+    f.write(
+        "shaders/bad_include.fx",
+        "#include \"include/common.fxh\"\n#include \"include/nope.fxh\"\n",
+    );
+    let (r, lines) = f.build();
+    let e = r.expect_err("two effects are broken");
+    let failed: Vec<_> = e.failures().iter().map(|x| x.relative.clone()).collect();
+    assert_eq!(
+        failed,
+        [
+            PathBuf::from("shaders/bad_include.fx"),
+            PathBuf::from("shaders/bad_type.fx")
+        ]
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("shaders/bad_include.fx:2:10: error[SD0001]: "),
+        "{text}"
+    );
+    assert!(text.contains("shaders/bad_type.fx:5:28: error["), "{text}");
+    assert!(text.contains("Missing"), "{text}");
+    assert!(text.contains("2 │ #include \"include/nope.fxh\""), "{text}");
+    assert!(
+        !text.contains(&f.root.display().to_string()),
+        "paths are shown relative to the crate root:\n{text}"
+    );
+    assert!(text.ends_with("error: shadowdusk: 2 of 4 effects failed to compile"));
+    assert!(e.failures()[0].error.is_some());
+
+    // The good effects are written; the broken ones are still watched, with what they read.
+    assert!(f.out.join("shadowdusk/shaders/a.mgfx").is_file());
+    let common = format!(
+        "cargo:rerun-if-changed={}",
+        f.root.join("shaders/include/common.fxh").display()
+    );
+    let bad = format!(
+        "cargo:rerun-if-changed={}",
+        f.root.join("shaders/bad_include.fx").display()
+    );
+    assert!(
+        lines.contains(&common) && lines.contains(&bad),
+        "{lines:#?}"
+    );
+    assert!(lines
+        .last()
+        .is_some_and(|l| l.contains("(2 compiled, 0 cached, 2 failed)")));
+}
+
+#[test]
+fn setup_errors_are_errors_not_panics() {
+    let f = Fixture::new();
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let e = f
+        .builder(&lines)
+        .dir("no_such_folder")
+        .try_compile()
+        .expect_err("missing folder");
+    let msg = e.setup_error().expect("setup error");
+    assert!(msg.contains("`no_such_folder` does not exist"), "{msg}");
+}
+
+#[test]
+fn shared_cache_serves_another_crate_with_identical_artifacts() {
+    if skip("shared_cache_serves_another_crate_with_identical_artifacts") {
+        return;
+    }
+    let shared = tempfile::tempdir().expect("temp");
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let one = Fixture::new();
+    let a = one
+        .builder(&lines)
+        .cache_dir(shared.path())
+        .try_compile()
+        .expect("build one");
+    assert_eq!(a.compiled(), 2);
+    let entries = std::fs::read_dir(shared.path()).expect("cache").count();
+    assert_eq!(entries, 4, "a .mgfx and a .json per effect");
+
+    // Another crate at another place with the same files: every effect comes from the cache.
+    let two = Fixture::new();
+    let b = two
+        .builder(&lines)
+        .cache_dir(shared.path())
+        .try_compile()
+        .expect("build two");
+    assert!(b.effects.iter().all(|e| e.origin == Origin::SharedCache));
+    let read = |a: &Artifacts| -> Vec<Vec<u8>> {
+        a.effects
+            .iter()
+            .flat_map(|e| [&e.paths.mgfx, &e.paths.manifest, &e.paths.code])
+            .map(|p| std::fs::read(p).expect("artifact"))
+            .collect()
+    };
+    let from_cache = read(&b);
+    let m = Manifest::load(&b.effects[1].paths.manifest).expect("manifest");
+    assert_eq!(m.source, two.root.join("shaders/b.fx"));
+    assert_eq!(
+        m.reflection.files_read[1],
+        two.root.join("shaders/include/common.fxh")
+    );
+
+    // The same crate compiled without the cache writes the very same bytes.
+    std::fs::remove_dir_all(&two.out).expect("clear out");
+    let c = two.builder(&lines).try_compile().expect("build three");
+    assert_eq!(c.compiled(), 2);
+    assert_eq!(read(&c), from_cache);
+}
+
+#[test]
+fn a_damaged_shared_entry_is_a_miss() {
+    if skip("a_damaged_shared_entry_is_a_miss") {
+        return;
+    }
+    let shared = tempfile::tempdir().expect("temp");
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let one = Fixture::new();
+    let a = one
+        .builder(&lines)
+        .cache_dir(shared.path())
+        .try_compile()
+        .expect("build one");
+    let key = &a.effects[0].cache_key;
+    std::fs::write(shared.path().join(format!("{key}.mgfx")), b"MGFX truncated").expect("damage");
+
+    let two = Fixture::new();
+    let b = two
+        .builder(&lines)
+        .cache_dir(shared.path())
+        .try_compile()
+        .expect("build two");
+    assert_eq!(origins(&b)[0].1, Origin::Compiled);
+    assert_eq!(origins(&b)[1].1, Origin::SharedCache);
+    assert!(shadowdusk_mgfx::read(&std::fs::read(&b.effects[0].paths.mgfx).expect("mgfx")).is_ok());
+}
+
+#[test]
+fn output_does_not_depend_on_job_count() {
+    if skip("output_does_not_depend_on_job_count") {
+        return;
+    }
+    let f = Fixture::new();
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let serial = f.builder(&lines).jobs(1).try_compile().expect("serial");
+    let serial_bytes: Vec<Vec<u8>> = serial
+        .effects
+        .iter()
+        .map(|e| std::fs::read(&e.paths.mgfx).expect("mgfx"))
+        .collect();
+    std::fs::remove_dir_all(&f.out).expect("clear");
+    let parallel = f.builder(&lines).jobs(4).try_compile().expect("parallel");
+    assert_eq!(parallel.compiled(), 2);
+    let parallel_bytes: Vec<Vec<u8>> = parallel
+        .effects
+        .iter()
+        .map(|e| std::fs::read(&e.paths.mgfx).expect("mgfx"))
+        .collect();
+    assert_eq!(serial_bytes, parallel_bytes);
+}
+
+#[test]
+fn module_names_follow_the_file_stem() {
+    assert_eq!(run::module_name(Path::new("shaders/TintPS.fx")), "tint_ps");
+    assert_eq!(run::module_name(Path::new("a/type.fx")), "type_");
+    assert_eq!(run::module_name(Path::new("2d-glow.fx")), "effect_2d_glow");
+}

@@ -1,0 +1,429 @@
+//! What `include_effect!` expands to, as a plain function so it can be tested and benchmarked
+//! without rustc (the `shadowdusk-macros` crate is a one-line shell over [`expand`]).
+//!
+//! Input: the macro's tokens and a [`MacroEnv`]. Syntax:
+//!
+//! ```text
+//! include_effect!("shaders/tint.fx");                       // → pub mod tint { … }
+//! include_effect!("shaders/tint.fx", name = warm_tint);     // → pub mod warm_tint { … }
+//! include_effect!("shaders/tint.fx", crate = ::my_engine::shadowdusk);
+//! ```
+//!
+//! The path is relative to the crate root (`CARGO_MANIFEST_DIR`, the folder holding
+//! `Cargo.toml`); the module is named after the file stem in snake_case unless `name` is given;
+//! `crate` is the path of the runtime crate the generated code refers to (default
+//! `::shadowdusk`).
+//!
+//! Output: the module [`codegen`] generates (`pub mod name { … }`). Its bytes come from the
+//! build script's artifact ([`crate::artifact`]) when `OUT_DIR` holds one for this file that is
+//! not older than any file it was compiled from (`include_bytes!` of the `.mgfx`); otherwise
+//! the effect is compiled in-process and embedded as a byte string, so a crate without a build
+//! script works too. Either way the module holds a hidden `const _: &[u8] = include_bytes!(…)`
+//! per source file (the effect and every include), which is how rustc learns to rebuild the
+//! crate when one changes.
+//!
+//! Errors become `compile_error!` spanned on the path literal, never a panic: malformed macro
+//! input, a missing file, a shader error (rendered with `path:line:col`, code, message and
+//! snippet, paths relative to the crate root) and a code generation error.
+
+use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
+
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token};
+
+use crate::artifact::{self, Manifest};
+use crate::codegen::{self, CodegenOptions, MgfxSource};
+use crate::pipeline::{self, CompileError};
+use crate::reflect::EffectReflection;
+use crate::source::SourceFiles;
+
+/// What the macro knows about the crate being compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroEnv {
+    /// The crate root (`CARGO_MANIFEST_DIR`); effect paths are relative to it.
+    pub manifest_dir: PathBuf,
+    /// The build script's output folder (`OUT_DIR`), when the crate has a build script.
+    pub out_dir: Option<PathBuf>,
+    /// The runtime crate's path in generated code, unless the invocation says `crate = …`.
+    pub crate_path: String,
+}
+
+impl MacroEnv {
+    /// An environment with no build script and the default runtime path `::shadowdusk`.
+    pub fn new(manifest_dir: impl Into<PathBuf>) -> MacroEnv {
+        MacroEnv {
+            manifest_dir: manifest_dir.into(),
+            out_dir: None,
+            crate_path: "::shadowdusk".to_string(),
+        }
+    }
+
+    /// The environment cargo gives rustc: `CARGO_MANIFEST_DIR` and, with a build script,
+    /// `OUT_DIR`.
+    pub fn from_process_env() -> Result<MacroEnv, String> {
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+            "CARGO_MANIFEST_DIR is not set; include_effect! must be expanded by cargo".to_string()
+        })?;
+        let mut env = MacroEnv::new(manifest_dir);
+        env.out_dir = std::env::var_os("OUT_DIR").map(PathBuf::from);
+        Ok(env)
+    }
+}
+
+/// The parsed invocation.
+struct Input {
+    path: LitStr,
+    name: Option<Ident>,
+    krate: Option<syn::Path>,
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Input> {
+        if input.is_empty() {
+            return Err(
+                input.error("expected the effect's path: include_effect!(\"shaders/tint.fx\")")
+            );
+        }
+        let path: LitStr = input.parse()?;
+        let mut out = Input {
+            path,
+            name: None,
+            krate: None,
+        };
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            if input.peek(Token![crate]) {
+                let kw: Token![crate] = input.parse()?;
+                input.parse::<Token![=]>()?;
+                if out.krate.is_some() {
+                    return Err(syn::Error::new(kw.span, "`crate` is given twice"));
+                }
+                out.krate = Some(input.parse()?);
+                continue;
+            }
+            let key: Ident = input.parse().map_err(|e| {
+                syn::Error::new(e.span(), "expected `name = <ident>` or `crate = <path>`")
+            })?;
+            input.parse::<Token![=]>()?;
+            match key.to_string().as_str() {
+                "name" if out.name.is_some() => {
+                    return Err(syn::Error::new(key.span(), "`name` is given twice"));
+                }
+                "name" => out.name = Some(input.parse()?),
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{other}`; expected `name` or `crate`"),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Expands one `include_effect!` invocation. Never panics: every failure is a
+/// `compile_error!` spanned on the offending token.
+pub fn expand(input: TokenStream, env: &MacroEnv) -> TokenStream {
+    let input: Input = match syn::parse2(input) {
+        Ok(i) => i,
+        Err(e) => return e.to_compile_error(),
+    };
+    match expand_input(&input, env) {
+        Ok(tokens) => tokens,
+        Err(message) => compile_error(input.path.span(), &message),
+    }
+}
+
+fn compile_error(span: Span, message: &str) -> TokenStream {
+    let mut lit = Literal::string(message);
+    lit.set_span(span);
+    quote_spanned!(span=> ::core::compile_error!(#lit);)
+}
+
+/// The effect to generate from: bytes (or their file), the model and reflection, the files to
+/// track.
+struct Source {
+    mgfx: MgfxSource,
+    effect: shadowdusk_mgfx::Effect,
+    reflection: EffectReflection,
+    deps: Vec<PathBuf>,
+}
+
+fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
+    let written = input.path.value();
+    if written.trim().is_empty() {
+        let example = r#"include_effect!("shaders/tint.fx")"#;
+        return Err(format!(
+            "the effect path is empty; name a .fx file relative to the crate root, e.g. {example}"
+        ));
+    }
+    let abs = normalize(&env.manifest_dir.join(&written));
+    // Relative to the crate root, as the build script names its artifacts and as messages show
+    // it: `./shaders/x/../tint.fx` and an absolute spelling both become `shaders/tint.fx`.
+    let shown = display_path(&abs, &env.manifest_dir);
+    if let Err(e) = std::fs::metadata(&abs).and_then(|m| {
+        if m.is_file() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other("it is not a file"))
+        }
+    }) {
+        return Err(format!(
+            "cannot read effect file `{shown}`: {e}\n\
+             help: the path is relative to the crate root (the folder holding Cargo.toml)"
+        ));
+    }
+    let module_name = match &input.name {
+        Some(n) => n.to_string().trim_start_matches("r#").to_string(),
+        None => {
+            let stem = abs
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            codegen::names::snake(&stem, "effect")
+        }
+    };
+    let crate_path = match &input.krate {
+        Some(p) => quote!(#p).to_string().replace(' ', ""),
+        None => env.crate_path.clone(),
+    };
+
+    let source = match env
+        .out_dir
+        .as_deref()
+        .and_then(|out| from_artifact(out, Path::new(&shown), &abs))
+    {
+        Some(s) => s,
+        None => compile_in_process(&abs, env)?,
+    };
+
+    let options = CodegenOptions {
+        module_name,
+        mgfx: source.mgfx,
+        crate_path,
+    };
+    let module = codegen::generate(&source.effect, &source.reflection, &options)
+        .map_err(|e| codegen_message(&e, &shown, &source.reflection, env))?;
+    Ok(append_to_module(module, tracking_items(&abs, &source.deps)))
+}
+
+/// The build script's artifact for `rel`, when it exists, describes this file, and is not older
+/// than any file it was compiled from (a folder the build script no longer compiles leaves its
+/// old artifacts behind).
+fn from_artifact(out_dir: &Path, rel: &Path, abs: &Path) -> Option<Source> {
+    let paths = artifact::paths(out_dir, rel);
+    let manifest = Manifest::load(&paths.manifest)?;
+    if !same_file(&manifest.source, abs) {
+        return None;
+    }
+    let mgfx_path = if manifest.mgfx.is_absolute() {
+        manifest.mgfx.clone()
+    } else {
+        paths.mgfx.clone()
+    };
+    let built = modified(&mgfx_path)?;
+    let mut deps = manifest.reflection.files_read.clone();
+    if deps.is_empty() {
+        deps.push(abs.to_path_buf());
+    }
+    for d in &deps {
+        if modified(d)? > built {
+            return None;
+        }
+    }
+    let bytes = std::fs::read(&mgfx_path).ok()?;
+    let effect = shadowdusk_mgfx::read(&bytes).ok()?;
+    Some(Source {
+        mgfx: MgfxSource::IncludeBytes(mgfx_path),
+        effect,
+        reflection: manifest.reflection,
+        deps,
+    })
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).ok()?.modified().ok()
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => normalize(a) == normalize(b),
+    }
+}
+
+fn compile_in_process(abs: &Path, env: &MacroEnv) -> Result<Source, String> {
+    match pipeline::compile_file(abs, &pipeline::Options::default()) {
+        Ok(c) => Ok(Source {
+            mgfx: MgfxSource::Bytes(c.bytes),
+            effect: c.effect,
+            reflection: c.reflection,
+            deps: c.deps,
+        }),
+        Err(e) => Err(shader_error_message(&e, &env.manifest_dir)),
+    }
+}
+
+/// A shader error for `compile_error!`: a first line an editor can jump from
+/// (`path:line:col: error[CODE]: message`), then the rustc-style snippet and notes (and any
+/// further diagnostics). Paths are
+/// shown relative to the crate root, so messages do not depend on where the checkout lives.
+pub fn shader_error_message(e: &CompileError, manifest_dir: &Path) -> String {
+    let mut files = SourceFiles::new();
+    for (_, f) in e.files.iter() {
+        files.add(display_path(&f.path, manifest_dir), f.text.clone());
+    }
+    let mut rendered = crate::diag::render_plain(&files, &e.diagnostics.0, false);
+    let summary = match e.diagnostics.0.first() {
+        Some(d) => {
+            let place = d.primary.as_ref().and_then(|p| {
+                let id = p.span.file.0 as usize;
+                let f = files.iter().nth(id)?.1;
+                let (line, col) = f.line_col(p.span.start);
+                Some(format!("{}:{line}:{col}", f.path.display()))
+            });
+            let place = place.unwrap_or_else(|| {
+                files
+                    .iter()
+                    .next()
+                    .map(|(_, f)| f.path.display().to_string())
+                    .unwrap_or_default()
+            });
+            let header = format!("error[{}]: {}", d.code.as_str(), d.message);
+            // The summary line already says it; the snippet follows directly.
+            if let Some(rest) = rendered.strip_prefix(&header) {
+                rendered = rest.trim_start_matches('\n').to_string();
+            }
+            format!("{place}: {header}")
+        }
+        None => "the effect failed to compile".to_string(),
+    };
+    strip_dir(&format!("{summary}\n{}", rendered.trim_end()), manifest_dir)
+}
+
+fn codegen_message(
+    e: &codegen::CodegenError,
+    shown: &str,
+    reflection: &EffectReflection,
+    env: &MacroEnv,
+) -> String {
+    let mut msg = format!("cannot generate Rust for `{shown}`: {e}");
+    let declared = e
+        .parameter()
+        .and_then(|name| reflection.parameters.iter().find(|p| p.name == name))
+        .and_then(|p| p.location.as_ref());
+    if let Some(loc) = declared {
+        msg.push_str(&format!(
+            "\n  --> {}:{}:{}",
+            display_path(&loc.file, &env.manifest_dir),
+            loc.line,
+            loc.column
+        ));
+    }
+    strip_dir(&msg, &env.manifest_dir)
+}
+
+/// `const _: &[u8] = include_bytes!(…)` per file read, main file first, each once.
+fn tracking_items(main: &Path, deps: &[PathBuf]) -> TokenStream {
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for d in std::iter::once(main).chain(deps.iter().map(PathBuf::as_path)) {
+        let d = normalize(d);
+        if d.is_absolute() && !seen.contains(&d) {
+            seen.push(d);
+        }
+    }
+    let items = seen.iter().filter_map(|p| p.to_str()).map(|p| {
+        quote! {
+            #[doc(hidden)]
+            const _: &[u8] = ::core::include_bytes!(#p);
+        }
+    });
+    // Tells a reader of the expansion why the constants are there.
+    quote! {
+        // Rebuild tracking: rustc records every `include_bytes!` file as a dependency.
+        #(#items)*
+    }
+}
+
+/// Appends `items` inside the body of the generated `pub mod name { … }`.
+fn append_to_module(module: TokenStream, items: TokenStream) -> TokenStream {
+    let mut tokens: Vec<TokenTree> = module.into_iter().collect();
+    let body = tokens
+        .iter()
+        .rposition(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace));
+    if let Some(i) = body {
+        if let TokenTree::Group(g) = &tokens[i] {
+            let mut stream = g.stream();
+            stream.extend(items);
+            let mut group = Group::new(Delimiter::Brace, stream);
+            group.set_span(g.span());
+            tokens[i] = TokenTree::Group(group);
+        }
+    }
+    tokens.into_iter().collect()
+}
+
+/// Lexically removes `.` and folds `..` (no file system access, so missing files keep their
+/// spelling).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let pop = matches!(out.components().next_back(), Some(Component::Normal(_)));
+                if pop {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `path` relative to `base` (with `..` when it lies outside), or as is when they share no root.
+fn display_path(path: &Path, base: &Path) -> String {
+    let path = normalize(path);
+    let base = normalize(base);
+    if !path.is_absolute() {
+        return path.display().to_string();
+    }
+    let p: Vec<Component> = path.components().collect();
+    let b: Vec<Component> = base.components().collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return path.display().to_string();
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    for c in &p[common..] {
+        rel.push(c.as_os_str());
+    }
+    rel.display().to_string()
+}
+
+/// Absolute paths of files under the crate root that reach a message through other text (an
+/// include search list, say) are shown relative too.
+fn strip_dir(text: &str, dir: &Path) -> String {
+    let mut prefix = normalize(dir).display().to_string();
+    if prefix.is_empty() || prefix == "/" {
+        return text.to_string();
+    }
+    prefix.push(std::path::MAIN_SEPARATOR);
+    text.replace(&prefix, "")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,83 @@
+//! The `include_effect!` proc macro. Use it through the runtime crate,
+//! `shadowdusk::include_effect!`; the generated code refers to `::shadowdusk`.
+//!
+//! This crate holds no compiler logic: it reads the environment cargo gives rustc and calls
+//! [`shadowdusk_build::include_effect::expand`], where the expansion is implemented and tested.
+
+#![warn(missing_docs)]
+
+use proc_macro::TokenStream;
+use shadowdusk_build::include_effect::{expand, MacroEnv};
+
+/// Compiles a HLSL effect (`.fx`) to MGFX at compile time and generates a typed module for it.
+///
+/// ```ignore
+/// shadowdusk::include_effect!("shaders/tint.fx");                    // pub mod tint { … }
+/// shadowdusk::include_effect!("shaders/tint.fx", name = warm_tint);  // pub mod warm_tint { … }
+/// // When the runtime crate is re-exported under another path:
+/// shadowdusk::include_effect!("shaders/tint.fx", crate = ::engine::shadowdusk);
+/// ```
+///
+/// Use it in item position. The path is relative to the crate root (the folder holding
+/// `Cargo.toml`). The module is named after the file stem in snake_case (`TintPS.fx` →
+/// `tint_ps`) unless `name = <ident>` is given.
+///
+/// # What the module holds
+///
+/// - `MGFX: &[u8]`: the compiled effect (MGFX v10, OpenGL);
+/// - `Params`: `#[repr(C)]`, one `[[f32; 4]; N]` field per constant-buffer record, laid out as
+///   MonoGame uploads them, with `const` assertions on size and offsets; `Default` /
+///   `Params::DEFAULT` from the shader's initializers; one setter and getter per parameter
+///   (`set_tint([f32; 4])`, `tint()`, scalars `f32`, `int`/`bool` as `i32`/`bool`, matrices as
+///   `impl Into<shadowdusk::params::Matrix>` with MonoGame's `SetValue(Matrix)` meaning, arrays
+///   as `set_colors(&[[f32; 4]])` plus `set_colors_at(i, v)`), each documented with its HLSL
+///   declaration, `file:line`, registers and default; `shadowdusk::params::EffectParams`, which
+///   `shadowdusk::gl::GlEffect::set_params` takes;
+/// - `Technique`: an enum whose discriminants are the technique indices, with names;
+///   `passes::<technique>::<PASS>`: pass indices;
+/// - `textures`: each texture parameter's index and texture units.
+///
+/// # Where the bytes come from
+///
+/// When the crate's build script ran `shadowdusk_build::Builder` over the file, the macro uses
+/// its artifact in `OUT_DIR/shadowdusk/` (the build script's defines and include folders apply,
+/// and `OUT_DIR/shadowdusk/<path>.rs` holds the same generated code for reading). Otherwise it
+/// compiles the effect itself, with no defines. Either way the crate is rebuilt when the effect
+/// or any file it includes changes.
+///
+/// # Errors
+///
+/// Shader errors are compile errors on the path literal, starting with the shader's
+/// `path:line:col` and followed by the source snippet. DXC must be available (see the
+/// `shadowdusk-build` docs: `SHADOWDUSK_DXC`, or `cargo xtask setup`).
+#[proc_macro]
+pub fn include_effect(input: TokenStream) -> TokenStream {
+    let env = match MacroEnv::from_process_env() {
+        Ok(env) => env,
+        Err(message) => return quote_error(&message),
+    };
+    let input: proc_macro2::TokenStream = input.into();
+    // `expand` reports every failure as `compile_error!`; a panic would be a ShadowDusk bug, and
+    // the user should see a request to report it rather than rustc's "proc macro panicked".
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expand(input, &env))) {
+        Ok(tokens) => tokens.into(),
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            quote_error(&format!(
+                "internal error in include_effect! ({why}); please report this with the effect file"
+            ))
+        }
+    }
+}
+
+fn quote_error(message: &str) -> TokenStream {
+    let lit = proc_macro2::Literal::string(message);
+    let tokens: proc_macro2::TokenStream = format!("::core::compile_error!({lit});")
+        .parse()
+        .unwrap_or_default();
+    tokens.into()
+}

@@ -1,0 +1,189 @@
+//! A crate using ShadowDusk the way a game does: `include_effect!` on its own `shaders/`, built
+//! with `#![deny(warnings)]` so any warning in generated code fails the workspace build.
+//!
+//! `build.rs` compiles `shaders/` with `shadowdusk_build::Builder`; the macros then take the
+//! build script's artifacts. `main` (and the test below) reads every embedded effect back with `shadowdusk::mgfx::read`
+//! and checks that the typed items describe it: technique and pass names, constant-buffer
+//! records and sizes, texture parameter indices.
+
+#![deny(warnings)]
+
+use shadowdusk::include_effect;
+use shadowdusk::mgfx::{self, ParameterClass};
+use shadowdusk::params::EffectParams;
+
+include_effect!("shaders/template_tint.fx");
+include_effect!("shaders/nez_grayscale.fx");
+include_effect!("shaders/nez_sepia.fx");
+include_effect!("shaders/nez_invert.fx");
+include_effect!("shaders/nez_pixelate.fx");
+include_effect!("shaders/nez_scanlines.fx");
+include_effect!("shaders/nez_vignette.fx");
+include_effect!("shaders/basic_lighting.fx");
+include_effect!("shaders/include_lighting.fx");
+include_effect!("shaders/cbuffer_shared.fx");
+include_effect!("shaders/skinned_bones.fx");
+include_effect!("shaders/matrix_2x2_3x3.fx");
+include_effect!("shaders/ps_array_uniforms.fx");
+include_effect!("shaders/int_bool_arrays.fx");
+include_effect!("shaders/macros_technique.fx");
+include_effect!("shaders/multi_texture_two.fx", name = two_layers);
+include_effect!("shaders/build_flavour.fx");
+
+/// What a generated module says about its effect, gathered through its typed items.
+struct Typed<P> {
+    name: &'static str,
+    mgfx: &'static [u8],
+    /// (technique name, pass names), in `Technique::ALL` order, with each variant's index.
+    techniques: Vec<(usize, &'static str, &'static [&'static str])>,
+    params: P,
+    textures: Vec<usize>,
+}
+
+/// Checks one module against its own bytes; returns a line for the report.
+fn check<P: EffectParams>(t: &Typed<P>) -> Result<String, String> {
+    let e = mgfx::read(t.mgfx).map_err(|err| format!("{}: MGFX does not read: {err:?}", t.name))?;
+    if P::mgfx() != t.mgfx {
+        return Err(format!("{}: EffectParams::mgfx is not MGFX", t.name));
+    }
+    let names: Vec<(usize, &str, Vec<&str>)> = e
+        .techniques
+        .iter()
+        .enumerate()
+        .map(|(i, tq)| {
+            let passes = tq.passes.iter().map(|p| p.name.as_str()).collect();
+            (i, tq.name.as_str(), passes)
+        })
+        .collect();
+    let typed: Vec<(usize, &str, Vec<&str>)> = t
+        .techniques
+        .iter()
+        .map(|(i, n, p)| (*i, *n, p.to_vec()))
+        .collect();
+    if names != typed {
+        return Err(format!("{}: techniques {typed:?}, MGFX {names:?}", t.name));
+    }
+    if t.params.constant_buffer_count() != e.constant_buffers.len() {
+        return Err(format!(
+            "{}: {} typed records, {} in MGFX",
+            t.name,
+            t.params.constant_buffer_count(),
+            e.constant_buffers.len()
+        ));
+    }
+    for (i, cb) in e.constant_buffers.iter().enumerate() {
+        let regs = t.params.constant_buffer(i).map_or(0, <[_]>::len);
+        if regs * 16 != cb.size as usize {
+            return Err(format!(
+                "{}: record {i} ({}) is {} bytes, typed {regs} registers",
+                t.name, cb.name, cb.size
+            ));
+        }
+    }
+    // Every texture parameter a sampler reads must have its typed index.
+    let mut mgfx_textures: Vec<usize> = e
+        .shaders
+        .iter()
+        .flat_map(|s| s.samplers.iter().map(|sm| sm.parameter as usize))
+        .collect();
+    mgfx_textures.sort_unstable();
+    mgfx_textures.dedup();
+    let mut typed_textures = t.textures.clone();
+    typed_textures.sort_unstable();
+    for i in &typed_textures {
+        if e.parameters.get(*i).map(|p| p.class) != Some(ParameterClass::Object) {
+            return Err(format!(
+                "{}: texture index {i} is not a texture parameter",
+                t.name
+            ));
+        }
+    }
+    for i in &mgfx_textures {
+        if !typed_textures.contains(i) {
+            return Err(format!(
+                "{}: sampled texture parameter {i} (`{}`) has no typed item",
+                t.name, e.parameters[*i].name
+            ));
+        }
+    }
+    Ok(format!(
+        "{:<20} {} technique(s), {} record(s), {} texture(s), {} bytes",
+        t.name,
+        t.techniques.len(),
+        e.constant_buffers.len(),
+        typed_textures.len(),
+        t.mgfx.len()
+    ))
+}
+
+macro_rules! typed {
+    ($m:ident, [$($tex:ident),*]) => {
+        check(&Typed {
+            name: stringify!($m),
+            mgfx: $m::MGFX,
+            techniques: $m::Technique::ALL
+                .iter()
+                .map(|t| (t.index(), t.name(), t.passes()))
+                .collect(),
+            params: $m::Params::default(),
+            textures: vec![$($m::textures::$tex),*],
+        })
+    };
+}
+
+/// Every effect's report line, or the first disagreement.
+fn check_all() -> Result<Vec<String>, String> {
+    Ok(vec![
+        typed!(template_tint, [SPRITE_TEXTURE])?,
+        typed!(nez_grayscale, [S0])?,
+        typed!(nez_sepia, [S0])?,
+        typed!(nez_invert, [S0])?,
+        typed!(nez_pixelate, [S0])?,
+        typed!(nez_scanlines, [S0])?,
+        typed!(nez_vignette, [S0])?,
+        typed!(basic_lighting, [TEXTURE])?,
+        typed!(include_lighting, [NORMAL_MAP, S0])?,
+        typed!(cbuffer_shared, [])?,
+        typed!(skinned_bones, [])?,
+        typed!(matrix_2x2_3x3, [TEXTURE_SAMPLER])?,
+        typed!(ps_array_uniforms, [TEXTURE_SAMPLER])?,
+        typed!(int_bool_arrays, [TEXTURE_SAMPLER])?,
+        typed!(macros_technique, [TEXTURE, OVERLAY])?,
+        typed!(two_layers, [BASE_TEXTURE, DETAIL_TEXTURE])?,
+        typed!(build_flavour, [])?,
+    ])
+}
+
+fn main() {
+    match check_all() {
+        Ok(lines) => {
+            for l in &lines {
+                println!("{l}");
+            }
+            println!("{} effects: typed items agree with their MGFX", lines.len());
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_effect_agrees_with_its_mgfx() {
+        let lines = super::check_all().unwrap_or_else(|e| panic!("{e}"));
+        assert!(lines.len() >= 10);
+    }
+
+    /// `CONSUMER_BUILD_SCRIPT` is defined only by build.rs, so this default can only come from
+    /// the build script's artifact, and the bytes are its `.mgfx` file.
+    #[test]
+    fn macros_use_the_build_script_artifacts() {
+        assert_eq!(super::build_flavour::Params::default().flavour(), 2.0);
+        let artifact = concat!(env!("OUT_DIR"), "/shadowdusk/shaders/build_flavour.mgfx");
+        let bytes = std::fs::read(artifact).unwrap_or_else(|e| panic!("{artifact}: {e}"));
+        assert_eq!(bytes, super::build_flavour::MGFX);
+    }
+}

@@ -1,0 +1,3 @@
+shadowdusk::include_effect!("shaders/does_not_exist.fx");
+
+fn main() {}

@@ -1,0 +1,3 @@
+shadowdusk::include_effect!("shaders/missing_include.fx");
+
+fn main() {}

@@ -1,0 +1,3 @@
+shadowdusk::include_effect!("shaders/type_error.fx");
+
+fn main() {}

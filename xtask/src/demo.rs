@@ -1,0 +1,50 @@
+//! `cargo xtask demo [GAME ARGS]`: make sure DXC is there, then run the example game: in a
+//! window when an X display is available, otherwise headless for 120 frames with screenshots in
+//! `target/demo/` (`shot-tint.png`, …, `shot-cube.png`, `shot-wave-frame1.png`,
+//! `shot-wave-frame120.png`). Arguments are passed to the game (`--scene cube`, `--headless`,
+//! `--frames N`, `--screenshot PATH`); headless runs get the defaults above for whatever is not
+//! given.
+
+use std::process::Command;
+
+/// The game's exit status when OpenGL is unavailable (`example_game::run::EXIT_NO_GL`).
+const EXIT_NO_GL: i32 = 3;
+
+pub fn run(extra: &[String]) -> Result<(), String> {
+    crate::setup::run()?;
+    let root = crate::setup::workspace_root();
+    let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());
+    let given = |flag: &str| extra.iter().any(|a| a == flag);
+    let mut args: Vec<String> = extra.to_vec();
+    let headless = given("--headless") || !has_display;
+    if headless {
+        if !given("--headless") {
+            println!("no X display (DISPLAY is unset): running the game headless");
+            args.push("--headless".into());
+        }
+        if !given("--frames") {
+            args.extend(["--frames".into(), "120".into()]);
+        }
+        if !given("--screenshot") {
+            let out = root.join("target/demo/shot.png");
+            args.extend(["--screenshot".into(), out.display().to_string()]);
+        }
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(&cargo)
+        .current_dir(&root)
+        .args(["run", "--quiet", "-p", "example-game", "--"])
+        .args(&args)
+        .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        Some(EXIT_NO_GL) => Err(
+            "the game found no OpenGL: install libegl1 libegl-mesa0 libgl1-mesa-dri (headless), \
+             or run it under an X server"
+                .into(),
+        ),
+        _ => Err(format!("the game failed ({status})")),
+    }
+}
