@@ -149,6 +149,10 @@ pub fn run(root: &Path) -> Result<(), String> {
         ms(rows[2].median)
     );
 
+    // The edit loop left OUT_DIR one edit behind the restored file.
+    build(&noop)?;
+    macro_expansion(&krate, &work.join("out-warmup"), &first)?;
+
     match cargo_noop(root, &work) {
         Ok((noop, touch, script)) => {
             println!(
@@ -288,4 +292,55 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+/// `include_effect!` expansion, timed on the library function the proc macro calls, once per
+/// corpus effect: from the build script's artifacts (the usual case) and compiling in-process
+/// (a crate without a build script).
+fn macro_expansion(krate: &Path, out_dir: &Path, built: &Artifacts) -> Result<(), String> {
+    use shadowdusk_build::include_effect::{expand, MacroEnv};
+    let inputs: Vec<proc_macro2::TokenStream> = built
+        .effects
+        .iter()
+        .map(|e| {
+            format!("{:?}", e.relative.to_string_lossy().replace('\\', "/"))
+                .parse::<proc_macro2::TokenStream>()
+                .map_err(|e| format!("macro input: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut with_artifacts = MacroEnv::new(krate);
+    with_artifacts.out_dir = Some(out_dir.to_path_buf());
+    let in_process = MacroEnv::new(krate);
+    println!();
+    println!(
+        "== include_effect! expansion ({} effects, per invocation, median of {WARM_RUNS} rounds)",
+        inputs.len()
+    );
+    for (label, env) in [
+        ("from build-script artifacts", &with_artifacts),
+        ("in-process compile (no build script)", &in_process),
+    ] {
+        let mut per_call = Vec::new();
+        let mut rounds = Vec::new();
+        for _ in 0..WARM_RUNS {
+            let t = Instant::now();
+            for input in &inputs {
+                let c = Instant::now();
+                let out = expand(input.clone(), env);
+                per_call.push(c.elapsed());
+                if out.to_string().contains("compile_error") {
+                    return Err(format!("{label}: expansion failed for {input}"));
+                }
+            }
+            rounds.push(t.elapsed());
+        }
+        println!(
+            "{label:<40} median per invocation {:>8}, slowest {:>8}, all {} effects {:>9}",
+            ms(median(per_call.clone())),
+            ms(per_call.iter().copied().max().unwrap_or_default()),
+            inputs.len(),
+            ms(median(rounds))
+        );
+    }
+    Ok(())
 }

@@ -1,0 +1,6 @@
+//! Compiles every effect in `shaders/` to MGFX at build time; `include_effect!` in
+//! `src/effects.rs` then picks up the artifacts (and the typed modules) from `OUT_DIR`.
+
+fn main() {
+    shadowdusk_build::Builder::new().dir("shaders").compile();
+}

@@ -1,0 +1,28 @@
+//! A small game drawn entirely with ShadowDusk effects: the shaders in `shaders/` are compiled
+//! to MGFX by the build script (`shadowdusk_build::Builder`), embedded as typed modules by
+//! `shadowdusk::include_effect!` ([`effects`]), and loaded into OpenGL by
+//! `shadowdusk::gl::GlEffect` the way MonoGame's OpenGL runtime loads them.
+//!
+//! Scenes (keys `1`–`5`, Tab for the next): a sprite through `tint`, `sepia`, `grayscale` and
+//! a time-driven `wave`, each beside the untouched sprite; and a textured, lit cube drawn by a
+//! custom vertex and pixel shader in two passes (outline, lit), both to the back buffer and to
+//! a render target shown as an inset. Parameters are set every frame through the generated
+//! typed setters. The label of the active scene is drawn with a built-in bitmap font.
+//!
+//! The binary runs in a window (winit + glutin) or headless (`--headless`, EGL surfaceless);
+//! the modules here are also what the screenshot test uses to know where to look.
+
+pub mod cube;
+pub mod effects;
+pub mod font;
+pub mod game;
+pub mod headless;
+pub mod math;
+pub mod options;
+pub mod run;
+pub mod scene;
+pub mod screenshots;
+pub mod sprites;
+pub mod target;
+pub mod texture;
+pub mod window;

@@ -1,0 +1,35 @@
+//! `example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scene NAME]`: see
+//! [`example_game::options::USAGE`].
+
+use std::process::ExitCode;
+
+use example_game::options::{self, USAGE};
+use example_game::{run, window};
+
+fn main() -> ExitCode {
+    let options = match options::parse(std::env::args().skip(1)) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("example-game: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = if options.headless {
+        run::headless(&options)
+    } else {
+        window::run(&options)
+    };
+    match result {
+        Ok(written) => {
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(failure) => failure.report(),
+    }
+}

@@ -1,0 +1,105 @@
+//! Command-line options.
+
+use std::path::PathBuf;
+
+use crate::scene::Scene;
+
+/// How to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// No window: an EGL surfaceless pbuffer.
+    pub headless: bool,
+    /// Stop after this many frames (headless: default [`DEFAULT_FRAMES`]).
+    pub frames: Option<u64>,
+    /// Write screenshots: a `.png` file name (`out.png` gives `out-tint.png`, …) or a folder.
+    pub screenshot: Option<PathBuf>,
+    /// The scene shown first.
+    pub scene: Scene,
+}
+
+/// Frames run headless, or before a windowed screenshot, when `--frames` is not given.
+pub const DEFAULT_FRAMES: u64 = 60;
+
+/// The `--help` text.
+pub const USAGE: &str = "\
+usage: example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scene NAME]
+
+  --headless          render without a window (EGL surfaceless, Mesa llvmpipe)
+  --frames N          stop after N frames (default 60 headless or with --screenshot)
+  --screenshot PATH   write one PNG per scene at the last frame, plus the wave scene at
+                      frame 1 and frame N: OUT-tint.png, ... or DIR/tint.png, ...
+  --scene NAME        first scene: tint, sepia, grayscale, wave, cube
+
+keys: 1-5 choose a scene, Tab the next one, Esc quits";
+
+/// Parses the arguments after the program name. `Ok(None)` for `--help`.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        headless: false,
+        frames: None,
+        screenshot: None,
+        scene: Scene::Tint,
+    };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--headless" => options.headless = true,
+            "--frames" => {
+                let v = value("--frames")?;
+                let n: u64 = v
+                    .parse()
+                    .map_err(|_| format!("--frames takes a whole number, not '{v}'"))?;
+                if n == 0 {
+                    return Err("--frames must be at least 1".into());
+                }
+                options.frames = Some(n);
+            }
+            "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--scene" => {
+                let v = value("--scene")?;
+                options.scene = Scene::from_name(&v).ok_or_else(|| {
+                    let names: Vec<&str> = Scene::ALL.iter().map(|s| s.name()).collect();
+                    format!("unknown scene '{v}'; one of: {}", names.join(", "))
+                })?;
+            }
+            "-h" | "--help" => return Ok(None),
+            other => return Err(format!("unknown argument '{other}'")),
+        }
+    }
+    Ok(Some(options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_the_headless_screenshot_command() {
+        let o = parse(args(
+            "--headless --frames 30 --screenshot out.png --scene cube",
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(o.headless);
+        assert_eq!(o.frames, Some(30));
+        assert_eq!(o.screenshot, Some(PathBuf::from("out.png")));
+        assert_eq!(o.scene, Scene::Cube);
+    }
+
+    #[test]
+    fn refuses_bad_values_with_a_reason() {
+        assert!(parse(args("--frames x")).unwrap_err().contains("'x'"));
+        assert!(parse(args("--frames 0")).is_err());
+        assert!(parse(args("--scene moon")).unwrap_err().contains("tint"));
+        assert!(parse(args("--frames"))
+            .unwrap_err()
+            .contains("needs a value"));
+        assert!(parse(args("--fast")).is_err());
+        assert_eq!(parse(args("--help")).unwrap(), None);
+    }
+}

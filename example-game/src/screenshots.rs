@@ -1,0 +1,125 @@
+//! Screenshots: which scenes are captured when, and where the PNGs go. The same code serves
+//! the headless loop and the window (both read the back buffer before it is shown).
+
+use std::path::{Path, PathBuf};
+
+use crate::game::Game;
+use crate::scene::Scene;
+use crate::target;
+
+/// The scene captured at frame 1 and at the last frame, to show that it animates.
+pub const ANIMATED: Scene = Scene::Wave;
+
+/// Where screenshots go: `out.png` → `out-<what>.png`; a folder → `<folder>/<what>.png`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shots {
+    dir: PathBuf,
+    prefix: Option<String>,
+}
+
+impl Shots {
+    /// Interprets `--screenshot PATH`: a path ending in `.png` names files, anything else is
+    /// a folder (created when missing).
+    pub fn new(path: &Path) -> Shots {
+        let is_png = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        if is_png && !path.is_dir() {
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let prefix = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .filter(|s| !s.is_empty());
+            Shots { dir, prefix }
+        } else {
+            Shots {
+                dir: path.to_path_buf(),
+                prefix: None,
+            }
+        }
+    }
+
+    /// The file for `what` (`tint`, `wave-frame1`, …).
+    pub fn path(&self, what: &str) -> PathBuf {
+        match &self.prefix {
+            Some(p) => self.dir.join(format!("{p}-{what}.png")),
+            None => self.dir.join(format!("{what}.png")),
+        }
+    }
+
+    /// Renders `scene` at the game's current time into the back buffer, reads it and writes
+    /// it as `what`; the game's own scene is restored. Returns the file written.
+    pub fn capture(
+        &self,
+        game: &mut Game,
+        gl: &glow::Context,
+        scene: Scene,
+        what: &str,
+        size: (u32, u32),
+    ) -> Result<PathBuf, String> {
+        let shown = game.scene();
+        game.set_scene(scene);
+        let rendered = game.render(gl, size.0, size.1);
+        game.set_scene(shown);
+        rendered?;
+        let mut image = target::read_backbuffer(gl, size.0, size.1)?;
+        // The back buffer's alpha is whatever blending left; a screenshot is opaque.
+        for p in image.pixels_mut() {
+            p.0[3] = 255;
+        }
+        let path = self.path(what);
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        image
+            .save(&path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(path)
+    }
+
+    /// What is captured after frame `frame` of `last`: the animated scene at frame 1, and at
+    /// the last frame every scene plus the animated one again under its frame name.
+    pub fn after_frame(
+        &self,
+        game: &mut Game,
+        gl: &glow::Context,
+        frame: u64,
+        last: u64,
+        size: (u32, u32),
+    ) -> Result<Vec<PathBuf>, String> {
+        let mut written = Vec::new();
+        let animated = |n: u64| format!("{}-frame{n}", ANIMATED.name());
+        if frame == 1 {
+            written.push(self.capture(game, gl, ANIMATED, &animated(1), size)?);
+        }
+        if frame == last {
+            for scene in Scene::ALL {
+                written.push(self.capture(game, gl, scene, scene.name(), size)?);
+            }
+            if last != 1 {
+                written.push(self.capture(game, gl, ANIMATED, &animated(last), size)?);
+            }
+        }
+        Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_png_name_becomes_a_prefix_and_anything_else_a_folder() {
+        let s = Shots::new(Path::new("target/demo/shot.png"));
+        assert_eq!(s.path("tint"), PathBuf::from("target/demo/shot-tint.png"));
+        let s = Shots::new(Path::new("out.PNG"));
+        assert_eq!(s.path("cube"), PathBuf::from("./out-cube.png"));
+        let s = Shots::new(Path::new("target/demo"));
+        assert_eq!(
+            s.path("wave-frame1"),
+            PathBuf::from("target/demo/wave-frame1.png")
+        );
+    }
+}
