@@ -1,0 +1,33 @@
+// The effect the crate documentation compiles: MonoGame's SpriteEffect template with a tint.
+#if OPENGL
+#define PS_SHADERMODEL ps_3_0
+#else
+#define PS_SHADERMODEL ps_4_0_level_9_1
+#endif
+
+Texture2D SpriteTexture;
+sampler2D SpriteTextureSampler = sampler_state { Texture = <SpriteTexture>; };
+
+float4 Tint = float4(1, 1, 1, 1);
+float Amount = 0.35;
+
+struct VertexShaderOutput
+{
+    float4 Position : SV_POSITION;
+    float4 Color : COLOR0;
+    float2 TextureCoordinates : TEXCOORD0;
+};
+
+float4 MainPS(VertexShaderOutput input) : COLOR
+{
+    float4 c = tex2D(SpriteTextureSampler, input.TextureCoordinates) * input.Color;
+    return lerp(c, c * Tint, Amount);
+}
+
+technique SpriteDrawing
+{
+    pass P0
+    {
+        PixelShader = compile PS_SHADERMODEL MainPS();
+    }
+};
