@@ -23,19 +23,22 @@
 //!    row 0 is v = 0) and set it on the named parameter.
 //! 4. Render into a [`TARGET_SIZE`] target cleared to [`CLEAR`] with MonoGame's defaults for
 //!    everything the pass does not bake: `BlendState.Opaque`, `DepthStencilState.None`,
-//!    `RasterizerState.CullNone`, `SamplerState.PointClamp` on every slot. Draw [`Geometry`]:
+//!    `RasterizerState.CullNone` (which leaves `glFrontFace` at GL's initial CCW),
+//!    `SamplerState.PointClamp` on every slot. Draw [`Geometry`]:
 //!    a SpriteBatch quad (pixel rectangle, vertex colour, uv 0..1, SpriteBatch's own vertex
 //!    shader) or a [`Mesh`] with the effect's vertex shader, using technique
 //!    [`Render::technique`], every pass in order.
 //! 5. Read back with the origin at the top-left pixel, once as the backbuffer and once as a
-//!    render target (MonoGame flips the latter through `posFixup`; both must look the same).
-//! 6. [`Check::Reference`]: for every pixel `(x, y)`, the function returns the expected RGBA in
-//!    0..1, or `None` where the answer is ambiguous (a pixel centre on a triangle edge or on a
-//!    texel boundary). Compare with a tolerance of [`TOLERANCE`] per channel. Rendering with every
-//!    value parameter set to zero must then *fail* the comparison (proves the uniforms arrive).
-//!    [`Check::Sensitivity`]: render with the listed values, then once per [`Sensitivity`] with
-//!    one parameter changed; at least `min_fraction` of the pixels of `region` must change by
-//!    more than [`TOLERANCE`].
+//!    render target (MonoGame flips the latter through `posFixup`, so geometry and texture reads
+//!    look the same; only window-space inputs differ, see [`Reference::PerOrientation`]).
+//! 6. [`Check::reference`] (every entry has one): for every pixel `(x, y)` of the orientation,
+//!    the function returns the expected RGBA in 0..1, or `None` where the answer is ambiguous (a
+//!    pixel centre on a triangle edge or on a texel boundary). Compare with a tolerance of
+//!    [`TOLERANCE`] per channel. Rendering with every value parameter set to zero must then
+//!    *fail* the comparison (proves the uniforms arrive).
+//! 7. [`Check::sensitivities`] (optional): render with the listed values, then once per
+//!    [`Sensitivity`] with one parameter changed; at least `min_fraction` of the pixels of
+//!    `region` must change by more than [`TOLERANCE`] (proves each parameter matters on its own).
 //!
 //! The references implement the shader math in Rust. Textures are nearest-sampled (every
 //! sampler either bakes a Point filter or is left to the harness's PointClamp) and quads are
@@ -53,6 +56,7 @@ pub use math::{
 };
 pub use textures::{Address, Pattern, TextureSpec};
 
+use crate::Orientation;
 use shadowdusk::mgfx::{
     BlendState, DepthStencilState, ParameterClass, ParameterType, RasterizerState, SamplerState,
     SamplerType, VertexElementUsage,
@@ -309,16 +313,74 @@ impl ElementFormat {
     }
 }
 
-/// A reference: expected RGBA (0..1) of pixel `(x, y)` (top-left origin), `None` = don't compare.
-pub type Reference = fn(u32, u32) -> Option<[f32; 4]>;
+/// Expected RGBA (0..1) of pixel `(x, y)` (top-left origin), `None` = don't compare.
+pub type PixelFn = fn(u32, u32) -> Option<[f32; 4]>;
+
+/// The CPU computation of an effect's picture.
+#[derive(Clone, Copy, Debug)]
+pub enum Reference {
+    /// One picture for both orientations: everything that reaches the pixel shader through
+    /// vertices, uniforms and textures is flipped back by `posFixup`.
+    Same(PixelFn),
+    /// One picture per orientation. MonoGame's GL runtime hands window-space values to the pixel
+    /// shader unchanged: `VPOS` is `gl_FragCoord` (origin at the bottom-left of the backbuffer
+    /// but at the top-left of a render target, which `posFixup` stores upside down), and `VFACE`
+    /// is `gl_FrontFacing`, whose winding the y-flip reverses.
+    PerOrientation {
+        /// The default framebuffer.
+        backbuffer: PixelFn,
+        /// A render target.
+        render_target: PixelFn,
+    },
+}
+
+impl Reference {
+    /// The picture expected in orientation `o`.
+    pub fn pixel_fn(&self, o: Orientation) -> PixelFn {
+        match (*self, o) {
+            (Reference::Same(f), _) => f,
+            (Reference::PerOrientation { backbuffer, .. }, Orientation::Backbuffer) => backbuffer,
+            (Reference::PerOrientation { render_target, .. }, Orientation::RenderTarget) => {
+                render_target
+            }
+        }
+    }
+}
 
 /// What a render must show.
 #[derive(Clone, Debug)]
-pub enum Check {
-    /// Compare every pixel with a CPU implementation of the shader.
-    Reference(Reference),
-    /// Changing these parameters must change the picture.
-    Sensitivity(Vec<Sensitivity>),
+pub struct Check {
+    /// The CPU reference every pixel is compared with.
+    pub reference: Reference,
+    /// Parameters whose change alone must change the picture.
+    pub sensitivities: Vec<Sensitivity>,
+}
+
+impl Check {
+    /// A reference that holds in both orientations.
+    pub fn reference(f: PixelFn) -> Check {
+        Check {
+            reference: Reference::Same(f),
+            sensitivities: Vec::new(),
+        }
+    }
+
+    /// A reference per orientation (window-space inputs: `VPOS`, `VFACE`).
+    pub fn per_orientation(backbuffer: PixelFn, render_target: PixelFn) -> Check {
+        Check {
+            reference: Reference::PerOrientation {
+                backbuffer,
+                render_target,
+            },
+            sensitivities: Vec::new(),
+        }
+    }
+
+    /// Adds sensitivity checks.
+    pub fn with_sensitivities(mut self, sensitivities: Vec<Sensitivity>) -> Check {
+        self.sensitivities = sensitivities;
+        self
+    }
 }
 
 /// One parameter whose change must show.

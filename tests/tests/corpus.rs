@@ -10,8 +10,9 @@ use std::path::Path;
 use shadowdusk::mgfx::{self, Effect, ParameterClass, ParameterType, SamplerType, ShaderStage};
 use shadowdusk_build::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
-    corpus_dir, entries, Check, Entry, Geometry, TextureSpec, CLEAR, TARGET_SIZE,
+    corpus_dir, entries, Entry, Geometry, Reference, TextureSpec, CLEAR, TARGET_SIZE,
 };
+use shadowdusk_tests::Orientation;
 
 fn fx_files() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(corpus_dir())
@@ -44,13 +45,18 @@ fn table_has_one_entry_per_effect_file() {
             "{f}: the first line must state its concern"
         );
     }
-    let references = entries()
+    // `Check` cannot be built without a reference, so every effect has one; that each one
+    // decides and draws most pixels is `references_draw_something_and_are_mostly_decided`.
+    // Only window-space inputs may make the two orientations differ.
+    let per_orientation: Vec<&str> = entries()
         .iter()
-        .filter(|e| matches!(e.render.check, Check::Reference(_)))
-        .count();
-    assert!(
-        references >= 18,
-        "only {references} effects have a CPU reference"
+        .filter(|e| matches!(e.render.check.reference, Reference::PerOrientation { .. }))
+        .map(|e| e.file)
+        .collect();
+    assert_eq!(
+        per_orientation,
+        ["vface_two_sided.fx", "vpos_checker.fx"],
+        "only VPOS and VFACE effects see the orientation"
     );
 }
 
@@ -148,10 +154,13 @@ fn render_descriptions_fit_the_parameters() {
 fn references_draw_something_and_are_mostly_decided() {
     let (w, h) = TARGET_SIZE;
     let mut problems = Vec::new();
-    for e in entries() {
-        let Check::Reference(f) = e.render.check else {
-            continue;
-        };
+    for (e, o) in entries().into_iter().flat_map(|e| {
+        [
+            (e.clone(), Orientation::Backbuffer),
+            (e, Orientation::RenderTarget),
+        ]
+    }) {
+        let f = e.render.check.reference.pixel_fn(o);
         let (mut drawn, mut undecided) = (0, 0);
         for y in 0..h {
             for x in 0..w {
@@ -163,9 +172,10 @@ fn references_draw_something_and_are_mostly_decided() {
             }
         }
         let total = (w * h) as f32;
-        if (drawn as f32) < 0.15 * total || (undecided as f32) > 0.15 * total {
+        // The most undecided reference today (matrix_2x2_3x3) leaves 192 of 4096 pixels open.
+        if (drawn as f32) < 0.15 * total || (undecided as f32) > 0.05 * total {
             problems.push(format!(
-                "{}: {drawn} pixels drawn, {undecided} undecided",
+                "{} ({o:?}): {drawn} pixels drawn, {undecided} undecided",
                 e.file
             ));
         }

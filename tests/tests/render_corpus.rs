@@ -1,8 +1,8 @@
 //! Renders every corpus effect on headless OpenGL (Mesa llvmpipe) with `shadowdusk::gl` and
-//! checks the picture against the table in `shadowdusk_tests::corpus`: a CPU reference of the
-//! shader math (max channel difference 2/255, in both back-buffer and render-target
-//! orientation), or a sensitivity check (changing a parameter changes the picture). For every
-//! reference effect, rendering with all value parameters at zero must then *fail* the
+//! checks the picture against the table in `shadowdusk_tests::corpus`: every effect against a
+//! CPU reference of its shader math (max channel difference 2/255, in both back-buffer and
+//! render-target orientation), and where listed, sensitivity checks (changing one parameter
+//! changes the picture). Rendering with all value parameters at zero must then *fail* the
 //! comparison, which proves the uniforms reach the shaders.
 //!
 //! Without headless GL the tests print a loud message and skip. Failure images go to
@@ -15,7 +15,7 @@ use shadowdusk::gl::{GlEffect, GlTexture, RenderTarget};
 use shadowdusk::mgfx::ParameterClass;
 use shadowdusk_build::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
-    corpus_dir, entries, Check, ElementFormat, Entry, Geometry, Mesh, TextureSpec, Value, CLEAR,
+    corpus_dir, entries, ElementFormat, Entry, Geometry, Mesh, PixelFn, TextureSpec, Value,
     TARGET_SIZE,
 };
 use shadowdusk_tests::{
@@ -167,6 +167,9 @@ fn reset_states(gl: &glow::Context) {
         gl.disable(glow::SCISSOR_TEST);
         gl.disable(glow::POLYGON_OFFSET_FILL);
         gl.polygon_mode(glow::FRONT_AND_BACK, glow::FILL);
+        // GL's initial winding. MonoGame sets it only when a pass culls, so a `VFACE` shader
+        // under CullMode.None sees this one (corpus::gl_front_facing).
+        gl.front_face(glow::CCW);
         gl.color_mask(true, true, true, true);
         gl.depth_mask(true);
     }
@@ -263,7 +266,7 @@ fn orientation_name(o: Orientation) -> &'static str {
 }
 
 /// The reference image (undecided pixels magenta) and the number of mismatching pixels.
-fn compare(img: &RgbaImage, f: fn(u32, u32) -> Option<[f32; 4]>) -> (RgbaImage, usize, String) {
+fn compare(img: &RgbaImage, f: PixelFn) -> (RgbaImage, usize, String) {
     let (w, h) = TARGET_SIZE;
     let mut expected = RgbaImage::new(w, h);
     let mut bad = 0;
@@ -341,81 +344,65 @@ fn run_entry(h: &Headless, e: &Entry, bytes: &[u8]) -> Vec<String> {
                 continue;
             }
         };
-        match &e.render.check {
-            Check::Reference(f) => {
-                let (expected, bad, first) = compare(&img, *f);
-                if bad > 0 {
-                    let files = save_failure(e, o, &img, Some(&expected));
-                    failures.push(format!(
-                        "{} ({}): {bad} pixels differ from the reference by more than {TOLERANCE_U8}/255; {first}; images: {files}",
-                        e.file,
-                        orientation_name(o)
-                    ));
-                }
+        let f = e.render.check.reference.pixel_fn(o);
+        let (expected, bad, first) = compare(&img, f);
+        if bad > 0 {
+            let files = save_failure(e, o, &img, Some(&expected));
+            failures.push(format!(
+                "{} ({}): {bad} pixels differ from the reference by more than {TOLERANCE_U8}/255; {first}; images: {files}",
+                e.file,
+                orientation_name(o)
+            ));
+        }
+        for s in &e.render.check.sensitivities {
+            let base = e
+                .render
+                .values
+                .iter()
+                .find(|(n, _)| *n == s.parameter)
+                .map(|(_, v)| v.clone());
+            let result = set(&mut loaded.effect, s.parameter, &s.changed)
+                .and_then(|_| render(h, &mut loaded, e, o));
+            if let Some(base) = base {
+                let _ = set(&mut loaded.effect, s.parameter, &base);
             }
-            Check::Sensitivity(list) => {
-                if img.pixels().all(|p| p.0 == CLEAR.map(|v| v as u8)) {
-                    failures.push(format!(
-                        "{} ({}): nothing was drawn",
-                        e.file,
-                        orientation_name(o)
-                    ));
-                }
-                for s in list {
-                    let base = e
-                        .render
-                        .values
-                        .iter()
-                        .find(|(n, _)| *n == s.parameter)
-                        .map(|(_, v)| v.clone());
-                    let result = set(&mut loaded.effect, s.parameter, &s.changed)
-                        .and_then(|_| render(h, &mut loaded, e, o));
-                    if let Some(base) = base {
-                        let _ = set(&mut loaded.effect, s.parameter, &base);
-                    }
-                    match result {
-                        Ok(changed) => {
-                            let frac = changed_fraction(&img, &changed, s.region);
-                            if frac < s.min_fraction {
-                                let files = save_failure(e, o, &changed, None);
-                                failures.push(format!(
-                                    "{} ({}): changing {} changed {:.0}% of region {:?}, expected at least {:.0}%; image: {files}",
-                                    e.file,
-                                    orientation_name(o),
-                                    s.parameter,
-                                    frac * 100.0,
-                                    s.region,
-                                    s.min_fraction * 100.0
-                                ));
-                            }
-                        }
-                        Err(err) => {
-                            failures.push(format!("{}: changing {}: {err}", e.file, s.parameter))
-                        }
+            match result {
+                Ok(changed) => {
+                    let frac = changed_fraction(&img, &changed, s.region);
+                    if frac < s.min_fraction {
+                        let files = save_failure(e, o, &changed, None);
+                        failures.push(format!(
+                            "{} ({}): changing {} changed {:.0}% of region {:?}, expected at least {:.0}%; image: {files}",
+                            e.file,
+                            orientation_name(o),
+                            s.parameter,
+                            frac * 100.0,
+                            s.region,
+                            s.min_fraction * 100.0
+                        ));
                     }
                 }
+                Err(err) => failures.push(format!("{}: changing {}: {err}", e.file, s.parameter)),
             }
         }
     }
     // With every uniform at zero the reference must no longer match: the values do arrive.
-    if let Check::Reference(f) = &e.render.check {
-        let has_values = loaded
-            .effect
-            .effect()
-            .parameters
-            .iter()
-            .any(|p| p.class != ParameterClass::Object);
-        if has_values {
-            let outcome = zero_all(&mut loaded.effect)
-                .and_then(|_| render(h, &mut loaded, e, Orientation::Backbuffer));
-            match outcome {
-                Ok(img) if compare(&img, *f).1 == 0 => failures.push(format!(
-                    "{}: rendering with all uniforms at zero still matches the reference; the reference does not depend on the uniforms it claims to test",
-                    e.file
-                )),
-                Ok(_) => {}
-                Err(err) => failures.push(format!("{}: zero-uniform render: {err}", e.file)),
-            }
+    let has_values = loaded
+        .effect
+        .effect()
+        .parameters
+        .iter()
+        .any(|p| p.class != ParameterClass::Object);
+    if has_values {
+        let o = Orientation::Backbuffer;
+        let outcome = zero_all(&mut loaded.effect).and_then(|_| render(h, &mut loaded, e, o));
+        match outcome {
+            Ok(img) if compare(&img, e.render.check.reference.pixel_fn(o)).1 == 0 => failures.push(format!(
+                "{}: rendering with all uniforms at zero still matches the reference; the reference does not depend on the uniforms it claims to test",
+                e.file
+            )),
+            Ok(_) => {}
+            Err(err) => failures.push(format!("{}: zero-uniform render: {err}", e.file)),
         }
     }
     for t in loaded.textures {

@@ -126,6 +126,33 @@ pub fn rasterize(
     x: u32,
     y: u32,
 ) -> Covered {
+    match cover(clip, varyings, indices, w, h, x, y) {
+        Hit::Outside => Covered::Outside,
+        Hit::Ambiguous => Covered::Ambiguous,
+        Hit::Inside { varyings, .. } => Covered::Inside(varyings),
+    }
+}
+
+enum Hit {
+    Outside,
+    Ambiguous,
+    /// `clockwise`: the covering triangle's vertices run clockwise on screen (top-left origin,
+    /// y down), D3D's front face.
+    Inside {
+        varyings: Vec<f32>,
+        clockwise: bool,
+    },
+}
+
+fn cover(
+    clip: &[[f32; 4]],
+    varyings: &[Vec<f32>],
+    indices: &[u16],
+    w: f32,
+    h: f32,
+    x: u32,
+    y: u32,
+) -> Hit {
     let p = [x as f32 + 0.5, y as f32 + 0.5];
     let mut ambiguous = false;
     for tri in indices.chunks(3) {
@@ -174,13 +201,45 @@ pub fn rasterize(
                     / total
             })
             .collect();
-        return Covered::Inside(out);
+        // With y down, a positive cross product turns clockwise on screen.
+        return Hit::Inside {
+            varyings: out,
+            clockwise: area > 0.0,
+        };
     }
     if ambiguous {
-        Covered::Ambiguous
+        Hit::Ambiguous
     } else {
-        Covered::Outside
+        Hit::Outside
     }
+}
+
+/// `gl_FrontFacing` (what MonoGame's GL runtime hands a `VFACE` input) for a triangle that runs
+/// `clockwise` on screen, drawn in orientation `o`.
+///
+/// GL decides facing by the winding in window coordinates (y up) against `glFrontFace`. MonoGame
+/// calls `glFrontFace` only when a rasterizer state culls; under `CullMode.None` (the corpus
+/// default, and the pass that reads `VFACE`) GL's initial `GL_CCW` stays. On the backbuffer,
+/// window y runs against the screen rows, so a screen-clockwise triangle is window-clockwise:
+/// back-facing, the opposite of D3D. In a render target `posFixup` puts screen row r at window
+/// y = r, so a screen-clockwise triangle is window-counter-clockwise: front-facing, as in D3D.
+pub fn gl_front_facing(clockwise: bool, o: crate::Orientation) -> bool {
+    match o {
+        crate::Orientation::Backbuffer => !clockwise,
+        crate::Orientation::RenderTarget => clockwise,
+    }
+}
+
+/// `gl_FragCoord.xy` (what MonoGame's GL runtime hands a `VPOS` input) of pixel `(x, y)`
+/// (top-left origin) in orientation `o`: the backbuffer's window origin is its bottom-left
+/// corner; a render target's rows are stored top row first, so its window origin is the top-left.
+pub fn frag_coord(x: u32, y: u32, o: crate::Orientation) -> [f32; 2] {
+    let (_, h) = super::TARGET_SIZE;
+    let wy = match o {
+        crate::Orientation::Backbuffer => h - 1 - y,
+        crate::Orientation::RenderTarget => y,
+    };
+    [x as f32 + 0.5, wy as f32 + 0.5]
 }
 
 /// Runs a CPU vertex shader over a mesh and rasterizes pixel `(x, y)` of the corpus target,
@@ -199,6 +258,27 @@ pub fn mesh_pixel(
         Covered::Outside => Some(super::CLEAR),
         Covered::Ambiguous => None,
         Covered::Inside(v) => ps(&v).map(saturate4),
+    }
+}
+
+/// As [`mesh_pixel`], and the pixel shader also learns whether the covering triangle runs
+/// clockwise on screen (see [`gl_front_facing`]).
+pub fn mesh_pixel_faced(
+    mesh: &super::Mesh,
+    vs: impl Fn(usize) -> ([f32; 4], Vec<f32>),
+    ps: impl Fn(&[f32], bool) -> Option<[f32; 4]>,
+    x: u32,
+    y: u32,
+) -> Option<[f32; 4]> {
+    let (w, h) = super::TARGET_SIZE;
+    let (clip, vary): (Vec<_>, Vec<_>) = (0..mesh.vertices.len()).map(vs).unzip();
+    match cover(&clip, &vary, &mesh.indices, w as f32, h as f32, x, y) {
+        Hit::Outside => Some(super::CLEAR),
+        Hit::Ambiguous => None,
+        Hit::Inside {
+            varyings,
+            clockwise,
+        } => ps(&varyings, clockwise).map(saturate4),
     }
 }
 

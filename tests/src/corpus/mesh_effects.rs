@@ -4,10 +4,12 @@
 //! transposed matrix upload or a swapped `mul` order moves or distorts the geometry visibly.
 
 use super::math::{
-    dot3, lerp, mat_mul, mesh_pixel, normalize3, pixel_ortho, rotate_z90, scale, translate,
+    dot3, gl_front_facing, lerp, mat_mul, mesh_pixel, mesh_pixel_faced, normalize3, pixel_ortho,
+    rotate_z90, scale, translate,
 };
 use super::textures::{Address, TextureSpec};
 use super::*;
+use crate::Orientation;
 use shadowdusk::mgfx::{SamplerType as ST, TextureAddressMode as TA, VertexElementUsage as U};
 
 const C: Address = Address::Clamp;
@@ -145,7 +147,7 @@ fn vs_wvp_chain() -> Entry {
             ],
             vec![("DiffuseTexture", CHAIN_TEX)],
             chain_mesh(),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -215,7 +217,7 @@ fn vs_single_wvp() -> Entry {
             ],
             vec![],
             color_mesh(),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -375,7 +377,7 @@ fn basic_lighting() -> Entry {
             ],
             vec![("Texture", LIT_TEX)],
             lit_mesh(),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -480,7 +482,7 @@ fn skinned_bones() -> Entry {
             ],
             vec![],
             skinned_mesh(),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -549,7 +551,7 @@ fn cbuffer_shared() -> Entry {
             ],
             vec![],
             uv_mesh(),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -625,15 +627,18 @@ fn macros_technique() -> Entry {
             ],
             vec![("Texture", MACRO_TEX), ("Overlay", OVERLAY_TEX)],
             uv_mesh(),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
 
 // ---- vface_two_sided ----
 
-fn vface_two_sided() -> Entry {
-    // Two quads side by side; the right one is mirrored in x, which reverses its winding.
+const FRONT_COLOR: [f32; 4] = [0.9, 0.5, 0.2, 1.0];
+const BACK_COLOR: [f32; 4] = [0.2, 0.6, 0.9, 1.0];
+
+/// Two quads side by side; the right one is mirrored in x, which reverses its winding.
+fn two_sided_mesh() -> Mesh {
     let mut mesh = uv_mesh();
     mesh.vertices = (0..8)
         .map(|i| {
@@ -647,10 +652,48 @@ fn vface_two_sided() -> Entry {
         })
         .collect();
     mesh.indices = vec![0, 1, 2, 2, 1, 3, 4, 5, 6, 6, 5, 7];
-    let wvp = mat_mul(
+    mesh
+}
+
+fn two_sided_wvp() -> Mat4 {
+    mat_mul(
         &mat_mul(&scale(12.0, 20.0, 1.0), &translate(32.0, 32.0, 0.0)),
         &pixel_ortho(W, H),
-    );
+    )
+}
+
+/// The two quads as MonoGame's GL runtime draws them: `VFACE` is `gl_FrontFacing`, so which quad
+/// counts as front depends on the orientation; see [`gl_front_facing`]. (The left quad runs
+/// clockwise on screen: D3D's front face.)
+fn two_sided(o: Orientation, x: u32, y: u32) -> Option<[f32; 4]> {
+    let mesh = two_sided_mesh();
+    let wvp = two_sided_wvp();
+    mesh_pixel_faced(
+        &mesh,
+        |v| {
+            let p = mul_vm(v4(mesh.element(v, 0)), &wvp);
+            (p, mesh.element(v, 1).to_vec())
+        },
+        |a, clockwise| {
+            let c = if gl_front_facing(clockwise, o) {
+                FRONT_COLOR
+            } else {
+                BACK_COLOR
+            };
+            Some([c[0] * a[0], c[1] * a[1], c[2], c[3]])
+        },
+        x,
+        y,
+    )
+}
+
+fn vface_two_sided() -> Entry {
+    fn backbuffer(x: u32, y: u32) -> Option<[f32; 4]> {
+        two_sided(Orientation::Backbuffer, x, y)
+    }
+    fn render_target(x: u32, y: u32) -> Option<[f32; 4]> {
+        two_sided(Orientation::RenderTarget, x, y)
+    }
     let full = |parameter, changed| Sensitivity {
         parameter,
         changed,
@@ -678,13 +721,13 @@ fn vface_two_sided() -> Entry {
         render: render(
             "TwoSided",
             vec![
-                ("WorldViewProj", mat4(&wvp)),
-                ("FrontColor", vector(&[0.9, 0.5, 0.2, 1.0])),
-                ("BackColor", vector(&[0.2, 0.6, 0.9, 1.0])),
+                ("WorldViewProj", mat4(&two_sided_wvp())),
+                ("FrontColor", vector(&FRONT_COLOR)),
+                ("BackColor", vector(&BACK_COLOR)),
             ],
             vec![],
-            mesh,
-            Check::Sensitivity(vec![
+            two_sided_mesh(),
+            Check::per_orientation(backbuffer, render_target).with_sensitivities(vec![
                 full("FrontColor", vector(&[0.3, 1.0, 0.3, 1.0])),
                 full("BackColor", vector(&[1.0, 1.0, 0.2, 1.0])),
             ]),

@@ -1,8 +1,9 @@
 //! Table entries of the pixel-shader-only effects drawn as SpriteBatch quads.
 
-use super::math::{dot3, lerp, sprite_pixel};
+use super::math::{dot3, frag_coord, lerp, normalize3, sprite_pixel};
 use super::textures::{Address, Pattern, TextureSpec};
 use super::*;
+use crate::Orientation;
 use shadowdusk::mgfx::{ParameterType as PT, SamplerType as ST, TextureAddressMode as TA};
 
 const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
@@ -106,7 +107,7 @@ fn nez_invert() -> Entry {
             vec![],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -145,7 +146,7 @@ fn nez_grayscale() -> Entry {
             vec![("Amount", scalar(GRAY_AMOUNT))],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -182,12 +183,28 @@ fn nez_sepia() -> Entry {
             vec![("SepiaTone", vector(&SEPIA))],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
 
+const ATTENUATION: f32 = 0.15;
+const LINES_FACTOR: f32 = 400.0;
+
 fn nez_scanlines() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = TEX8.sample_2d(0, uv[0], uv[1], C, C)?;
+                let line = (uv[1] * LINES_FACTOR).sin() * ATTENUATION;
+                Some([c[0] - line, c[1] - line, c[2] - line, c[3]])
+            },
+            x,
+            y,
+        )
+    }
     Entry {
         file: "nez_scanlines.fx",
         concern: "sin of a uniform-scaled coordinate",
@@ -203,12 +220,12 @@ fn nez_scanlines() -> Entry {
         render: render(
             "Scanlines",
             vec![
-                ("Attenuation", scalar(0.15)),
-                ("LinesFactor", scalar(400.0)),
+                ("Attenuation", scalar(ATTENUATION)),
+                ("LinesFactor", scalar(LINES_FACTOR)),
             ],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Sensitivity(vec![
+            Check::reference(reference).with_sensitivities(vec![
                 whole_quad("Attenuation", scalar(0.45)),
                 whole_quad("LinesFactor", scalar(250.0)),
             ]),
@@ -251,12 +268,30 @@ fn nez_pixelate() -> Entry {
                 rect: PIXELATE_RECT,
                 color: WHITE,
             },
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
 
+const VIGNETTE_POWER: f32 = 1.5;
+const VIGNETTE_RADIUS: f32 = 2.0;
+
 fn nez_vignette() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = TEX8.sample_2d(0, uv[0], uv[1], C, C)?;
+                let d = [uv[0] - 0.5, uv[1] - 0.5];
+                let reach = ((d[0] * d[0] + d[1] * d[1]) * VIGNETTE_RADIUS).clamp(0.0, 1.0);
+                let falloff = 1.0 - reach.powf(VIGNETTE_POWER);
+                Some([c[0] * falloff, c[1] * falloff, c[2] * falloff, c[3]])
+            },
+            x,
+            y,
+        )
+    }
     Entry {
         file: "nez_vignette.fx",
         concern: "pow/saturate falloff from two scalars",
@@ -267,10 +302,13 @@ fn nez_vignette() -> Entry {
         parameters: vec![p_float("Power"), p_float("Radius"), p_tex2d("s0")],
         render: render(
             "Vignette",
-            vec![("Power", scalar(1.5)), ("Radius", scalar(2.0))],
+            vec![
+                ("Power", scalar(VIGNETTE_POWER)),
+                ("Radius", scalar(VIGNETTE_RADIUS)),
+            ],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Sensitivity(vec![
+            Check::reference(reference).with_sensitivities(vec![
                 whole_quad("Power", scalar(4.0)),
                 whole_quad("Radius", scalar(3.5)),
             ]),
@@ -309,7 +347,7 @@ fn template_tint() -> Entry {
             vec![("Tint", vector(&TINT))],
             vec![("SpriteTexture", TEX8)],
             sprite(WARM),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -355,7 +393,7 @@ fn template_defaults() -> Entry {
             vec![("Amount", scalar(GRADE_AMOUNT))],
             vec![("SpriteTexture", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -407,7 +445,7 @@ fn multi_texture_two() -> Entry {
             vec![("BlendAmount", scalar(BLEND_AMOUNT))],
             vec![("BaseTexture", TEX8), ("DetailTexture", DETAIL)],
             sprite(PALE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -465,7 +503,7 @@ fn multi_texture_three() -> Entry {
                 ("MaskTexture", MASK),
             ],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -516,7 +554,7 @@ fn cube_reflect() -> Entry {
             ],
             vec![("EnvironmentMap", CUBE)],
             sprite(SKY),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -566,7 +604,7 @@ fn cube_modern() -> Entry {
             ],
             vec![("SkyTexture", SKY_CUBE)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -626,7 +664,7 @@ fn volume_lut() -> Entry {
             vec![("LutAmount", scalar(LUT_AMOUNT))],
             vec![("s0", LUT_SOURCE), ("LutTexture", LUT)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -661,7 +699,7 @@ fn lod_tex2dlod() -> Entry {
             vec![("Lod", scalar(LOD))],
             vec![("MipTexture", MIP16)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -694,7 +732,7 @@ fn lod_tex2dbias() -> Entry {
                 rect: BIAS_RECT,
                 color: WHITE,
             },
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -723,7 +761,7 @@ fn lod_tex2dgrad() -> Entry {
             vec![("Gradient", vector(&GRADIENT))],
             vec![("MipTexture", MIP32_GRAD)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -767,7 +805,7 @@ fn lod_tex2dproj() -> Entry {
             vec![("ProjParams", vector(&PROJ))],
             vec![("ProjectedSampler", PROJ_TEX)],
             sprite(MINT),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -802,7 +840,7 @@ fn lod_samplelevel() -> Entry {
             vec![("Level", scalar(LEVEL)), ("Tint", vector(&LEVEL_TINT))],
             vec![("MipTexture", MIP16_B)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -852,7 +890,7 @@ fn cbuffer_merged() -> Entry {
             ],
             vec![("SpriteTexture", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -907,7 +945,7 @@ fn int_bool_branch() -> Entry {
             ],
             vec![("TextureSampler", BLUR_TEX)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -957,7 +995,7 @@ fn matrix_2x2_3x3() -> Entry {
             ],
             vec![("TextureSampler", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -998,7 +1036,7 @@ fn variant_args() -> Entry {
             vec![("Tint", vector(&VARIANT_TINT))],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -1053,7 +1091,7 @@ fn clip_discard() -> Entry {
             ],
             vec![("TextureSampler", CUTOUT)],
             sprite(CREAM),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -1115,7 +1153,7 @@ fn static_const_palette() -> Entry {
             ],
             vec![("TextureSampler", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -1187,7 +1225,7 @@ fn ps_array_uniforms() -> Entry {
             ],
             vec![("TextureSampler", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
@@ -1261,12 +1299,36 @@ fn int_bool_arrays() -> Entry {
             ],
             vec![("TextureSampler", TEX8)],
             sprite(WHITE),
-            Check::Reference(reference),
+            Check::reference(reference),
         ),
     }
 }
 
+const HIGHLIGHT: [f32; 4] = [0.2, 0.9, 1.0, 0.8];
+const INTENSITY: f32 = 1.5;
+const THRESHOLD: f32 = 0.3;
+
 fn annotations() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = TEX8.sample_2d(0, uv[0], uv[1], C, C)?;
+                let luma = dot3([c[0], c[1], c[2]], [0.299, 0.587, 0.114]);
+                let glow = ((luma - THRESHOLD) * 4.0).clamp(0.0, 1.0) * INTENSITY;
+                let t = glow * HIGHLIGHT[3];
+                Some([
+                    lerp(c[0], HIGHLIGHT[0], t),
+                    lerp(c[1], HIGHLIGHT[1], t),
+                    lerp(c[2], HIGHLIGHT[2], t),
+                    c[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
     Entry {
         file: "annotations.fx",
         concern: "annotations on globals, technique and pass",
@@ -1283,13 +1345,13 @@ fn annotations() -> Entry {
         render: render(
             "Highlight",
             vec![
-                ("HighlightColor", vector(&[0.2, 0.9, 1.0, 0.8])),
-                ("Intensity", scalar(1.5)),
-                ("Threshold", scalar(0.3)),
+                ("HighlightColor", vector(&HIGHLIGHT)),
+                ("Intensity", scalar(INTENSITY)),
+                ("Threshold", scalar(THRESHOLD)),
             ],
             vec![("s0", TEX8)],
             sprite(WHITE),
-            Check::Sensitivity(vec![
+            Check::reference(reference).with_sensitivities(vec![
                 whole_quad("HighlightColor", vector(&[1.0, 0.2, 0.1, 1.0])),
                 whole_quad("Intensity", scalar(0.5)),
                 whole_quad("Threshold", scalar(0.6)),
@@ -1298,7 +1360,35 @@ fn annotations() -> Entry {
     }
 }
 
+const LIGHT_DIRECTION: [f32; 3] = [0.4, -0.6, 0.7];
+const LIGHT_COLOR: [f32; 3] = [1.0, 0.85, 0.7];
+const SATURATION: f32 = 0.8;
+const NORMAL_MAP: TextureSpec = TextureSpec::d2(4, 4, 19);
+
 fn include_lighting() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                let t = TEX8.sample_2d(0, uv[0], uv[1], C, C)?;
+                let albedo: [f32; 4] = [0, 1, 2, 3].map(|i| t[i] * col[i]);
+                let w = Address::Wrap;
+                let n = NORMAL_MAP.sample_2d(0, uv[0], uv[1], w, w)?;
+                let normal = normalize3([n[0] * 2.0 - 1.0, n[1] * 2.0 - 1.0, n[2] * 2.0 - 1.0]);
+                // Lighting.fxh: HalfLambert.
+                let l = normalize3(LIGHT_DIRECTION);
+                let ndl = dot3(normal, [-l[0], -l[1], -l[2]]) * 0.5 + 0.5;
+                let lit = [0, 1, 2].map(|i| albedo[i] * LIGHT_COLOR[i] * (ndl * ndl));
+                // ColorUtils.fxh: Desaturate(lit, 1 - Saturation) with Rec. 709 luminance.
+                let lum = dot3(lit, [0.2126, 0.7152, 0.0722]);
+                let out = lit.map(|v| lerp(v, lum, 1.0 - SATURATION));
+                Some([out[0], out[1], out[2], albedo[3]])
+            },
+            x,
+            y,
+        )
+    }
     Entry {
         file: "include_lighting.fx",
         concern: "includes from a subfolder with #pragma once and include guards",
@@ -1322,13 +1412,13 @@ fn include_lighting() -> Entry {
         render: render(
             "NormalMapped",
             vec![
-                ("LightDirection", vector(&[0.4, -0.6, 0.7])),
-                ("LightColor", vector(&[1.0, 0.85, 0.7])),
-                ("Saturation", scalar(0.8)),
+                ("LightDirection", vector(&LIGHT_DIRECTION)),
+                ("LightColor", vector(&LIGHT_COLOR)),
+                ("Saturation", scalar(SATURATION)),
             ],
-            vec![("s0", TEX8), ("NormalMap", TextureSpec::d2(4, 4, 19))],
+            vec![("s0", TEX8), ("NormalMap", NORMAL_MAP)],
             sprite(WARM),
-            Check::Sensitivity(vec![
+            Check::reference(reference).with_sensitivities(vec![
                 whole_quad("LightDirection", vector(&[-0.7, 0.5, -0.2])),
                 whole_quad("LightColor", vector(&[0.3, 0.5, 1.0])),
                 whole_quad("Saturation", scalar(0.1)),
@@ -1337,7 +1427,23 @@ fn include_lighting() -> Entry {
     }
 }
 
+const MRT_TINT: [f32; 4] = [0.9, 0.6, 0.8, 1.0];
+
 fn mrt_output() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        // Target 0 (COLOR0) only: the albedo. TEX8 is opaque, so `clip(albedo.a - 0.01)` keeps
+        // every pixel.
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, col| {
+                let c = TEX8.sample_2d(0, uv[0], uv[1], C, C)?;
+                Some([0, 1, 2, 3].map(|i| c[i] * col[i] * MRT_TINT[i]))
+            },
+            x,
+            y,
+        )
+    }
     Entry {
         file: "mrt_output.fx",
         concern: "PS output struct with COLOR0/COLOR1",
@@ -1361,22 +1467,48 @@ fn mrt_output() -> Entry {
             render_targets: 2,
             ..render(
                 "Deferred",
-                vec![
-                    ("Tint", vector(&[0.9, 0.6, 0.8, 1.0])),
-                    ("NormalStrength", scalar(0.7)),
-                ],
+                vec![("Tint", vector(&MRT_TINT)), ("NormalStrength", scalar(0.7))],
                 vec![
                     ("SpriteTexture", TEX8),
                     ("NormalTexture", TextureSpec::d2(4, 4, 20)),
                 ],
                 sprite(WHITE),
-                Check::Sensitivity(vec![whole_quad("Tint", vector(&[0.2, 1.0, 0.4, 1.0]))]),
+                Check::reference(reference)
+                    .with_sensitivities(vec![whole_quad("Tint", vector(&[0.2, 1.0, 0.4, 1.0]))]),
             )
         },
     }
 }
 
+const CELL_SIZE: f32 = 8.0;
+const COLOR_A: [f32; 4] = [0.9, 0.3, 0.2, 1.0];
+const COLOR_B: [f32; 4] = [0.1, 0.4, 0.9, 1.0];
+
+/// The checkerboard as MonoGame's GL runtime draws it: `VPOS` is `gl_FragCoord`, so its origin
+/// (and the checker's parity per row) depends on the orientation; see [`frag_coord`].
+fn checker(o: Orientation, x: u32, y: u32) -> Option<[f32; 4]> {
+    sprite_pixel(
+        RECT,
+        WHITE,
+        |_, col| {
+            let [fx, fy] = frag_coord(x, y, o);
+            let sum = (fx / CELL_SIZE).floor() + (fy / CELL_SIZE).floor();
+            // HLSL fmod: the remainder of a truncating division.
+            let parity = sum - 2.0 * (sum / 2.0).trunc();
+            Some([0, 1, 2, 3].map(|i| lerp(COLOR_A[i], COLOR_B[i], parity) * col[i]))
+        },
+        x,
+        y,
+    )
+}
+
 fn vpos_checker() -> Entry {
+    fn backbuffer(x: u32, y: u32) -> Option<[f32; 4]> {
+        checker(Orientation::Backbuffer, x, y)
+    }
+    fn render_target(x: u32, y: u32) -> Option<[f32; 4]> {
+        checker(Orientation::RenderTarget, x, y)
+    }
     let full = |parameter, changed| Sensitivity {
         parameter,
         changed,
@@ -1391,13 +1523,13 @@ fn vpos_checker() -> Entry {
         render: render(
             "Checker",
             vec![
-                ("CellSize", scalar(8.0)),
-                ("ColorA", vector(&[0.9, 0.3, 0.2, 1.0])),
-                ("ColorB", vector(&[0.1, 0.4, 0.9, 1.0])),
+                ("CellSize", scalar(CELL_SIZE)),
+                ("ColorA", vector(&COLOR_A)),
+                ("ColorB", vector(&COLOR_B)),
             ],
             vec![],
             sprite(WHITE),
-            Check::Sensitivity(vec![
+            Check::per_orientation(backbuffer, render_target).with_sensitivities(vec![
                 full("CellSize", scalar(5.0)),
                 full("ColorA", vector(&[0.2, 0.9, 0.2, 1.0])),
                 full("ColorB", vector(&[0.9, 0.9, 0.1, 1.0])),

@@ -16,7 +16,24 @@ pub(super) fn entries() -> Vec<Entry> {
     vec![render_states(), sampler_states()]
 }
 
+const FLAT_COLOR: [f32; 4] = [0.8, 0.4, 0.2, 0.7];
+
 fn render_states() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        // Technique AlphaBlended over the cleared (0, 0, 0, 0) target: SrcAlpha/InvSrcAlpha on
+        // both channels, so colour = src * a and alpha = a * a.
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |_, col| {
+                let src: [f32; 4] = [0, 1, 2, 3].map(|i| FLAT_COLOR[i] * col[i]);
+                let a = src[3];
+                Some([0, 1, 2, 3].map(|i| src[i] * a + CLEAR[i] * (1.0 - a)))
+            },
+            x,
+            y,
+        )
+    }
     // AlphaBlendEnable = true creates One/InvSrcAlpha, then SrcBlend/DestBlend override both
     // channels (ToAlpha keeps SrcAlpha/InvSrcAlpha), BlendOp sets only the alpha function.
     let alpha_blended = BlendState {
@@ -102,14 +119,14 @@ fn render_states() -> Entry {
         parameters: vec![p_vec("Color", 4)],
         render: Render {
             technique: "AlphaBlended",
-            values: vec![("Color", vector(&[0.8, 0.4, 0.2, 0.7]))],
+            values: vec![("Color", vector(&FLAT_COLOR))],
             textures: vec![],
             geometry: Geometry::Sprite {
                 rect: RECT,
                 color: WHITE,
             },
             render_targets: 1,
-            check: Check::Sensitivity(vec![Sensitivity {
+            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
                 parameter: "Color",
                 changed: vector(&[0.1, 0.9, 0.5, 0.4]),
                 region: [8, 8, 48, 48],
@@ -214,7 +231,7 @@ fn sampler_states() -> Entry {
                 color: WHITE,
             },
             render_targets: 1,
-            check: Check::Reference(reference),
+            check: Check::reference(reference),
         },
     }
 }
