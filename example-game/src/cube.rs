@@ -8,7 +8,6 @@ use shadowdusk::mgfx::VertexElementUsage;
 use shadowdusk::params::Matrix;
 
 use crate::math::{self, Vec3};
-use crate::sprites::{check, feed, Element};
 
 /// One face as seen from outside: its normal and the directions of the texture's right (+u)
 /// and up (-v) edges.
@@ -190,6 +189,45 @@ impl CubeMesh {
             gl.delete_buffer(self.vertices);
             gl.delete_buffer(self.indices);
         }
+    }
+}
+
+/// One interleaved vertex element: usage, float (or byte) components, GL type, normalized,
+/// byte offset.
+pub type Element = (VertexElementUsage, i32, u32, bool, i32);
+
+/// Points each element the pass's vertex shader reads at the bound array buffer, as MonoGame
+/// binds a vertex declaration: elements the shader has no attribute for are not fed. Returns
+/// the attribute locations enabled, to disable after the draw.
+///
+/// # Safety
+/// `gl` must be current with the vertex buffer bound to `ARRAY_BUFFER`.
+pub unsafe fn feed(
+    gl: &glow::Context,
+    pass: &AppliedPass,
+    elements: &[Element],
+    stride: i32,
+) -> Vec<u32> {
+    let mut enabled = Vec::new();
+    for &(usage, size, ty, normalized, offset) in elements {
+        if let Some(loc) = pass.attribute_location(usage, 0) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                gl.enable_vertex_attrib_array(loc);
+                gl.vertex_attrib_pointer_f32(loc, size, ty, normalized, stride, offset);
+            }
+            enabled.push(loc);
+        }
+    }
+    enabled
+}
+
+/// `glGetError` as a result.
+pub fn check(gl: &glow::Context, what: &str) -> Result<(), String> {
+    // SAFETY: a query on the current context.
+    match unsafe { gl.get_error() } {
+        glow::NO_ERROR => Ok(()),
+        e => Err(format!("{what}: OpenGL error 0x{e:04X}")),
     }
 }
 

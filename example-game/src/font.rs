@@ -1,7 +1,7 @@
 //! A built-in 5×7 bitmap font (no font files): a glyph table, the atlas texture made from it and
-//! text layout into sprite quads.
+//! text layout into sprites.
 
-use crate::sprites::Quad;
+use shadowdusk::gl::Sprite;
 
 /// Glyph cell in the atlas: 5×7 pixels plus one column and one row of spacing.
 const CELL_W: u32 = 6;
@@ -100,7 +100,7 @@ pub fn text_width(text: &str, scale: f32) -> f32 {
 
 /// One quad per visible character of `text` (upper-cased; characters without a glyph are left
 /// blank), top-left corner at (`x`, `y`), each glyph pixel `scale` screen pixels.
-pub fn layout(text: &str, x: f32, y: f32, scale: f32, color: [u8; 4]) -> Vec<Quad> {
+pub fn layout(text: &str, x: f32, y: f32, scale: f32, color: [u8; 4]) -> Vec<Sprite> {
     let atlas_w = (CELL_W * GLYPHS.len() as u32) as f32;
     let mut quads = Vec::new();
     for (i, ch) in text.chars().enumerate() {
@@ -113,13 +113,14 @@ pub fn layout(text: &str, x: f32, y: f32, scale: f32, color: [u8; 4]) -> Vec<Qua
         }
         let u0 = (index as u32 * CELL_W) as f32 / atlas_w;
         let u1 = (index as u32 * CELL_W + CELL_W) as f32 / atlas_w;
-        quads.push(Quad {
+        quads.push(Sprite {
             x: x + i as f32 * CELL_W as f32 * scale,
             y,
             width: CELL_W as f32 * scale,
             height: CELL_H as f32 * scale,
-            uv: [u0, 0.0, u1, 1.0],
+            uv: [[u0, 0.0], [u1, 1.0]],
             color,
+            depth: 0.0,
         });
     }
     quads

@@ -3,14 +3,14 @@
 //! window and on a headless EGL pbuffer.
 
 use glow::HasContext;
-use shadowdusk::gl::{GlEffect, GlTexture, RenderTarget};
+use shadowdusk::gl::{
+    GlEffect, GlRenderTarget, GlTexture, RenderTarget, Sprite, SpriteBatch, TexelFilter,
+};
 use shadowdusk::params::EffectParams;
 
 use crate::cube::{self, CubeMesh};
 use crate::effects::{cube as cube_fx, grayscale, sepia, tint, wave};
 use crate::scene::{self, Rect, Scene};
-use crate::sprites::{Quad, SpriteBatch};
-use crate::target::{self, Offscreen};
 use crate::{font, texture};
 
 /// A key the game reacts to.
@@ -56,18 +56,17 @@ pub struct Game {
     font: GlTexture,
     batch: SpriteBatch,
     mesh: CubeMesh,
-    inset: Offscreen,
+    inset: GlRenderTarget,
 }
 
 fn load(gl: &glow::Context, name: &str, bytes: &[u8]) -> Result<GlEffect, String> {
     GlEffect::new(gl, bytes).map_err(|e| format!("loading effect {name}: {e}"))
 }
 
-fn tex2d(texture: glow::Texture) -> GlTexture {
-    GlTexture {
-        texture,
-        target: glow::TEXTURE_2D,
-    }
+/// A texture sampled texel for texel: the effects' sampler states choose point filtering too.
+fn texture(gl: &glow::Context, width: u32, height: u32, rgba: &[u8]) -> Result<GlTexture, String> {
+    GlTexture::from_rgba8(gl, width, height, rgba, TexelFilter::Nearest)
+        .map_err(|e| format!("uploading a texture: {e}"))
 }
 
 fn rgba(c: [u8; 4]) -> [f32; 4] {
@@ -84,14 +83,9 @@ impl Game {
             wave: load(gl, "wave", wave::MGFX)?,
             cube: load(gl, "cube", cube_fx::MGFX)?,
         };
-        let sprite = tex2d(texture::upload(
-            gl,
-            texture::SIZE,
-            texture::SIZE,
-            &texture::sprite_pixels(),
-        )?);
+        let sprite = texture(gl, texture::SIZE, texture::SIZE, &texture::sprite_pixels())?;
         let atlas = font::atlas();
-        let font = tex2d(texture::upload(gl, atlas.width, atlas.height, &atlas.rgba)?);
+        let font = texture(gl, atlas.width, atlas.height, &atlas.rgba)?;
         let mut game = Game {
             scene,
             time: 0.0,
@@ -107,9 +101,10 @@ impl Game {
             },
             sprite,
             font,
-            batch: SpriteBatch::new(gl)?,
+            batch: SpriteBatch::new(gl).map_err(|e| e.to_string())?,
             mesh: CubeMesh::new(gl)?,
-            inset: Offscreen::new(gl, scene::INSET.width, scene::INSET.height)?,
+            inset: GlRenderTarget::new(gl, scene::INSET.width, scene::INSET.height)
+                .map_err(|e| e.to_string())?,
         };
         let e = &mut game.effects;
         let set = |fx: &mut GlEffect, index: usize| {
@@ -167,7 +162,7 @@ impl Game {
 
     /// Draws the active scene into the bound back buffer of `width`×`height`.
     pub fn render(&mut self, gl: &glow::Context, width: u32, height: u32) -> Result<(), String> {
-        let screen = target::backbuffer(width, height);
+        let screen = RenderTarget::backbuffer(width, height);
         if self.scene == Scene::Cube {
             // The render target first: drawing into it must not disturb the back buffer.
             self.inset.bind(gl);
@@ -175,14 +170,14 @@ impl Game {
             let inset_target = self.inset.target();
             self.draw_cube(gl, &inset_target, true)?;
         }
-        target::bind_backbuffer(gl, width, height);
+        GlRenderTarget::unbind(gl, width, height);
         clear(gl, scene::BACKGROUND);
         match self.scene {
             Scene::Cube => {
                 self.draw_cube(gl, &screen, false)?;
                 sprite_state(gl);
                 let inset = self.inset.texture();
-                self.draw_plain(gl, &screen, inset, &[quad(scene::INSET)])?;
+                self.draw_plain(gl, &screen, inset, &[sprite(scene::INSET)])?;
                 let caption = font::layout(
                     "RENDER TARGET",
                     scene::INSET.x as f32,
@@ -194,7 +189,7 @@ impl Game {
             }
             sprites => {
                 sprite_state(gl);
-                self.draw_plain(gl, &screen, self.sprite, &[quad(scene::ORIGINAL)])?;
+                self.draw_plain(gl, &screen, self.sprite, &[sprite(scene::ORIGINAL)])?;
                 self.draw_effect_sprite(gl, &screen, sprites)?;
                 let mut captions = font::layout(
                     "ORIGINAL",
@@ -225,13 +220,13 @@ impl Game {
         self.draw_plain(gl, &screen, self.font, &text)
     }
 
-    /// Draws quads of `texture` through `tint` with a white tint (SpriteBatch's default look).
+    /// Draws `sprites` of `texture` through `tint` with a white tint (SpriteBatch's default look).
     fn draw_plain(
         &mut self,
         gl: &glow::Context,
         target: &RenderTarget,
         texture: GlTexture,
-        quads: &[Quad],
+        sprites: &[Sprite],
     ) -> Result<(), String> {
         let fx = &mut self.effects.tint;
         fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))
@@ -244,7 +239,9 @@ impl Game {
             tint::passes::tinted::P0,
             target,
         )?;
-        self.batch.draw(gl, &pass, quads)
+        self.batch
+            .draw(gl, &pass, sprites)
+            .map_err(|e| e.to_string())
     }
 
     /// Draws the sprite at [`scene::EFFECT`] through the scene's effect.
@@ -293,7 +290,9 @@ impl Game {
             }
             Scene::Cube => return Ok(()),
         };
-        self.batch.draw(gl, &pass, &[quad(scene::EFFECT)])
+        self.batch
+            .draw(gl, &pass, &[sprite(scene::EFFECT)])
+            .map_err(|e| e.to_string())
     }
 
     /// Draws the cube's two passes (outline, then lit) into `target`.
@@ -330,14 +329,11 @@ impl Game {
         for fx in [e.tint, e.sepia, e.grayscale, e.wave, e.cube] {
             fx.destroy(gl);
         }
-        // SAFETY: textures created by this game on the current context.
-        unsafe {
-            gl.delete_texture(self.sprite.texture);
-            gl.delete_texture(self.font.texture);
-        }
-        self.batch.destroy(gl);
+        self.sprite.delete(gl);
+        self.font.delete(gl);
+        self.batch.delete(gl);
         self.mesh.destroy(gl);
-        self.inset.destroy(gl);
+        self.inset.delete(gl);
     }
 }
 
@@ -355,8 +351,8 @@ fn apply<P: EffectParams>(
         .map_err(|e| e.to_string())
 }
 
-fn quad(r: Rect) -> Quad {
-    Quad::new(r.x as f32, r.y as f32, r.width as f32, r.height as f32)
+fn sprite(r: Rect) -> Sprite {
+    Sprite::new(r.x as f32, r.y as f32, r.width as f32, r.height as f32)
 }
 
 /// Clears colour, depth and stencil with every write mask open (a pass may have closed one).

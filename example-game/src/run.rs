@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use glow::HasContext;
+use shadowdusk::gl::headless::HeadlessGl;
 
 use crate::game::Game;
-use crate::headless::HeadlessGl;
 use crate::options::{Options, DEFAULT_FRAMES};
 use crate::scene::{self, frame_time};
 use crate::screenshots::Shots;
@@ -72,8 +72,8 @@ pub fn announce(gl: &glow::Context, platform: &str) {
 /// when asked. Returns the files written.
 pub fn headless(options: &Options) -> Result<Vec<PathBuf>, Failure> {
     let (width, height) = (scene::WIDTH, scene::HEIGHT);
-    let context = HeadlessGl::new(width, height).map_err(Failure::NoGl)?;
-    let gl = &context.gl;
+    let context = HeadlessGl::new(width, height).map_err(|e| Failure::NoGl(e.to_string()))?;
+    let gl = context.gl();
     announce(gl, "headless, EGL surfaceless pbuffer");
     let vao = bind_vertex_array(gl)?;
     let mut game = Game::new(gl, options.scene)?;

@@ -3,9 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use glow::HasContext;
+use image::RgbaImage;
+use shadowdusk::gl::RenderTarget;
+
 use crate::game::Game;
 use crate::scene::Scene;
-use crate::target;
 
 /// The scene captured at frame 1 and at the last frame, to show that it animates.
 pub const ANIMATED: Scene = Scene::Wave;
@@ -65,7 +68,7 @@ impl Shots {
         let rendered = game.render(gl, size.0, size.1);
         game.set_scene(shown);
         rendered?;
-        let mut image = target::read_backbuffer(gl, size.0, size.1)?;
+        let mut image = read_backbuffer(gl, size.0, size.1)?;
         // The back buffer's alpha is whatever blending left; a screenshot is opaque.
         for p in image.pixels_mut() {
             p.0[3] = 255;
@@ -104,6 +107,17 @@ impl Shots {
         }
         Ok(written)
     }
+}
+
+/// Reads the whole back buffer as a top-down image.
+fn read_backbuffer(gl: &glow::Context, width: u32, height: u32) -> Result<RgbaImage, String> {
+    // SAFETY: a binding on the current context.
+    unsafe { gl.bind_framebuffer(glow::READ_FRAMEBUFFER, None) };
+    let pixels = RenderTarget::backbuffer(width, height)
+        .read_rgba8(gl)
+        .map_err(|e| format!("reading the back buffer: {e}"))?;
+    RgbaImage::from_raw(width, height, pixels)
+        .ok_or_else(|| format!("{width}x{height} read-back has the wrong size"))
 }
 
 #[cfg(test)]

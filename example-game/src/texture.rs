@@ -1,10 +1,8 @@
-//! The game's only picture, generated in code (no downloaded assets), and GL texture upload.
+//! The game's only picture, generated in code (no downloaded assets).
 //!
 //! The picture is made of flat regions so that the screenshot test can read a known colour at a
 //! known place: a red marker band along the top edge (which tells "up" on the cube's faces), and
 //! below it four quadrants in two shades of a checker, inside a dark frame.
-
-use glow::HasContext;
 
 /// Width and height of [`sprite_texel`]'s picture.
 pub const SIZE: u32 = 64;
@@ -55,54 +53,6 @@ pub fn sprite_pixels() -> Vec<u8> {
         .flat_map(|y| (0..SIZE).map(move |x| (x, y)))
         .flat_map(|(x, y)| sprite_texel(x, y))
         .collect()
-}
-
-/// Uploads `width`×`height` RGBA8 pixels (top row first, as MonoGame's `Texture2D.SetData`:
-/// texture coordinate v = 0 is the first row) into a new 2D texture.
-pub fn upload(
-    gl: &glow::Context,
-    width: u32,
-    height: u32,
-    rgba: &[u8],
-) -> Result<glow::Texture, String> {
-    if rgba.len() != (width * height * 4) as usize {
-        return Err(format!(
-            "texture data is {} bytes, {width}x{height} RGBA needs {}",
-            rgba.len(),
-            width * height * 4
-        ));
-    }
-    // SAFETY: plain GL calls on the current context; the slice holds exactly the pixels
-    // described, with unpack alignment 1.
-    unsafe {
-        let texture = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(texture));
-        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-        gl.tex_image_2d(
-            glow::TEXTURE_2D,
-            0,
-            glow::RGBA8 as i32,
-            width as i32,
-            height as i32,
-            0,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(rgba)),
-        );
-        // No mipmaps: the effects' sampler states choose point filtering, and an incomplete
-        // mip chain would sample black under a mipmapped minification filter.
-        for (name, value) in [
-            (glow::TEXTURE_MIN_FILTER, glow::NEAREST),
-            (glow::TEXTURE_MAG_FILTER, glow::NEAREST),
-            (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
-            (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
-        ] {
-            gl.tex_parameter_i32(glow::TEXTURE_2D, name, value as i32);
-        }
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, 0);
-        gl.bind_texture(glow::TEXTURE_2D, None);
-        Ok(texture)
-    }
 }
 
 #[cfg(test)]

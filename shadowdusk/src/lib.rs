@@ -1,13 +1,13 @@
 //! ShadowDusk runtime: use MonoGame effects (`.fx`, compiled to MGFX) from Rust.
 //!
-//! - [`include_effect!`] (feature `macros`, on by default) compiles an effect when your crate
+//! - `include_effect!` (feature `macros`, on by default) compiles an effect when your crate
 //!   builds and generates a typed module for it: the MGFX bytes, a `Params` struct laid out
 //!   exactly like the registers MonoGame uploads, one setter and getter per shader parameter,
 //!   and typed technique, pass and texture items. Use it with or without a build script
 //!   (`shadowdusk_build::Builder` in `build.rs` compiles every effect of a folder in parallel,
 //!   with a cache, and the macro then picks up its output).
 //! - [`mgfx`] reads and writes the MGFX v10 container itself.
-//! - [`gl`] (feature `gl`) loads an effect into OpenGL (glow) the way MonoGame's OpenGL
+//! - `gl` (feature `gl`) loads an effect into OpenGL (glow) the way MonoGame's OpenGL
 //!   runtime does and applies its passes; it takes the typed `Params` directly.
 //!
 //! ```

@@ -3,97 +3,19 @@
 //! elements without a match are not fed (glsl-dialect.md §1 step 5).
 
 use glow::HasContext;
-use shadowdusk::gl::AppliedPass;
+use shadowdusk::gl::{AppliedPass, SpriteBatch};
 use shadowdusk::mgfx::VertexElementUsage;
 
 /// One sprite as SpriteBatch submits it: a pixel rectangle, a colour, texture coordinates.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprite {
-    /// Left edge in pixels.
-    pub x: f32,
-    /// Top edge in pixels.
-    pub y: f32,
-    /// Width in pixels.
-    pub width: f32,
-    /// Height in pixels.
-    pub height: f32,
-    /// Vertex colour (SpriteBatch's `Color`, normalized u8x4).
-    pub color: [u8; 4],
-    /// Texture coordinates of the top-left and bottom-right corners.
-    pub uv: [[f32; 2]; 2],
-    /// Depth (Position.z).
-    pub depth: f32,
-}
+pub use shadowdusk::gl::Sprite;
 
-impl Sprite {
-    /// A white sprite with texture coordinates (0,0)–(1,1).
-    pub fn new(x: f32, y: f32, width: f32, height: f32) -> Sprite {
-        Sprite {
-            x,
-            y,
-            width,
-            height,
-            color: [255; 4],
-            uv: [[0.0, 0.0], [1.0, 1.0]],
-            depth: 0.0,
-        }
-    }
-}
-
-/// `VertexPositionColorTexture`: Position float3, Color normalized u8x4, TextureCoordinate float2.
-const STRIDE: i32 = 24;
-
-/// Draws one sprite like SpriteBatch: vertices TL, TR, BL, BR, indices 0,1,2, 1,3,2.
+/// Draws one sprite like SpriteBatch (`shadowdusk::gl::SpriteBatch`): vertices TL, TR, BL, BR,
+/// indices 0,1,2, 1,3,2.
 pub fn draw_sprite(gl: &glow::Context, pass: &AppliedPass, s: &Sprite) -> Result<(), String> {
-    let corners = [
-        (s.x, s.y, s.uv[0][0], s.uv[0][1]),
-        (s.x + s.width, s.y, s.uv[1][0], s.uv[0][1]),
-        (s.x, s.y + s.height, s.uv[0][0], s.uv[1][1]),
-        (s.x + s.width, s.y + s.height, s.uv[1][0], s.uv[1][1]),
-    ];
-    let mut bytes = Vec::with_capacity(4 * STRIDE as usize);
-    for (x, y, u, v) in corners {
-        for f in [x, y, s.depth] {
-            bytes.extend_from_slice(&f.to_le_bytes());
-        }
-        bytes.extend_from_slice(&s.color);
-        for f in [u, v] {
-            bytes.extend_from_slice(&f.to_le_bytes());
-        }
-    }
-    let elements = [
-        (VertexElementUsage::Position, 3, glow::FLOAT, false, 0),
-        (VertexElementUsage::Color, 4, glow::UNSIGNED_BYTE, true, 12),
-        (
-            VertexElementUsage::TextureCoordinate,
-            2,
-            glow::FLOAT,
-            false,
-            16,
-        ),
-    ];
-    let indices: [u16; 6] = [0, 1, 2, 1, 3, 2];
-    // SAFETY: buffers created and deleted here; attribute offsets lie inside the 24-byte stride.
-    unsafe {
-        let vbo = gl.create_buffer()?;
-        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-        gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STREAM_DRAW);
-        let mut enabled = Vec::new();
-        for (usage, size, ty, normalized, offset) in elements {
-            if let Some(loc) = pass.attribute_location(usage, 0) {
-                gl.enable_vertex_attrib_array(loc);
-                gl.vertex_attrib_pointer_f32(loc, size, ty, normalized, STRIDE, offset);
-                enabled.push(loc);
-            }
-        }
-        let result = draw_indexed(gl, &indices);
-        for loc in enabled {
-            gl.disable_vertex_attrib_array(loc);
-        }
-        gl.bind_buffer(glow::ARRAY_BUFFER, None);
-        gl.delete_buffer(vbo);
-        result
-    }
+    let batch = SpriteBatch::new(gl).map_err(|e| e.to_string())?;
+    let drawn = batch.draw(gl, pass, std::slice::from_ref(s));
+    batch.delete(gl);
+    drawn.map_err(|e| format!("draw failed: {e}"))
 }
 
 /// One vertex element for [`draw_mesh`]: (usage, usage index, float components, data).

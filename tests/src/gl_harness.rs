@@ -1,5 +1,6 @@
-//! Headless OpenGL for render tests: EGL on Mesa's surfaceless platform with a pbuffer
-//! (toolchain.md §3), no X and no GPU, plus an FBO render target and pixel read-back.
+//! Headless OpenGL for render tests: `shadowdusk::gl::headless` (EGL on Mesa's surfaceless
+//! platform with a pbuffer, toolchain.md §3; no X and no GPU) with what the tests add on top: a
+//! VAO, clears, the loud skip, and read-back as `image` buffers.
 //!
 //! Orientation: MonoGame's back buffer is read with `glReadPixels`, whose row 0 is the bottom
 //! row; its render targets are stored top row first because `posFixup.y = -1` flips y while one
@@ -8,10 +9,8 @@
 
 use glow::HasContext;
 use image::RgbaImage;
-use khronos_egl as egl;
-use shadowdusk::gl::{GlTexture, RenderTarget};
-
-const PLATFORM_SURFACELESS_MESA: egl::Enum = 0x31DD;
+use shadowdusk::gl::headless::HeadlessGl;
+use shadowdusk::gl::{GlRenderTarget, GlTexture, RenderTarget};
 
 /// Where rendering goes, which decides `posFixup` and how pixels are read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,15 +21,10 @@ pub enum Orientation {
     RenderTarget,
 }
 
-/// A current desktop-GL compatibility context on a `width`×`height` pbuffer.
+/// A current desktop-GL compatibility context on a `width`×`height` pbuffer, with a VAO bound.
 pub struct Headless {
-    lib: egl::DynamicInstance<egl::EGL1_5>,
-    display: egl::Display,
-    context: egl::Context,
-    surface: egl::Surface,
     vao: Option<glow::VertexArray>,
-    /// The GL functions of this context.
-    pub gl: glow::Context,
+    context: HeadlessGl,
     /// Pbuffer width.
     pub width: u32,
     /// Pbuffer height.
@@ -41,87 +35,8 @@ impl Headless {
     /// Creates the context and makes it current on this thread. The error says what is missing
     /// (libEGL, the Mesa surfaceless platform, a GL config).
     pub fn new(width: u32, height: u32) -> Result<Headless, String> {
-        // SAFETY: loads the system EGL library; its symbols are used through khronos-egl.
-        let lib = unsafe {
-            egl::DynamicInstance::<egl::EGL1_5>::load_required_from_filename("libEGL.so.1")
-        }
-        .map_err(|e| {
-            format!("cannot load libEGL.so.1 ({e}); install libegl1 libegl-mesa0 libgl1-mesa-dri")
-        })?;
-        let exts = lib
-            .query_string(None, egl::EXTENSIONS)
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !exts.contains("EGL_MESA_platform_surfaceless") {
-            return Err(format!(
-                "EGL has no EGL_MESA_platform_surfaceless (client extensions: {exts}); install libegl-mesa0"
-            ));
-        }
-        // SAFETY: the surfaceless platform takes no native display.
-        let display = unsafe {
-            lib.get_platform_display(
-                PLATFORM_SURFACELESS_MESA,
-                egl::DEFAULT_DISPLAY,
-                &[egl::ATTRIB_NONE],
-            )
-        }
-        .map_err(|e| format!("eglGetPlatformDisplay(surfaceless): {e}"))?;
-        lib.initialize(display)
-            .map_err(|e| format!("eglInitialize: {e} (is libgl1-mesa-dri installed?)"))?;
-        let config = lib
-            .choose_first_config(
-                display,
-                &[
-                    egl::SURFACE_TYPE,
-                    egl::PBUFFER_BIT,
-                    egl::RENDERABLE_TYPE,
-                    egl::OPENGL_BIT,
-                    egl::RED_SIZE,
-                    8,
-                    egl::GREEN_SIZE,
-                    8,
-                    egl::BLUE_SIZE,
-                    8,
-                    egl::ALPHA_SIZE,
-                    8,
-                    egl::DEPTH_SIZE,
-                    24,
-                    egl::STENCIL_SIZE,
-                    8,
-                    egl::NONE,
-                ],
-            )
-            .map_err(|e| format!("eglChooseConfig: {e}"))?
-            .ok_or("no EGL config with RGBA8 + depth24/stencil8 pbuffer and desktop GL")?;
-        lib.bind_api(egl::OPENGL_API)
-            .map_err(|e| format!("eglBindAPI(OpenGL): {e}"))?;
-        // No attributes: the default desktop context is a compatibility profile, which accepts
-        // GLSL 1.10 text without #version, as MonoGame's DesktopGL does.
-        let context = lib
-            .create_context(display, config, None, &[egl::NONE])
-            .map_err(|e| format!("eglCreateContext: {e}"))?;
-        let surface = lib
-            .create_pbuffer_surface(
-                display,
-                config,
-                &[
-                    egl::WIDTH,
-                    width as i32,
-                    egl::HEIGHT,
-                    height as i32,
-                    egl::NONE,
-                ],
-            )
-            .map_err(|e| format!("eglCreatePbufferSurface: {e}"))?;
-        lib.make_current(display, Some(surface), Some(surface), Some(context))
-            .map_err(|e| format!("eglMakeCurrent: {e}"))?;
-        // SAFETY: the context is current; entry points come from eglGetProcAddress.
-        let gl = unsafe {
-            glow::Context::from_loader_function(|s| {
-                lib.get_proc_address(s)
-                    .map_or(std::ptr::null(), |p| p as *const _)
-            })
-        };
+        let context = HeadlessGl::new(width, height).map_err(|e| e.to_string())?;
+        let gl = context.gl();
         // SAFETY: plain GL calls on the context just made current.
         let vao = unsafe {
             let vao = gl.create_vertex_array().ok();
@@ -130,12 +45,8 @@ impl Headless {
             vao
         };
         Ok(Headless {
-            lib,
-            display,
-            context,
-            surface,
             vao,
-            gl,
+            context,
             width,
             height,
         })
@@ -154,17 +65,12 @@ impl Headless {
 
     /// The GL functions.
     pub fn gl(&self) -> &glow::Context {
-        &self.gl
+        self.context.gl()
     }
 
     /// The [`RenderTarget`] for drawing into the full pbuffer or an FBO of the same size.
     pub fn target(&self, orientation: Orientation) -> RenderTarget {
-        RenderTarget {
-            width: self.width,
-            height: self.height,
-            is_render_target: orientation == Orientation::RenderTarget,
-            half_pixel_offset: false,
-        }
+        target(self.width, self.height, orientation)
     }
 
     /// Clears the bound framebuffer's colour (0..255 RGBA), depth (to 1) and stencil (to 0).
@@ -175,208 +81,109 @@ impl Headless {
     /// Clears colour, depth (to 1) and stencil (to `stencil`), with all write masks open.
     pub fn clear_with(&self, rgba: [u8; 4], stencil: i32) {
         let c = rgba.map(|v| v as f32 / 255.0);
-        // SAFETY: plain GL calls on the current context.
+        let gl = self.gl();
+        // SAFETY: plain GL calls on the current context. Write masks must be open for glClear
+        // to clear everything a previous pass may have masked.
         unsafe {
-            gl_reset_write_masks(&self.gl);
-            self.gl.clear_color(c[0], c[1], c[2], c[3]);
-            self.gl.clear_depth_f64(1.0);
-            self.gl.clear_stencil(stencil);
-            self.gl
-                .clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT | glow::STENCIL_BUFFER_BIT);
+            gl.color_mask(true, true, true, true);
+            gl.depth_mask(true);
+            gl.stencil_mask(0xFFFF_FFFF);
+            gl.clear_color(c[0], c[1], c[2], c[3]);
+            gl.clear_depth_f64(1.0);
+            gl.clear_stencil(stencil);
+            gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT | glow::STENCIL_BUFFER_BIT);
         }
     }
 
     /// Reads the bound framebuffer (`width`×`height`) as a top-down image.
     pub fn read_rgba(&self, orientation: Orientation) -> RgbaImage {
-        read_framebuffer(&self.gl, self.width, self.height, orientation)
+        read_framebuffer(self.gl(), self.width, self.height, orientation)
     }
 }
 
-/// Write masks must be open for glClear to clear everything a previous pass may have masked.
-unsafe fn gl_reset_write_masks(gl: &glow::Context) {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        gl.color_mask(true, true, true, true);
-        gl.depth_mask(true);
-        gl.stencil_mask(0xFFFF_FFFF);
+impl Drop for Headless {
+    fn drop(&mut self) {
+        // SAFETY: the VAO belongs to this context, which is still current (it is released
+        // when `context` drops, after this).
+        unsafe {
+            if let Some(vao) = self.vao {
+                self.gl().delete_vertex_array(vao);
+            }
+        }
     }
 }
 
-/// Reads `width`×`height` RGBA8 from the bound read framebuffer as a top-down image.
+fn target(width: u32, height: u32, orientation: Orientation) -> RenderTarget {
+    RenderTarget {
+        is_render_target: orientation == Orientation::RenderTarget,
+        ..RenderTarget::backbuffer(width, height)
+    }
+}
+
+/// Reads `width`×`height` RGBA8 from the bound read framebuffer as a top-down image; a GL
+/// error fails the test.
 pub fn read_framebuffer(
     gl: &glow::Context,
     width: u32,
     height: u32,
     orientation: Orientation,
 ) -> RgbaImage {
-    let mut buf = vec![0u8; (width * height * 4) as usize];
-    // SAFETY: the buffer holds exactly width*height RGBA8 pixels with pack alignment 1.
-    unsafe {
-        gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
-        gl.read_pixels(
-            0,
-            0,
-            width as i32,
-            height as i32,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelPackData::Slice(Some(&mut buf)),
-        );
-    }
-    let row = (width * 4) as usize;
-    let rows: Vec<&[u8]> = buf.chunks_exact(row.max(1)).collect();
-    let ordered: Vec<u8> = match orientation {
-        // glReadPixels row 0 is the bottom of the screen.
-        Orientation::Backbuffer => rows.iter().rev().flat_map(|r| r.iter().copied()).collect(),
-        // posFixup.y = -1 already stored the top row at row 0.
-        Orientation::RenderTarget => buf.clone(),
-    };
-    RgbaImage::from_raw(width, height, ordered).unwrap_or_else(|| RgbaImage::new(width, height))
+    let pixels = target(width, height, orientation)
+        .read_rgba8(gl)
+        .unwrap_or_else(|e| panic!("reading {width}x{height} pixels back: {e}"));
+    image(width, height, pixels)
 }
 
-impl Drop for Headless {
-    fn drop(&mut self) {
-        // SAFETY: the VAO belongs to this context, which is still current.
-        unsafe {
-            if let Some(vao) = self.vao {
-                self.gl.delete_vertex_array(vao);
-            }
-        }
-        // The display is shared by every thread's contexts, so it is not terminated.
-        let _ = self.lib.make_current(self.display, None, None, None);
-        let _ = self.lib.destroy_surface(self.display, self.surface);
-        let _ = self.lib.destroy_context(self.display, self.context);
-    }
+fn image(width: u32, height: u32, pixels: Vec<u8>) -> RgbaImage {
+    RgbaImage::from_raw(width, height, pixels)
+        .unwrap_or_else(|| panic!("{width}x{height} read-back has the wrong size"))
 }
 
-/// An offscreen render target: RGBA8 colour texture + depth24/stencil8 renderbuffer.
+/// An offscreen render target (`shadowdusk::gl::GlRenderTarget`) with the tests' error and
+/// image types.
 pub struct Fbo {
-    /// The framebuffer object.
-    pub framebuffer: glow::Framebuffer,
-    /// The colour attachment (can be sampled after rendering).
-    pub color: glow::Texture,
-    depth: glow::Renderbuffer,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
+    target: GlRenderTarget,
 }
 
 impl Fbo {
     /// Creates a complete FBO; leaves the default framebuffer bound.
     pub fn new(gl: &glow::Context, width: u32, height: u32) -> Result<Fbo, String> {
-        // SAFETY: plain GL object creation on the current context.
-        unsafe {
-            let color = gl.create_texture()?;
-            gl.bind_texture(glow::TEXTURE_2D, Some(color));
-            gl.tex_image_2d(
-                glow::TEXTURE_2D,
-                0,
-                glow::RGBA8 as i32,
-                width as i32,
-                height as i32,
-                0,
-                glow::RGBA,
-                glow::UNSIGNED_BYTE,
-                glow::PixelUnpackData::Slice(None),
-            );
-            gl.tex_parameter_i32(
-                glow::TEXTURE_2D,
-                glow::TEXTURE_MIN_FILTER,
-                glow::NEAREST as i32,
-            );
-            gl.tex_parameter_i32(
-                glow::TEXTURE_2D,
-                glow::TEXTURE_MAG_FILTER,
-                glow::NEAREST as i32,
-            );
-            gl.bind_texture(glow::TEXTURE_2D, None);
-            let depth = gl.create_renderbuffer()?;
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
-            gl.renderbuffer_storage(
-                glow::RENDERBUFFER,
-                glow::DEPTH24_STENCIL8,
-                width as i32,
-                height as i32,
-            );
-            let framebuffer = gl.create_framebuffer()?;
-            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
-            gl.framebuffer_texture_2d(
-                glow::FRAMEBUFFER,
-                glow::COLOR_ATTACHMENT0,
-                glow::TEXTURE_2D,
-                Some(color),
-                0,
-            );
-            gl.framebuffer_renderbuffer(
-                glow::FRAMEBUFFER,
-                glow::DEPTH_STENCIL_ATTACHMENT,
-                glow::RENDERBUFFER,
-                Some(depth),
-            );
-            let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
-            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
-            if status != glow::FRAMEBUFFER_COMPLETE {
-                return Err(format!("FBO incomplete: status 0x{status:04X}"));
-            }
-            Ok(Fbo {
-                framebuffer,
-                color,
-                depth,
-                width,
-                height,
-            })
-        }
+        let target = GlRenderTarget::new(gl, width, height).map_err(|e| e.to_string())?;
+        Ok(Fbo { target })
     }
 
     /// Binds it for drawing and reading and sets the viewport.
     pub fn bind(&self, gl: &glow::Context) {
-        // SAFETY: plain GL calls on the current context.
-        unsafe {
-            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(self.framebuffer));
-            gl.viewport(0, 0, self.width as i32, self.height as i32);
-        }
+        self.target.bind(gl);
     }
 
     /// Binds the default framebuffer again with a `width`×`height` viewport.
     pub fn unbind(gl: &glow::Context, width: u32, height: u32) {
-        // SAFETY: plain GL calls on the current context.
-        unsafe {
-            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
-            gl.viewport(0, 0, width as i32, height as i32);
-        }
+        GlRenderTarget::unbind(gl, width, height);
     }
 
     /// The [`RenderTarget`] describing it.
     pub fn target(&self) -> RenderTarget {
-        RenderTarget {
-            width: self.width,
-            height: self.height,
-            is_render_target: true,
-            half_pixel_offset: false,
-        }
+        self.target.target()
     }
 
     /// Its colour texture as an effect texture.
     pub fn texture(&self) -> GlTexture {
-        GlTexture {
-            texture: self.color,
-            target: glow::TEXTURE_2D,
-        }
+        self.target.texture()
     }
 
-    /// Reads its pixels (top-down; it must be bound).
+    /// Reads its pixels as a top-down image; a GL error fails the test.
     pub fn read_rgba(&self, gl: &glow::Context) -> RgbaImage {
-        read_framebuffer(gl, self.width, self.height, Orientation::RenderTarget)
+        let (width, height) = (self.target.width(), self.target.height());
+        let pixels = self
+            .target
+            .read_rgba8(gl)
+            .unwrap_or_else(|e| panic!("reading the {width}x{height} FBO: {e}"));
+        image(width, height, pixels)
     }
 
     /// Deletes the GL objects.
     pub fn destroy(self, gl: &glow::Context) {
-        // SAFETY: objects created by this FBO on the current context.
-        unsafe {
-            gl.delete_framebuffer(self.framebuffer);
-            gl.delete_texture(self.color);
-            gl.delete_renderbuffer(self.depth);
-        }
+        self.target.delete(gl);
     }
 }

@@ -3,23 +3,10 @@
 //! makes texture coordinate (0,0) the top-left texel).
 
 use glow::HasContext;
-use shadowdusk::gl::GlTexture;
+use shadowdusk::gl::{set_sampling, GlTexture};
 
 /// Filter left on a texture (an effect's baked sampler state may override it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Filter {
-    /// GL_NEAREST.
-    Nearest,
-    /// GL_LINEAR.
-    Linear,
-}
-
-fn filter(f: Filter) -> i32 {
-    match f {
-        Filter::Nearest => glow::NEAREST as i32,
-        Filter::Linear => glow::LINEAR as i32,
-    }
-}
+pub use shadowdusk::gl::TexelFilter as Filter;
 
 fn check_len(what: &str, got: usize, texels: u32) -> Result<(), String> {
     let want = texels as usize * 4;
@@ -27,18 +14,6 @@ fn check_len(what: &str, got: usize, texels: u32) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("{what}: {got} bytes given, {want} needed (RGBA8)"))
-    }
-}
-
-unsafe fn params(gl: &glow::Context, target: u32, f: Filter) {
-    // SAFETY: forwarded from the caller (texture bound to `target`).
-    unsafe {
-        gl.tex_parameter_i32(target, glow::TEXTURE_MIN_FILTER, filter(f));
-        gl.tex_parameter_i32(target, glow::TEXTURE_MAG_FILTER, filter(f));
-        gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
-        gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
-        gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_R, glow::CLAMP_TO_EDGE as i32);
-        gl.tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, 0);
     }
 }
 
@@ -50,30 +25,7 @@ pub fn texture_2d(
     rgba: &[u8],
     f: Filter,
 ) -> Result<GlTexture, String> {
-    check_len("texture_2d", rgba.len(), width * height)?;
-    // SAFETY: the slice holds exactly the texels described; unpack alignment 1.
-    unsafe {
-        let t = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(t));
-        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-        gl.tex_image_2d(
-            glow::TEXTURE_2D,
-            0,
-            glow::RGBA8 as i32,
-            width as i32,
-            height as i32,
-            0,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(rgba)),
-        );
-        params(gl, glow::TEXTURE_2D, f);
-        gl.bind_texture(glow::TEXTURE_2D, None);
-        Ok(GlTexture {
-            texture: t,
-            target: glow::TEXTURE_2D,
-        })
-    }
+    GlTexture::from_rgba8(gl, width, height, rgba, f).map_err(|e| format!("texture_2d: {e}"))
 }
 
 /// A cube map from six `size*size` RGBA8 faces in GL order (+X, -X, +Y, -Y, +Z, -Z).
@@ -104,7 +56,7 @@ pub fn texture_cube(
                 glow::PixelUnpackData::Slice(Some(face)),
             );
         }
-        params(gl, glow::TEXTURE_CUBE_MAP, f);
+        set_sampling(gl, glow::TEXTURE_CUBE_MAP, f);
         gl.bind_texture(glow::TEXTURE_CUBE_MAP, None);
         Ok(GlTexture {
             texture: t,
@@ -140,7 +92,7 @@ pub fn texture_3d(
             glow::UNSIGNED_BYTE,
             glow::PixelUnpackData::Slice(Some(rgba)),
         );
-        params(gl, glow::TEXTURE_3D, f);
+        set_sampling(gl, glow::TEXTURE_3D, f);
         gl.bind_texture(glow::TEXTURE_3D, None);
         Ok(GlTexture {
             texture: t,
@@ -151,6 +103,5 @@ pub fn texture_3d(
 
 /// Deletes a texture made by these helpers.
 pub fn delete_texture(gl: &glow::Context, t: GlTexture) {
-    // SAFETY: the texture belongs to the current context.
-    unsafe { gl.delete_texture(t.texture) }
+    t.delete(gl);
 }

@@ -54,7 +54,7 @@ fn golden(test: &str, name: &str) -> Option<mgfx::Effect> {
 fn setup(test: &str, name: &str) -> Option<(Headless, GlEffect)> {
     let effect = golden(test, name)?;
     let h = Headless::or_skip(test, SIZE, SIZE)?;
-    let fx = match GlEffect::from_effect(&h.gl, effect) {
+    let fx = match GlEffect::from_effect(h.gl(), effect) {
         Ok(fx) => fx,
         Err(e) => panic!("{test}: loading {name} failed: {e}"),
     };
@@ -124,7 +124,7 @@ fn render_sprite(
     sprite: &Sprite,
     clear: [u8; 4],
 ) -> RgbaImage {
-    let gl = &h.gl;
+    let gl = h.gl();
     let fbo = match orientation {
         Orientation::Backbuffer => None,
         Orientation::RenderTarget => {
@@ -156,7 +156,7 @@ fn ps_only_golden(
     let Some((h, mut fx)) = setup(test, name) else {
         return;
     };
-    let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     let param = first_sampler_param(&fx);
     fx.set_texture(param, Some(tex)).unwrap();
     configure(&mut fx);
@@ -166,7 +166,7 @@ fn ps_only_golden(
         let img = render_sprite(&h, &mut fx, orientation, &sprite, [0, 0, 0, 255]);
         check(&format!("{test}-{orientation:?}"), &img, &expected, 2);
     }
-    fx.destroy(&h.gl);
+    fx.destroy(h.gl());
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn state_blend_additive_blends_onto_the_target() {
     let Some((h, mut fx)) = setup(test, "StateBlendAdditive.mgfx") else {
         return;
     };
-    let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     fx.set_texture(first_sampler_param(&fx), Some(tex)).unwrap();
     let dst = [40u8, 80, 120, 255];
     // out = (tex.rgb * color.rgb, 0.5); SrcAlpha/One Add for colour and alpha.
@@ -244,7 +244,7 @@ fn state_blend_additive_blends_onto_the_target() {
     let sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
     let img = render_sprite(&h, &mut fx, Orientation::Backbuffer, &sprite, dst);
     check(test, &img, &expected, 2);
-    fx.destroy(&h.gl);
+    fx.destroy(h.gl());
 }
 
 #[test]
@@ -254,10 +254,10 @@ fn sampler_states_full_point_filter_overrides_a_linear_texture() {
         return;
     };
     // The texture itself is left LINEAR: only the baked Point state can make the quadrants flat.
-    let detail = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Linear).unwrap();
+    let detail = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Linear).unwrap();
     let red: Vec<u8> = [255u8, 0, 0, 255].repeat(4);
     // ps_s1 is Anisotropic with a red border: a red texture makes its contribution constant.
-    let border_red = texture_2d(&h.gl, 2, 2, &red, Filter::Linear).unwrap();
+    let border_red = texture_2d(h.gl(), 2, 2, &red, Filter::Linear).unwrap();
     let sprite_tex = fx.parameter("SpriteTexture").expect("SpriteTexture");
     let detail_tex = fx.parameter("DetailTexture").expect("DetailTexture");
     fx.set_texture(sprite_tex, Some(detail)).unwrap();
@@ -285,11 +285,11 @@ fn sampler_states_full_point_filter_overrides_a_linear_texture() {
     let Some(tint) = golden(test, "TintShader.mgfx") else {
         return;
     };
-    let mut plain = GlEffect::from_effect(&h.gl, tint).expect("TintShader");
+    let mut plain = GlEffect::from_effect(h.gl(), tint).expect("TintShader");
     let p = plain.parameter("TintColor").unwrap();
     plain.set_values(p, &[1.0; 4]).unwrap();
     let t = first_sampler_param(&plain);
-    let linear = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Linear).unwrap();
+    let linear = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Linear).unwrap();
     plain.set_texture(t, Some(linear)).unwrap();
     let blended = render_sprite(
         &h,
@@ -303,8 +303,8 @@ fn sampler_states_full_point_filter_overrides_a_linear_texture() {
         max_channel_diff(&blended, &point) > 20,
         "{test}: linear filtering was expected to blend texels; the control is not observable"
     );
-    plain.destroy(&h.gl);
-    fx.destroy(&h.gl);
+    plain.destroy(h.gl());
+    fx.destroy(h.gl());
 }
 
 #[test]
@@ -313,7 +313,7 @@ fn vs_transform_color_texture_places_the_quad_by_the_matrix() {
     let Some((h, mut fx)) = setup(test, "VsTransformColorTexture.mgfx") else {
         return;
     };
-    let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     fx.set_texture(fx.parameter("SpriteTexture").unwrap(), Some(tex))
         .unwrap();
     // v' = v * M with M = scale(1, 0.5) then translate(-1, 0): a unit quad lands on clip
@@ -340,7 +340,7 @@ fn vs_transform_color_texture_places_the_quad_by_the_matrix() {
         std::array::from_fn(|i| to_u8(unit(t[i]) * tint[i]))
     });
     for orientation in [Orientation::Backbuffer, Orientation::RenderTarget] {
-        let gl = &h.gl;
+        let gl = h.gl();
         let fbo = (orientation == Orientation::RenderTarget).then(|| {
             let f = Fbo::new(gl, SIZE, SIZE).expect("FBO");
             f.bind(gl);
@@ -366,7 +366,7 @@ fn vs_transform_color_texture_places_the_quad_by_the_matrix() {
         }
         check(&format!("{test}-{orientation:?}"), &img, &expected, 2);
     }
-    fx.destroy(&h.gl);
+    fx.destroy(h.gl());
 }
 
 #[test]
@@ -375,7 +375,7 @@ fn sprite_effect_golden_vs_and_ps() {
     let Some((h, mut fx)) = setup(test, "SpriteEffect.mgfx") else {
         return;
     };
-    let tex: GlTexture = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex: GlTexture = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     fx.set_texture(fx.parameter("Texture").unwrap(), Some(tex))
         .unwrap();
     let transform = shadowdusk::gl::sprite_vs::default_transform(SIZE, SIZE, false);
@@ -391,7 +391,7 @@ fn sprite_effect_golden_vs_and_ps() {
         let img = render_sprite(&h, &mut fx, orientation, &sprite, [10, 20, 30, 255]);
         check(&format!("{test}-{orientation:?}"), &img, &expected, 2);
     }
-    fx.destroy(&h.gl);
+    fx.destroy(h.gl());
 }
 
 #[test]
@@ -404,7 +404,7 @@ fn wrong_profile_is_refused() {
         return;
     };
     effect.profile = mgfx::Profile::DirectX11;
-    let err = GlEffect::from_effect(&h.gl, effect)
+    let err = GlEffect::from_effect(h.gl(), effect)
         .err()
         .expect("must fail");
     assert!(
@@ -423,7 +423,7 @@ fn broken_glsl_reports_technique_pass_and_log() {
         return;
     };
     effect.shaders[0].code = b"void main() { gl_FragColor = undefined_thing; }".to_vec();
-    let err = GlEffect::from_effect(&h.gl, effect)
+    let err = GlEffect::from_effect(h.gl(), effect)
         .err()
         .expect("must fail");
     let text = err.to_string();
@@ -477,7 +477,7 @@ mod hand_built {
             vec![],
             vec![texture_param("Env", SamplerType::SamplerCube)],
         );
-        let mut fx = GlEffect::from_effect(&h.gl, effect).expect("load");
+        let mut fx = GlEffect::from_effect(h.gl(), effect).expect("load");
         let colors: [[u8; 4]; 6] = [
             [255, 0, 0, 255],
             [0, 255, 0, 255],
@@ -488,12 +488,12 @@ mod hand_built {
         ];
         let faces: Vec<Vec<u8>> = colors.iter().map(|c| c.repeat(4)).collect();
         let f: [&[u8]; 6] = std::array::from_fn(|i| faces[i].as_slice());
-        let cube = texture_cube(&h.gl, 2, f, Filter::Linear).unwrap();
+        let cube = texture_cube(h.gl(), 2, f, Filter::Linear).unwrap();
         // A 2D texture on a cube sampler is refused instead of sampling black.
-        let flat = texture_2d(&h.gl, 1, 1, &[0; 4], Filter::Nearest).unwrap();
+        let flat = texture_2d(h.gl(), 1, 1, &[0; 4], Filter::Nearest).unwrap();
         fx.set_texture(0, Some(flat)).unwrap();
         let err = fx
-            .apply(&h.gl, 0, 0, &h.target(Orientation::Backbuffer))
+            .apply(h.gl(), 0, 0, &h.target(Orientation::Backbuffer))
             .unwrap_err();
         assert!(
             matches!(err, shadowdusk::gl::GlError::TextureTarget { .. }),
@@ -503,7 +503,7 @@ mod hand_built {
         let img = render(&h, &mut fx);
         // +X is face 0, -Y is face 3.
         check(test, &img, &halves(colors[0], colors[3]), 1);
-        fx.destroy(&h.gl);
+        fx.destroy(h.gl());
     }
 
     #[test]
@@ -520,13 +520,13 @@ mod hand_built {
             vec![],
             vec![texture_param("Volume", SamplerType::SamplerVolume)],
         );
-        let mut fx = GlEffect::from_effect(&h.gl, effect).expect("load");
+        let mut fx = GlEffect::from_effect(h.gl(), effect).expect("load");
         let (a, b) = ([10u8, 200, 30, 255], [250u8, 120, 5, 255]);
         let data: Vec<u8> = a.iter().chain(b.iter()).copied().collect();
-        let vol = texture_3d(&h.gl, 1, 1, 2, &data, Filter::Nearest).unwrap();
+        let vol = texture_3d(h.gl(), 1, 1, 2, &data, Filter::Nearest).unwrap();
         fx.set_texture(0, Some(vol)).unwrap();
         check(test, &render(&h, &mut fx), &halves(a, b), 1);
-        fx.destroy(&h.gl);
+        fx.destroy(h.gl());
     }
 
     #[test]
@@ -547,7 +547,7 @@ mod hand_built {
                 value_param("M", ParameterClass::Matrix, 4, 3, 0),
             ],
         );
-        let mut fx = GlEffect::from_effect(&h.gl, effect).expect("load");
+        let mut fx = GlEffect::from_effect(h.gl(), effect).expect("load");
         fx.set_values(0, &[0.1, 0.2, 0.3, 0.4, 0.8, 0.6, 0.4, 1.0])
             .unwrap();
         // Register 3 = column 1 of M = (M12, M22, M32, M42); everything else is a decoy.
@@ -558,7 +558,7 @@ mod hand_built {
         fx.set_matrix(1, m).unwrap();
         let expected = halves([204, 153, 102, 255], [51, 102, 153, 255]);
         check(test, &render(&h, &mut fx), &expected, 1);
-        fx.destroy(&h.gl);
+        fx.destroy(h.gl());
     }
 }
 
@@ -585,8 +585,8 @@ fn state_rasterizer_culls_clockwise_sprites_in_both_orientations() {
         if let Some(r) = e.techniques[0].passes[0].rasterizer.as_mut() {
             r.cull_mode = cull;
         }
-        let mut fx = GlEffect::from_effect(&h.gl, e).expect("load");
-        let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+        let mut fx = GlEffect::from_effect(h.gl(), e).expect("load");
+        let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
         fx.set_texture(first_sampler_param(&fx), Some(tex)).unwrap();
         for orientation in [Orientation::Backbuffer, Orientation::RenderTarget] {
             let sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
@@ -598,7 +598,7 @@ fn state_rasterizer_culls_clockwise_sprites_in_both_orientations() {
                 1,
             );
         }
-        fx.destroy(&h.gl);
+        fx.destroy(h.gl());
     }
 }
 
@@ -608,15 +608,15 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
     let Some((h, mut fx)) = setup(test, "StateDepthStencil.mgfx") else {
         return;
     };
-    let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     fx.set_texture(first_sampler_param(&fx), Some(tex)).unwrap();
     let background = [10u8, 20, 30, 255];
     let target = h.target(Orientation::Backbuffer);
     let mut sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
     // StencilFunction Equal, reference 1: a stencil of 0 rejects everything.
     h.clear_with(background, 0);
-    let applied = fx.apply(&h.gl, 0, 0, &target).expect("apply");
-    draw_sprite(&h.gl, &applied, &sprite).expect("draw");
+    let applied = fx.apply(h.gl(), 0, 0, &target).expect("apply");
+    draw_sprite(h.gl(), &applied, &sprite).expect("draw");
     check(
         &format!("{test}-stencil0"),
         &h.read_rgba(Orientation::Backbuffer),
@@ -626,10 +626,10 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
     // A stencil of 1 passes; StencilPass IncrementSaturation then makes it 2, so a second,
     // black sprite is rejected and the first one stays visible.
     h.clear_with(background, 1);
-    let applied = fx.apply(&h.gl, 0, 0, &target).expect("apply");
-    draw_sprite(&h.gl, &applied, &sprite).expect("draw");
+    let applied = fx.apply(h.gl(), 0, 0, &target).expect("apply");
+    draw_sprite(h.gl(), &applied, &sprite).expect("draw");
     sprite.color = [0, 0, 0, 255];
-    draw_sprite(&h.gl, &applied, &sprite).expect("draw");
+    draw_sprite(h.gl(), &applied, &sprite).expect("draw");
     let drawn = expected_sprite((0, 0, SIZE, SIZE), background, &|t| t);
     check(
         &format!("{test}-stencil1"),
@@ -637,7 +637,7 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
         &drawn,
         1,
     );
-    fx.destroy(&h.gl);
+    fx.destroy(h.gl());
 }
 
 /// A register image in the shape of the TintShader golden's one record (`ps_uniforms_vec4[1]`),
@@ -677,7 +677,7 @@ fn typed_params_replace_the_parameter_values_until_cleared() {
     let Some((h, mut fx)) = setup(test, "TintShader.mgfx") else {
         return;
     };
-    let tex = texture_2d(&h.gl, 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     let param = first_sampler_param(&fx);
     fx.set_texture(param, Some(tex)).unwrap();
     let by_value = [0.25, 0.5, 1.0, 1.0];
@@ -704,5 +704,5 @@ fn typed_params_replace_the_parameter_values_until_cleared() {
         .set_params(&OtherEffectRegisters([[0.0; 4]; 2]))
         .expect_err("a record count mismatch must be refused");
     assert!(err.to_string().contains("another effect"), "{err}");
-    fx.destroy(&h.gl);
+    fx.destroy(h.gl());
 }

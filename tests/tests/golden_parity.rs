@@ -117,7 +117,7 @@ fn pixel_differences(
     let mut theirs = match render::load(h, theirs, case, textures) {
         Ok(fx) => fx,
         Err(e) => {
-            ours.destroy(&h.gl);
+            ours.destroy(h.gl());
             return vec![format!("pixels: mgfxc {e}")];
         }
     };
@@ -170,8 +170,8 @@ fn pixel_differences(
             }
         }
     }
-    ours.destroy(&h.gl);
-    theirs.destroy(&h.gl);
+    ours.destroy(h.gl());
+    theirs.destroy(h.gl());
     diffs
 }
 
@@ -202,7 +202,7 @@ fn create_textures(h: &Headless, case: &Case) -> Result<Vec<(&'static str, GlTex
     case.textures
         .iter()
         .map(|(name, t): &(&'static str, Texture)| {
-            texture_2d(&h.gl, Texture::SIDE, Texture::SIDE, &t.rgba(), t.filter)
+            texture_2d(h.gl(), Texture::SIDE, Texture::SIDE, &t.rgba(), t.filter)
                 .map(|tex| (*name, tex))
         })
         .collect()
@@ -275,7 +275,7 @@ fn every_pair_matches_its_mgfxc_golden() {
                                 &mut largest,
                             ));
                             for (_, t) in textures {
-                                shadowdusk_tests::delete_texture(&h.gl, t);
+                                shadowdusk_tests::delete_texture(h.gl(), t);
                             }
                         }
                         Err(e) => diffs.push(format!("pixels: creating textures: {e}")),

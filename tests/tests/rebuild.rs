@@ -321,4 +321,25 @@ fn edits_includes_and_new_effects_rebuild_and_nothing_else_does() {
     c.build("-vv")
         .expect_summary("5 effects (1 compiled, 4 cached)");
     c.expect_nothing_rerun("after fixing the broken effect");
+
+    // Without DXC the build fails with one message saying how to get it, not one per effect.
+    let missing = Consumer {
+        dir: c.dir.clone(),
+        target: c.target.clone(),
+        dxc: PathBuf::from("/nonexistent/libdxcompiler.so"),
+    };
+    // Quiet: `-vv` would echo the script's stderr live and again in the failure report.
+    let (ok, b) = missing.try_build("-q");
+    assert!(!ok, "built without DXC:\n{}", b.log);
+    assert_eq!(
+        b.log
+            .matches("SHADOWDUSK_DXC is set to `/nonexistent/libdxcompiler.so`")
+            .count(),
+        1,
+        "{}",
+        b.log
+    );
+    assert!(!b.log.contains("panicked"), "{}", b.log);
+    c.build("-vv")
+        .expect_summary("5 effects (0 compiled, 5 cached)");
 }

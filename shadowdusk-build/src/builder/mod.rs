@@ -329,6 +329,11 @@ impl Builder {
 
         let effects =
             discover::effects(&root, &self.dirs, &self.files).map_err(BuildError::setup)?;
+        // Without DXC every effect would fail the same way: say it once. (A failed build
+        // script always runs again, so no directive is needed to notice DXC arriving.)
+        if !effects.is_empty() {
+            crate::dxc::load().map_err(BuildError::setup)?;
+        }
         let include_dirs: Vec<PathBuf> = self
             .include_dirs
             .iter()

@@ -1,111 +1,26 @@
-//! Test-only headless OpenGL (Mesa llvmpipe through EGL surfaceless, toolchain.md §3): compiles
-//! the emitted dialect as desktop GLSL 1.10 and as GLSL ES 1.00, and renders with it.
-//! Kept separate from the production loader in `shadowdusk::gl` on purpose.
+//! Test-only headless OpenGL (Mesa llvmpipe through EGL surfaceless, toolchain.md §3, made by
+//! `shadowdusk::gl::headless`): compiles the emitted dialect as desktop GLSL 1.10 and as GLSL ES
+//! 1.00, and renders with it. The shaders are compiled and linked directly, not through the
+//! runtime's loader, so these tests see exactly the text the dialect stage emits.
 
 use glow::HasContext;
-use khronos_egl as egl;
-
-const PLATFORM_SURFACELESS_MESA: egl::Enum = 0x31DD;
+use shadowdusk::gl::headless::{Api, HeadlessGl};
 
 /// A current context on this thread; dropped → released.
 pub struct Gl {
-    pub gl: glow::Context,
-    lib: egl::DynamicInstance<egl::EGL1_5>,
-    display: egl::Display,
-    ctx: egl::Context,
-    surface: egl::Surface,
-}
-
-impl Drop for Gl {
-    fn drop(&mut self) {
-        let _ = self.lib.make_current(self.display, None, None, None);
-        let _ = self.lib.destroy_surface(self.display, self.surface);
-        let _ = self.lib.destroy_context(self.display, self.ctx);
-    }
+    context: HeadlessGl,
 }
 
 /// A context, or `None` (with a loud message) when EGL/Mesa is missing.
 pub fn context(es: bool) -> Option<Gl> {
-    match try_context(es) {
-        Ok(g) => Some(g),
+    let api = if es { Api::Gles2 } else { Api::DesktopGl };
+    match HeadlessGl::with_api(8, 8, api) {
+        Ok(context) => Some(Gl { context }),
         Err(e) => {
-            eprintln!("SKIPPED GL CHECK: no headless EGL context ({e})");
+            eprintln!("!!! SKIPPED GL check ({api:?}): headless OpenGL unavailable: {e}");
             None
         }
     }
-}
-
-fn try_context(es: bool) -> Result<Gl, String> {
-    let lib =
-        unsafe { egl::DynamicInstance::<egl::EGL1_5>::load_required_from_filename("libEGL.so.1") }
-            .map_err(|e| format!("libEGL.so.1: {e}"))?;
-    let display = unsafe {
-        lib.get_platform_display(
-            PLATFORM_SURFACELESS_MESA,
-            egl::DEFAULT_DISPLAY,
-            &[egl::ATTRIB_NONE],
-        )
-    }
-    .map_err(|e| e.to_string())?;
-    lib.initialize(display).map_err(|e| e.to_string())?;
-    let renderable = if es {
-        egl::OPENGL_ES2_BIT
-    } else {
-        egl::OPENGL_BIT
-    };
-    let config = lib
-        .choose_first_config(
-            display,
-            &[
-                egl::SURFACE_TYPE,
-                egl::PBUFFER_BIT,
-                egl::RENDERABLE_TYPE,
-                renderable,
-                egl::RED_SIZE,
-                8,
-                egl::GREEN_SIZE,
-                8,
-                egl::BLUE_SIZE,
-                8,
-                egl::ALPHA_SIZE,
-                8,
-                egl::NONE,
-            ],
-        )
-        .map_err(|e| e.to_string())?
-        .ok_or("no EGL config")?;
-    lib.bind_api(if es {
-        egl::OPENGL_ES_API
-    } else {
-        egl::OPENGL_API
-    })
-    .map_err(|e| e.to_string())?;
-    let attrs = if es {
-        vec![egl::CONTEXT_CLIENT_VERSION, 2, egl::NONE]
-    } else {
-        vec![egl::NONE]
-    };
-    let ctx = lib
-        .create_context(display, config, None, &attrs)
-        .map_err(|e| e.to_string())?;
-    let surface = lib
-        .create_pbuffer_surface(display, config, &[egl::WIDTH, 8, egl::HEIGHT, 8, egl::NONE])
-        .map_err(|e| e.to_string())?;
-    lib.make_current(display, Some(surface), Some(surface), Some(ctx))
-        .map_err(|e| e.to_string())?;
-    let gl = unsafe {
-        glow::Context::from_loader_function(|s| {
-            lib.get_proc_address(s)
-                .map_or(std::ptr::null(), |p| p as *const _)
-        })
-    };
-    Ok(Gl {
-        gl,
-        lib,
-        display,
-        ctx,
-        surface,
-    })
 }
 
 impl Gl {
@@ -117,11 +32,11 @@ impl Gl {
             } else {
                 glow::FRAGMENT_SHADER
             };
-            let s = self.gl.create_shader(kind)?;
-            self.gl.shader_source(s, src);
-            self.gl.compile_shader(s);
-            let log = self.gl.get_shader_info_log(s);
-            if self.gl.get_shader_compile_status(s) {
+            let s = self.context.gl().create_shader(kind)?;
+            self.context.gl().shader_source(s, src);
+            self.context.gl().compile_shader(s);
+            let log = self.context.gl().get_shader_info_log(s);
+            if self.context.gl().get_shader_compile_status(s) {
                 Ok((s, log))
             } else {
                 Err(log)
@@ -138,15 +53,15 @@ impl Gl {
             .compile(false, ps)
             .map_err(|l| format!("PS: {l}\n{ps}"))?;
         unsafe {
-            let p = self.gl.create_program()?;
-            self.gl.attach_shader(p, v);
-            self.gl.attach_shader(p, f);
+            let p = self.context.gl().create_program()?;
+            self.context.gl().attach_shader(p, v);
+            self.context.gl().attach_shader(p, f);
             for (k, a) in attributes.iter().enumerate() {
-                self.gl.bind_attrib_location(p, k as u32, a);
+                self.context.gl().bind_attrib_location(p, k as u32, a);
             }
-            self.gl.link_program(p);
-            if !self.gl.get_program_link_status(p) {
-                return Err(self.gl.get_program_info_log(p));
+            self.context.gl().link_program(p);
+            if !self.context.gl().get_program_link_status(p) {
+                return Err(self.context.gl().get_program_info_log(p));
             }
             Ok(p)
         }
@@ -156,7 +71,7 @@ impl Gl {
     /// `uniforms` (name → vec4 data) set, and returns the pixel (desktop GL only).
     pub fn render_pixel(&self, program: glow::Program, uniforms: &[(&str, Vec<f32>)]) -> [f32; 4] {
         unsafe {
-            let gl = &self.gl;
+            let gl = self.context.gl();
             let tex = gl.create_texture().unwrap();
             gl.bind_texture(glow::TEXTURE_2D, Some(tex));
             gl.tex_image_2d(

@@ -150,6 +150,11 @@ pub fn available() -> bool {
     instance::loaded_path().is_ok()
 }
 
+/// Loads DXC, or says where it was searched and how to get it.
+pub fn load() -> Result<(), String> {
+    instance::loaded_path().map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

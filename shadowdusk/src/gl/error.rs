@@ -122,6 +122,18 @@ pub enum GlError {
         /// Target of the texture given.
         got: u32,
     },
+    /// Pixel data given for a texture does not have the size its dimensions need.
+    #[error("{width}x{height} RGBA8 pixels are {needed} bytes, {got} given")]
+    PixelData {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+        /// Bytes the dimensions need (4 per pixel).
+        needed: usize,
+        /// Bytes given.
+        got: usize,
+    },
     /// A GL object could not be created, or the driver reported an error while applying a pass.
     #[error("{context}: OpenGL error {log}")]
     Driver {
@@ -130,4 +142,25 @@ pub enum GlError {
         /// Driver message or `glGetError` code.
         log: String,
     },
+}
+
+/// `glGetError` as a result; `what` says what was being done.
+pub(crate) fn check_gl(gl: &glow::Context, what: &str) -> Result<(), GlError> {
+    use glow::HasContext;
+    // SAFETY: a query on the caller's current context.
+    match unsafe { gl.get_error() } {
+        glow::NO_ERROR => Ok(()),
+        e => Err(GlError::Driver {
+            context: what.to_string(),
+            log: format!("glGetError 0x{e:04X}"),
+        }),
+    }
+}
+
+/// Maps glow's object-creation error (a driver message) to [`GlError::Driver`].
+pub(crate) fn creating(what: &'static str) -> impl FnOnce(String) -> GlError {
+    move |log| GlError::Driver {
+        context: format!("creating {what}"),
+        log,
+    }
 }

@@ -18,19 +18,32 @@
 //! * the texture bound to a sampler must have the sampler's GL target
 //!   ([`GlError::TextureTarget`]); MonoGame would silently sample black.
 //!
+//! Around the loader, the pieces a game or a test needs to draw with it: 2D textures from RGBA8
+//! pixels ([`GlTexture::from_rgba8`]), offscreen render targets with pixel read-back
+//! ([`GlRenderTarget`], [`RenderTarget::read_rgba8`]), SpriteBatch-style quads ([`SpriteBatch`])
+//! and, with feature `headless`, a window-less context for CI (`headless::HeadlessGl`).
+//!
 //! Refused (never a silent misrender): files of another profile, out-of-range indices in the
 //! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer.
 
 mod cbuffer;
 mod effect;
 mod error;
+mod framebuffer;
+#[cfg(feature = "headless")]
+pub mod headless;
 mod params;
 mod program;
 mod sampler;
 pub mod sprite_vs;
+mod sprites;
 mod states;
+mod texture;
 
 pub use cbuffer::cbuffer_bytes;
 pub use effect::{AppliedPass, GlEffect, GlTexture, RenderTarget};
 pub use error::{GlError, ShaderRef};
+pub use framebuffer::GlRenderTarget;
 pub use params::{matrix_data, parameter_value_count};
+pub use sprites::{Sprite, SpriteBatch};
+pub use texture::{set_sampling, TexelFilter};

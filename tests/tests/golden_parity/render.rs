@@ -18,7 +18,8 @@ pub fn load(
     case: &Case,
     textures: &[(&str, GlTexture)],
 ) -> Result<GlEffect, String> {
-    let mut fx = GlEffect::from_effect(&h.gl, effect).map_err(|e| format!("does not load: {e}"))?;
+    let mut fx =
+        GlEffect::from_effect(h.gl(), effect).map_err(|e| format!("does not load: {e}"))?;
     for (name, values) in &case.values {
         let i = fx
             .parameter(name)
@@ -71,7 +72,7 @@ fn reset_states(gl: &glow::Context) {
 }
 
 fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Result<(), String> {
-    let gl = &h.gl;
+    let gl = h.gl();
     h.clear_with(case.clear, case.stencil);
     reset_states(gl);
     let target = h.target(o);
@@ -109,16 +110,16 @@ pub fn render(
     match o {
         Orientation::Backbuffer => {
             // SAFETY: binds the default framebuffer.
-            unsafe { h.gl.bind_framebuffer(glow::FRAMEBUFFER, None) };
+            unsafe { h.gl().bind_framebuffer(glow::FRAMEBUFFER, None) };
             draw_all(h, fx, case, o)?;
             Ok(h.read_rgba(o))
         }
         Orientation::RenderTarget => {
-            let fbo = Fbo::new(&h.gl, h.width, h.height)?;
-            fbo.bind(&h.gl);
-            let result = draw_all(h, fx, case, o).map(|_| fbo.read_rgba(&h.gl));
-            Fbo::unbind(&h.gl, h.width, h.height);
-            fbo.destroy(&h.gl);
+            let fbo = Fbo::new(h.gl(), h.width, h.height)?;
+            fbo.bind(h.gl());
+            let result = draw_all(h, fx, case, o).map(|_| fbo.read_rgba(h.gl()));
+            Fbo::unbind(h.gl(), h.width, h.height);
+            fbo.destroy(h.gl());
             result
         }
     }

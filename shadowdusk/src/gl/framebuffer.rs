@@ -1,0 +1,316 @@
+//! Where a pass draws: the back buffer or an offscreen [`GlRenderTarget`] (MonoGame's
+//! `RenderTarget2D` with a depth-stencil buffer), and reading the pixels back.
+//!
+//! Orientation: `glReadPixels` returns the bottom row first. The back buffer holds the picture
+//! the right way up, so its rows are reversed on read-back. A render target is stored top row
+//! first, because MonoGame flips y (`posFixup.y = -1`) while one is bound, so it is read as is;
+//! drawing its texture with v = 0 at the top then shows it upright, as in MonoGame. Either way
+//! [`RenderTarget::read_rgba8`] and [`GlRenderTarget::read_rgba8`] return what a player sees,
+//! top row first.
+
+use glow::HasContext;
+
+use super::error::{check_gl, creating};
+use super::texture::{set_sampling, TexelFilter};
+use super::{GlError, GlTexture, RenderTarget};
+
+fn gl_size(width: u32, height: u32) -> (i32, i32) {
+    let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+    (clamp(width), clamp(height))
+}
+
+impl RenderTarget {
+    /// The back buffer (default framebuffer) of `width`×`height`, no half-pixel offset.
+    pub fn backbuffer(width: u32, height: u32) -> RenderTarget {
+        RenderTarget {
+            width,
+            height,
+            is_render_target: false,
+            half_pixel_offset: false,
+        }
+    }
+
+    /// Reads the framebuffer bound for reading (`width`×`height` from its bottom-left corner)
+    /// as RGBA8, top row first, un-flipping it as this description says it was drawn: rows are
+    /// reversed for the back buffer and kept for a render target.
+    pub fn read_rgba8(&self, gl: &glow::Context) -> Result<Vec<u8>, GlError> {
+        let (w, h) = gl_size(self.width, self.height);
+        let row = self.width as usize * 4;
+        let mut pixels = vec![0u8; row * self.height as usize];
+        // SAFETY: the buffer holds exactly width*height RGBA8 pixels with pack alignment 1.
+        unsafe {
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            gl.read_pixels(
+                0,
+                0,
+                w,
+                h,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelPackData::Slice(Some(&mut pixels)),
+            );
+        }
+        check_gl(gl, "reading pixels back")?;
+        if self.is_render_target || row == 0 {
+            return Ok(pixels);
+        }
+        Ok(pixels.chunks_exact(row).rev().flatten().copied().collect())
+    }
+}
+
+/// An offscreen render target: an RGBA8 colour texture (nearest filtering, one mip level) and a
+/// depth24/stencil8 renderbuffer, like MonoGame's
+/// `new RenderTarget2D(device, w, h, false, SurfaceFormat.Color, DepthFormat.Depth24Stencil8)`.
+///
+/// Draw into it with [`GlRenderTarget::bind`] and [`GlRenderTarget::target`] as the pass's
+/// [`RenderTarget`], then sample [`GlRenderTarget::texture`] or read it back. Free it with
+/// [`GlRenderTarget::delete`].
+#[derive(Debug)]
+pub struct GlRenderTarget {
+    framebuffer: glow::Framebuffer,
+    color: glow::Texture,
+    depth: glow::Renderbuffer,
+    width: u32,
+    height: u32,
+}
+
+impl GlRenderTarget {
+    /// Creates a complete `width`×`height` target (contents undefined until cleared); the
+    /// default framebuffer is bound afterwards.
+    pub fn new(gl: &glow::Context, width: u32, height: u32) -> Result<GlRenderTarget, GlError> {
+        let (w, h) = gl_size(width, height);
+        // SAFETY: object creation and state calls on the current context; every object made
+        // is either returned inside the target or deleted.
+        unsafe {
+            let color = gl.create_texture().map_err(creating("a render target"))?;
+            gl.bind_texture(glow::TEXTURE_2D, Some(color));
+            gl.tex_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                glow::RGBA8 as i32,
+                w,
+                h,
+                0,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelUnpackData::Slice(None),
+            );
+            set_sampling(gl, glow::TEXTURE_2D, TexelFilter::Nearest);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            let depth = match gl.create_renderbuffer() {
+                Ok(d) => d,
+                Err(log) => {
+                    gl.delete_texture(color);
+                    return Err(creating("a render target")(log));
+                }
+            };
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
+            gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH24_STENCIL8, w, h);
+            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
+            let framebuffer = match gl.create_framebuffer() {
+                Ok(f) => f,
+                Err(log) => {
+                    gl.delete_texture(color);
+                    gl.delete_renderbuffer(depth);
+                    return Err(creating("a render target")(log));
+                }
+            };
+            let target = GlRenderTarget {
+                framebuffer,
+                color,
+                depth,
+                width,
+                height,
+            };
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
+            gl.framebuffer_texture_2d(
+                glow::FRAMEBUFFER,
+                glow::COLOR_ATTACHMENT0,
+                glow::TEXTURE_2D,
+                Some(color),
+                0,
+            );
+            gl.framebuffer_renderbuffer(
+                glow::FRAMEBUFFER,
+                glow::DEPTH_STENCIL_ATTACHMENT,
+                glow::RENDERBUFFER,
+                Some(depth),
+            );
+            let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            let checked = check_gl(gl, &format!("creating a {width}x{height} render target"));
+            if let Err(e) = checked {
+                target.delete(gl);
+                return Err(e);
+            }
+            if status != glow::FRAMEBUFFER_COMPLETE {
+                target.delete(gl);
+                return Err(GlError::Driver {
+                    context: format!("creating a {width}x{height} render target"),
+                    log: format!("framebuffer incomplete (status 0x{status:04X})"),
+                });
+            }
+            Ok(target)
+        }
+    }
+
+    /// Binds it for drawing and reading, with a viewport covering it
+    /// (MonoGame's `SetRenderTarget(target)`).
+    pub fn bind(&self, gl: &glow::Context) {
+        let (w, h) = gl_size(self.width, self.height);
+        // SAFETY: state calls on the current context with this target's framebuffer.
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(self.framebuffer));
+            gl.viewport(0, 0, w, h);
+        }
+    }
+
+    /// Binds the back buffer again, with a viewport covering `width`×`height`
+    /// (MonoGame's `SetRenderTarget(null)`).
+    pub fn unbind(gl: &glow::Context, width: u32, height: u32) {
+        let (w, h) = gl_size(width, height);
+        // SAFETY: state calls on the current context.
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            gl.viewport(0, 0, w, h);
+        }
+    }
+
+    /// What [`GlEffect::apply`](super::GlEffect::apply) needs while it is bound: its size, and
+    /// that it is a render target (y is flipped, and with it the cull winding).
+    pub fn target(&self) -> RenderTarget {
+        RenderTarget {
+            width: self.width,
+            height: self.height,
+            is_render_target: true,
+            half_pixel_offset: false,
+        }
+    }
+
+    /// Its colour texture, to sample in a later pass (unbind the target first).
+    pub fn texture(&self) -> GlTexture {
+        GlTexture {
+            texture: self.color,
+            target: glow::TEXTURE_2D,
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Its pixels as RGBA8, top row first (MonoGame's `RenderTarget2D.GetData` order). The
+    /// framebuffer bound for reading is restored afterwards.
+    pub fn read_rgba8(&self, gl: &glow::Context) -> Result<Vec<u8>, GlError> {
+        // SAFETY: state calls on the current context; the previous binding is put back.
+        unsafe {
+            let previous = gl.get_parameter_framebuffer(glow::READ_FRAMEBUFFER_BINDING);
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.framebuffer));
+            let pixels = self.target().read_rgba8(gl);
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, previous);
+            pixels
+        }
+    }
+
+    /// Deletes the framebuffer, texture and renderbuffer.
+    pub fn delete(self, gl: &glow::Context) {
+        // SAFETY: objects created by this target on the current context.
+        unsafe {
+            gl.delete_framebuffer(self.framebuffer);
+            gl.delete_texture(self.color);
+            gl.delete_renderbuffer(self.depth);
+        }
+    }
+}
+
+#[cfg(all(test, feature = "headless"))]
+mod tests {
+    use super::*;
+    use crate::gl::headless::HeadlessGl;
+
+    const RED: [u8; 4] = [255, 0, 0, 255];
+    const BLUE: [u8; 4] = [0, 0, 255, 255];
+
+    fn context(test: &str) -> Option<HeadlessGl> {
+        HeadlessGl::new(4, 3)
+            .map_err(|e| eprintln!("!!! SKIPPED {test}: headless OpenGL unavailable: {e}"))
+            .ok()
+    }
+
+    /// Clears the bound framebuffer blue, then GL's row 0 (glReadPixels' first row) red.
+    fn paint_gl_row_0(gl: &glow::Context, width: i32) {
+        // SAFETY: state calls on the test's current context.
+        unsafe {
+            gl.disable(glow::SCISSOR_TEST);
+            gl.clear_color(0.0, 0.0, 1.0, 1.0);
+            gl.clear(glow::COLOR_BUFFER_BIT);
+            gl.enable(glow::SCISSOR_TEST);
+            gl.scissor(0, 0, width, 1);
+            gl.clear_color(1.0, 0.0, 0.0, 1.0);
+            gl.clear(glow::COLOR_BUFFER_BIT);
+            gl.disable(glow::SCISSOR_TEST);
+        }
+    }
+
+    fn row(pixels: &[u8], width: usize, y: usize) -> Vec<[u8; 4]> {
+        pixels[y * width * 4..(y + 1) * width * 4]
+            .chunks_exact(4)
+            .map(|p| [p[0], p[1], p[2], p[3]])
+            .collect()
+    }
+
+    #[test]
+    fn the_back_buffer_is_read_top_row_first_and_a_render_target_as_stored() {
+        let Some(context) = context("read_back_orientation") else {
+            return;
+        };
+        let gl = context.gl();
+        paint_gl_row_0(gl, 4);
+        let screen = RenderTarget::backbuffer(4, 3).read_rgba8(gl).unwrap();
+        // GL's row 0 is the bottom of the back buffer.
+        assert_eq!(row(&screen, 4, 2), [RED; 4]);
+        assert_eq!(row(&screen, 4, 0), [BLUE; 4]);
+
+        let target = GlRenderTarget::new(gl, 2, 2).unwrap();
+        target.bind(gl);
+        paint_gl_row_0(gl, 2);
+        GlRenderTarget::unbind(gl, 4, 3);
+        // A render target is stored top row first (posFixup flips y), so GL's row 0 is its top.
+        let stored = target.read_rgba8(gl).unwrap();
+        assert_eq!(row(&stored, 2, 0), [RED; 2]);
+        assert_eq!(row(&stored, 2, 1), [BLUE; 2]);
+        // The back buffer is still what is bound for reading.
+        assert_eq!(
+            RenderTarget::backbuffer(4, 3).read_rgba8(gl).unwrap(),
+            screen
+        );
+        target.delete(gl);
+    }
+
+    #[test]
+    fn texture_data_of_the_wrong_size_is_refused() {
+        let Some(context) = context("texture_data_size") else {
+            return;
+        };
+        let err = GlTexture::from_rgba8(context.gl(), 2, 2, &[0; 12], TexelFilter::Nearest);
+        assert_eq!(
+            err,
+            Err(GlError::PixelData {
+                width: 2,
+                height: 2,
+                needed: 16,
+                got: 12
+            })
+        );
+        let texture = GlTexture::from_rgba8(context.gl(), 2, 2, &[0; 16], TexelFilter::Linear);
+        let texture = texture.unwrap();
+        assert_eq!(texture.target, glow::TEXTURE_2D);
+        texture.delete(context.gl());
+    }
+}

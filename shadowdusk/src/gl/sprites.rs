@@ -1,0 +1,196 @@
+//! Sprites submitted the way MonoGame's `SpriteBatch` submits them, for passes whose vertex
+//! shader is SpriteBatch's (every pixel-only pass: [`sprite_vs`](super::sprite_vs)) or reads the
+//! same `VertexPositionColorTexture` vertices.
+//!
+//! This is the vertex half of SpriteBatch only: quads in pixel coordinates with vertices TL, TR,
+//! BL, BR and indices 0,1,2 1,3,2, drawn with whatever pass is applied. Sorting, texture
+//! switching, `Begin`'s render states and the projection are the caller's (GlEffect's built-in
+//! vertex shader projects pixel coordinates by itself).
+
+use glow::HasContext;
+
+use super::error::{check_gl, creating};
+use super::{AppliedPass, GlError};
+use crate::mgfx::VertexElementUsage;
+
+/// One sprite: a pixel rectangle, a colour and texture coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprite {
+    /// Left edge in pixels.
+    pub x: f32,
+    /// Top edge in pixels.
+    pub y: f32,
+    /// Width in pixels.
+    pub width: f32,
+    /// Height in pixels.
+    pub height: f32,
+    /// Vertex colour (SpriteBatch's `Color`: premultiplied, normalized u8x4).
+    pub color: [u8; 4],
+    /// Texture coordinates of the top-left and bottom-right corners.
+    pub uv: [[f32; 2]; 2],
+    /// Depth (`Position.z`, SpriteBatch's `layerDepth`).
+    pub depth: f32,
+}
+
+impl Sprite {
+    /// The whole texture, white, at (`x`, `y`) with the given size, depth 0.
+    pub fn new(x: f32, y: f32, width: f32, height: f32) -> Sprite {
+        Sprite {
+            x,
+            y,
+            width,
+            height,
+            color: [255; 4],
+            uv: [[0.0, 0.0], [1.0, 1.0]],
+            depth: 0.0,
+        }
+    }
+}
+
+/// `VertexPositionColorTexture`: Position float3, Color normalized u8x4, TextureCoordinate float2.
+const STRIDE: i32 = 24;
+
+/// (usage, components, GL type, normalized, byte offset) of each vertex element.
+const ELEMENTS: [(VertexElementUsage, i32, u32, bool, i32); 3] = [
+    (VertexElementUsage::Position, 3, glow::FLOAT, false, 0),
+    (VertexElementUsage::Color, 4, glow::UNSIGNED_BYTE, true, 12),
+    (
+        VertexElementUsage::TextureCoordinate,
+        2,
+        glow::FLOAT,
+        false,
+        16,
+    ),
+];
+
+/// 16-bit indices reach 65535 vertices, four per sprite.
+const MAX_PER_DRAW: usize = u16::MAX as usize / 4;
+
+/// Vertex and index buffers reused by every draw. Free them with [`SpriteBatch::delete`].
+#[derive(Debug)]
+pub struct SpriteBatch {
+    vertices: glow::Buffer,
+    indices: glow::Buffer,
+}
+
+impl SpriteBatch {
+    /// Creates the buffers.
+    pub fn new(gl: &glow::Context) -> Result<SpriteBatch, GlError> {
+        // SAFETY: buffer creation on the current context; the first is freed if the second fails.
+        unsafe {
+            let vertices = gl.create_buffer().map_err(creating("a vertex buffer"))?;
+            match gl.create_buffer() {
+                Ok(indices) => Ok(SpriteBatch { vertices, indices }),
+                Err(log) => {
+                    gl.delete_buffer(vertices);
+                    Err(creating("an index buffer")(log))
+                }
+            }
+        }
+    }
+
+    /// Draws `sprites` with the applied `pass`, in order, as indexed triangles (several draw
+    /// calls past 16383 sprites). Each vertex element is fed to the attribute with its usage,
+    /// and elements the vertex shader does not read are not fed, as MonoGame binds a vertex
+    /// declaration. A core-profile context needs a vertex array object bound.
+    pub fn draw(
+        &self,
+        gl: &glow::Context,
+        pass: &AppliedPass,
+        sprites: &[Sprite],
+    ) -> Result<(), GlError> {
+        for chunk in sprites.chunks(MAX_PER_DRAW) {
+            let (vertices, indices) = quads(chunk);
+            // SAFETY: the buffers belong to this context; every attribute offset lies inside
+            // the stride and the indices stay inside the vertices just uploaded.
+            unsafe {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vertices));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &vertices, glow::STREAM_DRAW);
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.indices));
+                gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &indices, glow::STREAM_DRAW);
+                let mut enabled = Vec::with_capacity(ELEMENTS.len());
+                for (usage, size, ty, normalized, offset) in ELEMENTS {
+                    if let Some(loc) = pass.attribute_location(usage, 0) {
+                        gl.enable_vertex_attrib_array(loc);
+                        gl.vertex_attrib_pointer_f32(loc, size, ty, normalized, STRIDE, offset);
+                        enabled.push(loc);
+                    }
+                }
+                let count = (chunk.len() * 6) as i32;
+                gl.draw_elements(glow::TRIANGLES, count, glow::UNSIGNED_SHORT, 0);
+                for loc in enabled {
+                    gl.disable_vertex_attrib_array(loc);
+                }
+                gl.bind_buffer(glow::ARRAY_BUFFER, None);
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
+            }
+            check_gl(gl, "drawing sprites")?;
+        }
+        Ok(())
+    }
+
+    /// Deletes the buffers.
+    pub fn delete(self, gl: &glow::Context) {
+        // SAFETY: buffers created by this batch on the current context.
+        unsafe {
+            gl.delete_buffer(self.vertices);
+            gl.delete_buffer(self.indices);
+        }
+    }
+}
+
+/// Interleaved vertex bytes and little-endian u16 index bytes of at most [`MAX_PER_DRAW`]
+/// sprites.
+fn quads(sprites: &[Sprite]) -> (Vec<u8>, Vec<u8>) {
+    let mut vertices = Vec::with_capacity(sprites.len() * 4 * STRIDE as usize);
+    let mut indices = Vec::with_capacity(sprites.len() * 12);
+    for (i, s) in sprites.iter().enumerate() {
+        let [[u0, v0], [u1, v1]] = s.uv;
+        let (right, bottom) = (s.x + s.width, s.y + s.height);
+        for (x, y, u, v) in [
+            (s.x, s.y, u0, v0),
+            (right, s.y, u1, v0),
+            (s.x, bottom, u0, v1),
+            (right, bottom, u1, v1),
+        ] {
+            for f in [x, y, s.depth] {
+                vertices.extend_from_slice(&f.to_le_bytes());
+            }
+            vertices.extend_from_slice(&s.color);
+            for f in [u, v] {
+                vertices.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        let base = (i * 4) as u16;
+        for k in [0, 1, 2, 1, 3, 2] {
+            indices.extend_from_slice(&(base + k).to_le_bytes());
+        }
+    }
+    (vertices, indices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sprite_is_four_vertices_in_spritebatch_order() {
+        let mut s = Sprite::new(10.0, 20.0, 4.0, 2.0);
+        s.color = [1, 2, 3, 4];
+        s.uv = [[0.25, 0.5], [0.75, 1.0]];
+        s.depth = 0.5;
+        let (vertices, indices) = quads(&[s, Sprite::new(0.0, 0.0, 1.0, 1.0)]);
+        assert_eq!(vertices.len(), 8 * STRIDE as usize);
+        let f = |at: usize| f32::from_le_bytes(vertices[at..at + 4].try_into().unwrap());
+        // Bottom-right vertex of the first sprite.
+        let br = 3 * STRIDE as usize;
+        assert_eq!([f(br), f(br + 4), f(br + 8)], [14.0, 22.0, 0.5]);
+        assert_eq!(vertices[br + 12..br + 16], [1, 2, 3, 4]);
+        assert_eq!([f(br + 16), f(br + 20)], [0.75, 1.0]);
+        let idx: Vec<u16> = indices
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(idx, [0, 1, 2, 1, 3, 2, 4, 5, 6, 5, 7, 6]);
+    }
+}
