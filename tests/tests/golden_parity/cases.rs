@@ -8,6 +8,7 @@
 //! edge, and thresholds in the shaders (array bands, overlay's 0.5) are never met exactly. Two
 //! correct compilers can then only differ by float rounding, far below the 2/255 tolerance.
 
+use shadowdusk::mgfx::VertexElementUsage;
 use shadowdusk_tests::{Filter, Sprite};
 
 /// Width and height of every render.
@@ -24,8 +25,10 @@ pub struct Case {
     pub values: Vec<(&'static str, Vec<f32>)>,
     /// Textures set by name on both effects.
     pub textures: Vec<(&'static str, Texture)>,
-    /// Draws, each after applying every pass of technique 0.
+    /// Draws, each after applying every pass of technique `technique`.
     pub draws: Vec<Draw>,
+    /// Index of the technique drawn (the same in both effects: the layout comparison checks).
+    pub technique: usize,
     /// Colour the target is cleared to.
     pub clear: [u8; 4],
     /// Value the stencil buffer is cleared to.
@@ -74,7 +77,8 @@ pub enum Draw {
     Mesh(Mesh),
 }
 
-/// A quad for an effect vertex shader: Position (3 floats), Color (4), TextureCoordinate (2).
+/// A quad for an effect vertex shader: Position (3 floats), Color (4), TextureCoordinate (2),
+/// plus whatever else the effect's vertex shader reads (normals, a second texture coordinate).
 pub struct Mesh {
     /// x, y, z per vertex.
     pub positions: Vec<f32>,
@@ -84,6 +88,8 @@ pub struct Mesh {
     pub uvs: Vec<f32>,
     /// Triangle list.
     pub indices: Vec<u16>,
+    /// Further elements: (usage, usage index, float components, data).
+    pub extra: Vec<(VertexElementUsage, u8, i32, Vec<f32>)>,
 }
 
 /// Known compiler differences: golden → substrings of the difference messages it must still
@@ -101,6 +107,15 @@ pub const KNOWN_DIFFERENCES: &[(&str, &[&str])] = &[
             "shaders[1].attributes[1].usage: ours TextureCoordinate, mgfxc Color",
             "shaders[1].attributes[2].usage: ours Position, mgfxc TextureCoordinate",
         ],
+    ),
+    // The lighting shaders transform positions by `float4x3 World` (three registers in mgfxc's
+    // records). The dialect refuses non-square matrices (shadowdusk-build/src/dialect/uniforms.rs,
+    // `check_member`), so the whole effect fails to compile. With World declared float4x4
+    // instead, every other record, parameter, technique and shader matches and the lit
+    // techniques draw the same pixels; only World's register count (4 vs 3) differs.
+    (
+        "BasicEffect.mgfx",
+        &["compile: error[SD0210]: uniform `World` is a float4x3 matrix, which the OpenGL profile cannot express"],
     ),
 ];
 
@@ -143,7 +158,22 @@ fn quad(x0: f32, y0: f32, x1: f32, y1: f32) -> Draw {
         ],
         uvs: vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0],
         indices: vec![0, 1, 2, 1, 3, 2],
+        extra: Vec::new(),
     })
+}
+
+/// Texture coordinates for [`quad`]'s corners, mirrored in both directions.
+const MIRRORED_UVS: [f32; 8] = [1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+
+/// `draw` (a mesh) with one more vertex element.
+fn with_extra(draw: Draw, element: (VertexElementUsage, u8, i32, Vec<f32>)) -> Draw {
+    match draw {
+        Draw::Mesh(mut m) => {
+            m.extra.push(element);
+            Draw::Mesh(m)
+        }
+        other => other,
+    }
 }
 
 fn tex(seed: u8) -> Texture {
@@ -161,6 +191,7 @@ fn case(golden: &'static str, fx: &'static str) -> Case {
         values: Vec::new(),
         textures: Vec::new(),
         draws: Vec::new(),
+        technique: 0,
         clear: [30, 60, 90, 255],
         stencil: 0,
     }
@@ -402,12 +433,102 @@ pub fn cases() -> Vec<Case> {
             ..case("DeferredSprite.mgfx", "DeferredSprite.fx")
         },
         Case {
+            // Fog 0.1..0.9 across the quad; the second set of coordinates runs mirrored.
+            values: vec![
+                ("FogColor", vec![0.2, 0.7, 0.4]),
+                ("DiffuseColor", vec![0.9, 0.8, 0.6, 0.9]),
+                ("WorldViewProj", affine(1.5, 1.0, -0.75, -0.5)),
+                ("FogVector", vec![0.5, 0.3, 0.0, 0.1]),
+            ],
+            textures: vec![("Texture", tex(31)), ("Texture2", tex(32))],
+            draws: vec![with_extra(
+                quad(0.0, 0.0, 1.0, 1.0),
+                (
+                    VertexElementUsage::TextureCoordinate,
+                    1,
+                    2,
+                    MIRRORED_UVS.to_vec(),
+                ),
+            )],
+            ..case("DualTextureEffect.mgfx", "DualTextureEffect.fx")
+        },
+        Case {
+            // Texel alpha × 0.95 spans 0.6..0.95: below 0.75 takes z (-1, clipped), the rest w.
+            values: vec![
+                ("AlphaTest", vec![0.75, 0.1, -1.0, 1.0]),
+                ("FogColor", vec![0.8, 0.3, 0.5]),
+                ("DiffuseColor", vec![0.7, 0.9, 0.8, 0.95]),
+                ("WorldViewProj", affine(1.5, 1.0, -0.75, -0.5)),
+                ("FogVector", vec![0.5, 0.3, 0.0, 0.1]),
+            ],
+            textures: vec![("Texture", tex(33))],
+            draws: vec![quad(0.0, 0.0, 1.0, 1.0)],
+            ..case("AlphaTestEffect.mgfx", "AlphaTestEffect.fx")
+        },
+        Case {
+            // BasicEffect_PixelLighting_Texture: three lights, specular and fog per pixel, with
+            // normals that differ per corner.
+            values: lit_material(&["FogColor", "DiffuseColor", "FogVector", "WorldViewProj"]),
+            textures: vec![("Texture", tex(34))],
+            draws: vec![with_extra(
+                quad(0.0, 0.0, 1.0, 1.0),
+                (VertexElementUsage::Normal, 0, 3, CORNER_NORMALS.to_vec()),
+            )],
+            technique: 28,
+            ..case("BasicEffect.mgfx", "BasicEffect.fx")
+        },
+        Case {
             values: vec![("MatrixTransform", sprite_projection())],
             textures: vec![("Texture", tex(23))],
             draws: vec![quad(2.0, 4.0, 14.0, 12.0)],
             ..case("SpriteEffect.mgfx", "SpriteEffect.fx")
         },
     ]
+}
+
+/// Normals for [`quad`]'s corners, tilted apart so lighting varies across the quad.
+const CORNER_NORMALS: [f32; 12] = [
+    0.4, 0.3, 1.0, -0.3, 0.5, 1.0, 0.2, -0.4, 1.0, -0.5, -0.2, 0.8,
+];
+
+/// Values for the lit stock effects: `basics` (fog, diffuse, transform; each effect names its
+/// own subset) plus the material, three directional lights, the eye and the world matrices.
+fn lit_material(basics: &[&'static str]) -> Vec<(&'static str, Vec<f32>)> {
+    let basic = |name: &str| -> Vec<f32> {
+        match name {
+            "FogColor" => vec![0.3, 0.5, 0.9],
+            "DiffuseColor" => vec![0.8, 0.7, 0.9, 0.95],
+            "FogVector" => vec![0.4, 0.3, 0.0, 0.1],
+            _ => affine(1.5, 1.0, -0.75, -0.5),
+        }
+    };
+    let mut values: Vec<(&'static str, Vec<f32>)> = basics.iter().map(|n| (*n, basic(n))).collect();
+    values.extend([
+        ("EmissiveColor", vec![0.1, 0.05, 0.0]),
+        ("SpecularColor", vec![0.6, 0.5, 0.4]),
+        ("SpecularPower", vec![6.0]),
+        ("DirLight0Direction", vec![0.3, -0.5, -0.8]),
+        ("DirLight0DiffuseColor", vec![0.7, 0.6, 0.5]),
+        ("DirLight0SpecularColor", vec![0.5, 0.5, 0.3]),
+        ("DirLight1Direction", vec![-0.6, 0.2, -0.7]),
+        ("DirLight1DiffuseColor", vec![0.2, 0.4, 0.3]),
+        ("DirLight1SpecularColor", vec![0.2, 0.3, 0.5]),
+        ("DirLight2Direction", vec![0.1, 0.7, -0.7]),
+        ("DirLight2DiffuseColor", vec![0.3, 0.1, 0.4]),
+        ("DirLight2SpecularColor", vec![0.4, 0.2, 0.2]),
+        ("EyePosition", vec![0.4, 0.6, 2.5]),
+        // float4x3, column by column: identity rotation, translation (0.1, -0.2, 0.3).
+        (
+            "World",
+            vec![1.0, 0.0, 0.0, 0.1, 0.0, 1.0, 0.0, -0.2, 0.0, 0.0, 1.0, 0.3],
+        ),
+        // float3x3, column by column: a mild non-uniform scale, so normals are renormalised.
+        (
+            "WorldInverseTranspose",
+            vec![1.2, 0.0, 0.0, 0.0, 0.8, 0.1, 0.0, 0.0, 1.0],
+        ),
+    ]);
+    values
 }
 
 /// SpriteBatch's projection of the target (pixels, y down) as float4x4 data.

@@ -1,6 +1,6 @@
 //! Draws one case with one effect under Mesa, the way MonoGame would: MonoGame's default states
-//! for everything the pass does not bake, every pass of technique 0 applied before each draw,
-//! read back top-down in back-buffer or render-target orientation.
+//! for everything the pass does not bake, every pass of the case's technique applied before each
+//! draw, read back top-down in back-buffer or render-target orientation.
 
 use glow::HasContext;
 use image::RgbaImage;
@@ -76,24 +76,39 @@ fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Res
     h.clear_with(case.clear, case.stencil);
     reset_states(gl);
     let target = h.target(o);
-    let passes = fx.effect().techniques.first().map_or(0, |t| t.passes.len());
+    let passes = fx
+        .effect()
+        .techniques
+        .get(case.technique)
+        .map_or(0, |t| t.passes.len());
+    if passes == 0 {
+        return Err(format!("technique {} has no passes", case.technique));
+    }
     for draw in &case.draws {
         for p in 0..passes {
             let applied = fx
-                .apply(gl, 0, p, &target)
+                .apply(gl, case.technique, p, &target)
                 .map_err(|e| format!("apply pass {p}: {e}"))?;
             match draw {
                 Draw::Sprite(s) => draw_sprite(gl, &applied, s)?,
-                Draw::Mesh(m) => draw_mesh(
-                    gl,
-                    &applied,
-                    &[
-                        (VertexElementUsage::Position, 0, 3, &m.positions),
-                        (VertexElementUsage::Color, 0, 4, &m.colors),
-                        (VertexElementUsage::TextureCoordinate, 0, 2, &m.uvs),
-                    ],
-                    &m.indices,
-                )?,
+                Draw::Mesh(m) => {
+                    let mut elements = vec![
+                        (VertexElementUsage::Position, 0, 3, m.positions.as_slice()),
+                        (VertexElementUsage::Color, 0, 4, m.colors.as_slice()),
+                        (
+                            VertexElementUsage::TextureCoordinate,
+                            0,
+                            2,
+                            m.uvs.as_slice(),
+                        ),
+                    ];
+                    elements.extend(
+                        m.extra
+                            .iter()
+                            .map(|(u, i, n, d)| (*u, *i, *n, d.as_slice())),
+                    );
+                    draw_mesh(gl, &applied, &elements, &m.indices)?
+                }
             }
         }
     }
