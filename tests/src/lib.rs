@@ -4,6 +4,7 @@
 pub mod draw;
 pub mod effect_builder;
 pub mod gl_harness;
+pub mod gl_state;
 pub mod image_util;
 pub mod textures;
 

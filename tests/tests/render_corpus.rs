@@ -18,6 +18,7 @@ use shadowdusk_tests::corpus::{
     corpus_dir, entries, ElementFormat, Entry, Geometry, Mesh, PixelFn, TextureSpec, Value,
     TARGET_SIZE,
 };
+use shadowdusk_tests::gl_state::{reset_states, zero_values};
 use shadowdusk_tests::{
     draw_mesh, draw_sprite, save_png, texture_3d, texture_cube, Fbo, Filter, Headless, Orientation,
     Sprite,
@@ -136,43 +137,6 @@ fn set(effect: &mut GlEffect, name: &str, value: &Value) -> Result<(), String> {
     effect
         .set_values(i, &value.mgfx_data())
         .map_err(|err| format!("setting {name}: {err}"))
-}
-
-/// Sets every value parameter of the effect to zeros.
-fn zero_all(effect: &mut GlEffect) -> Result<(), String> {
-    let zeros: Vec<(usize, usize)> = effect
-        .effect()
-        .parameters
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.class != ParameterClass::Object)
-        .filter_map(|(i, p)| shadowdusk::gl::parameter_value_count(p).map(|n| (i, n)))
-        .collect();
-    for (i, n) in zeros {
-        effect
-            .set_values(i, &vec![0.0; n])
-            .map_err(|err| format!("zeroing parameter {i}: {err}"))?;
-    }
-    Ok(())
-}
-
-/// MonoGame's defaults for everything a pass does not bake.
-fn reset_states(gl: &glow::Context) {
-    // SAFETY: plain state calls on the current context.
-    unsafe {
-        gl.disable(glow::BLEND);
-        gl.disable(glow::DEPTH_TEST);
-        gl.disable(glow::STENCIL_TEST);
-        gl.disable(glow::CULL_FACE);
-        gl.disable(glow::SCISSOR_TEST);
-        gl.disable(glow::POLYGON_OFFSET_FILL);
-        gl.polygon_mode(glow::FRONT_AND_BACK, glow::FILL);
-        // GL's initial winding. MonoGame sets it only when a pass culls, so a `VFACE` shader
-        // under CullMode.None sees this one (corpus::gl_front_facing).
-        gl.front_face(glow::CCW);
-        gl.color_mask(true, true, true, true);
-        gl.depth_mask(true);
-    }
 }
 
 fn mesh_elements(mesh: &Mesh) -> Vec<(shadowdusk::mgfx::VertexElementUsage, u8, i32, Vec<f32>)> {
@@ -395,7 +359,7 @@ fn run_entry(h: &Headless, e: &Entry, bytes: &[u8]) -> Vec<String> {
         .any(|p| p.class != ParameterClass::Object);
     if has_values {
         let o = Orientation::Backbuffer;
-        let outcome = zero_all(&mut loaded.effect).and_then(|_| render(h, &mut loaded, e, o));
+        let outcome = zero_values(&mut loaded.effect).and_then(|_| render(h, &mut loaded, e, o));
         match outcome {
             Ok(img) if compare(&img, e.render.check.reference.pixel_fn(o)).1 == 0 => failures.push(format!(
                 "{}: rendering with all uniforms at zero still matches the reference; the reference does not depend on the uniforms it claims to test",

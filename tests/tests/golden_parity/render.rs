@@ -5,7 +5,9 @@
 use glow::HasContext;
 use image::RgbaImage;
 use shadowdusk::gl::{GlEffect, GlTexture};
-use shadowdusk::mgfx::{Effect, ParameterClass, VertexElementUsage};
+use shadowdusk::mgfx::{Effect, VertexElementUsage};
+use shadowdusk_tests::gl_state::reset_states;
+pub use shadowdusk_tests::gl_state::zero_values;
 use shadowdusk_tests::{draw_mesh, draw_sprite, Fbo, Headless, Orientation};
 
 use super::cases::{Case, Draw};
@@ -35,40 +37,6 @@ pub fn load(
             .map_err(|e| format!("texture `{name}`: {e}"))?;
     }
     Ok(fx)
-}
-
-/// Sets every value parameter to zeros (the sensitivity control).
-pub fn zero_values(fx: &mut GlEffect) -> Result<(), String> {
-    let counts: Vec<(usize, usize)> = fx
-        .effect()
-        .parameters
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.class != ParameterClass::Object)
-        .filter_map(|(i, p)| shadowdusk::gl::parameter_value_count(p).map(|n| (i, n)))
-        .collect();
-    for (i, n) in counts {
-        fx.set_values(i, &vec![0.0; n])
-            .map_err(|e| format!("zeroing parameter {i}: {e}"))?;
-    }
-    Ok(())
-}
-
-/// MonoGame's defaults (BlendState.Opaque, DepthStencilState.None, RasterizerState.CullNone for
-/// SpriteBatch) for everything a pass does not bake, so one case cannot leak into the next.
-fn reset_states(gl: &glow::Context) {
-    // SAFETY: plain state calls on the current context.
-    unsafe {
-        gl.disable(glow::BLEND);
-        gl.disable(glow::DEPTH_TEST);
-        gl.disable(glow::STENCIL_TEST);
-        gl.disable(glow::CULL_FACE);
-        gl.disable(glow::SCISSOR_TEST);
-        gl.disable(glow::POLYGON_OFFSET_FILL);
-        gl.polygon_mode(glow::FRONT_AND_BACK, glow::FILL);
-        gl.color_mask(true, true, true, true);
-        gl.depth_mask(true);
-    }
 }
 
 fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Result<(), String> {
