@@ -623,7 +623,10 @@ fn refuses_non_square_matrices() {
         (e.code, e.subject.as_deref()),
         (Code::SD0210, Some("World"))
     );
-    assert!(e.help.contains("non-square"), "{e}");
+    assert!(
+        e.message.contains("non-square") && e.help.contains("float4x4"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -74,8 +74,8 @@ fn check_member(name: &str, glsl_type: &str, kind: MemberKind) -> Result<(), Dia
         MemberKind::Float { .. } => Ok(()),
         MemberKind::Matrix { rows, columns } if rows == columns => Ok(()),
         MemberKind::Matrix { rows, columns } => refuse(
-            format!("uniform `{name}` is a float{rows}x{columns} matrix, which the OpenGL profile cannot express"),
-            "declare it float4x4 (or as float4 rows/columns) — GLSL ES 1.00/1.10 has no non-square matrices",
+            format!("uniform `{name}` is a float{rows}x{columns} matrix, which ShadowDusk cannot yet express in MonoGame's GLSL 1.10 / GLSL ES 1.00 (they have no non-square matrices)"),
+            "declare it float4x4 and keep the components you need (`mul(pos, World).xyz`); MonoGame's `SetValue(Matrix)` works unchanged, at the cost of one more register per matrix",
         ),
         MemberKind::NonFloat => refuse(
             format!("uniform `{name}` has type {glsl_type}; MonoGame's OpenGL runtime uploads every uniform as floats"),

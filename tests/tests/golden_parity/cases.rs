@@ -115,7 +115,7 @@ pub const KNOWN_DIFFERENCES: &[(&str, &[&str])] = &[
     // techniques draw the same pixels; only World's register count (4 vs 3) differs.
     (
         "BasicEffect.mgfx",
-        &["compile: error[SD0210]: uniform `World` is a float4x3 matrix, which the OpenGL profile cannot express"],
+        &["compile: error[SD0210]: uniform `World` is a float4x3 matrix, which ShadowDusk cannot yet express"],
     ),
 ];
 
