@@ -175,7 +175,7 @@ mod tests {
         );
         let e = allocate(&[a]).unwrap_err();
         assert_eq!((e.code, e.subject.as_deref()), (Code::SD0210, Some("W")));
-        assert!(e.help.contains("non-square"));
+        assert!(e.message.contains("non-square") && e.help.contains("float4x4"));
         let s = block("S", vec![member("L", MemberKind::Struct, 0, 1)]);
         assert!(allocate(&[s]).unwrap_err().help.contains("struct"));
     }
