@@ -68,18 +68,7 @@ mod tests {
     use crate::{Parameter, ParameterClass, ParameterType};
 
     fn value(class: ParameterClass, rows: u8, columns: u8) -> Parameter {
-        Parameter {
-            class,
-            ty: ParameterType::Single,
-            name: String::new(),
-            semantic: String::new(),
-            annotations: 0,
-            rows,
-            columns,
-            elements: vec![],
-            members: vec![],
-            data: Some(vec![0; usize::from(rows) * usize::from(columns)]),
-        }
+        Parameter::value("", class, ParameterType::Single, rows, columns)
     }
 
     #[test]

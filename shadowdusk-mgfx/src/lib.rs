@@ -362,6 +362,56 @@ pub struct Parameter {
     pub data: Option<Vec<u32>>,
 }
 
+impl Parameter {
+    /// A value parameter (scalar, vector or matrix) with `rows * columns` zeros of data, as
+    /// mgfxc's OpenGL output writes it: no semantic, no annotations, no elements or members.
+    pub fn value(
+        name: impl Into<String>,
+        class: ParameterClass,
+        ty: ParameterType,
+        rows: u8,
+        columns: u8,
+    ) -> Parameter {
+        Parameter {
+            class,
+            ty,
+            name: name.into(),
+            semantic: String::new(),
+            annotations: 0,
+            rows,
+            columns,
+            elements: Vec::new(),
+            members: Vec::new(),
+            data: Some(vec![0; usize::from(rows) * usize::from(columns)]),
+        }
+    }
+
+    /// A texture parameter: class Object, no rows, columns or data.
+    pub fn texture(name: impl Into<String>, ty: ParameterType) -> Parameter {
+        Parameter {
+            rows: 0,
+            columns: 0,
+            data: None,
+            ..Parameter::value(name, ParameterClass::Object, ty, 0, 0)
+        }
+    }
+
+    /// An array of `n` copies of `element`: the elements are unnamed, the array has the
+    /// element's shape and no data of its own.
+    pub fn array(name: impl Into<String>, element: Parameter, n: usize) -> Parameter {
+        let element = Parameter {
+            name: String::new(),
+            ..element
+        };
+        Parameter {
+            name: name.into(),
+            data: None,
+            elements: vec![element.clone(); n],
+            ..element
+        }
+    }
+}
+
 /// `Blend`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[repr(u8)]

@@ -14,46 +14,22 @@ pub fn value_param(
     columns: u8,
     elements: usize,
 ) -> Parameter {
-    let leaf = |name: &str| Parameter {
-        class,
-        ty: ParameterType::Single,
-        name: name.into(),
-        semantic: String::new(),
-        annotations: 0,
-        rows,
-        columns,
-        elements: vec![],
-        members: vec![],
-        data: Some(vec![0; rows as usize * columns as usize]),
-    };
+    let leaf = Parameter::value(name, class, ParameterType::Single, rows, columns);
     if elements == 0 {
-        return leaf(name);
+        return leaf;
     }
-    let mut p = leaf(name);
-    p.data = None;
-    p.elements = (0..elements).map(|_| leaf("")).collect();
-    p
+    Parameter::array(name, leaf, elements)
 }
 
 /// A texture parameter of the type matching `ty`.
 pub fn texture_param(name: &str, ty: SamplerType) -> Parameter {
-    Parameter {
-        class: ParameterClass::Object,
-        ty: match ty {
-            SamplerType::Sampler2D => ParameterType::Texture2D,
-            SamplerType::SamplerCube => ParameterType::TextureCube,
-            SamplerType::SamplerVolume => ParameterType::Texture3D,
-            SamplerType::Sampler1D => ParameterType::Texture1D,
-        },
-        name: name.into(),
-        semantic: String::new(),
-        annotations: 0,
-        rows: 0,
-        columns: 0,
-        elements: vec![],
-        members: vec![],
-        data: None,
-    }
+    let ty = match ty {
+        SamplerType::Sampler2D => ParameterType::Texture2D,
+        SamplerType::SamplerCube => ParameterType::TextureCube,
+        SamplerType::SamplerVolume => ParameterType::Texture3D,
+        SamplerType::Sampler1D => ParameterType::Texture1D,
+    };
+    Parameter::texture(name, ty)
 }
 
 /// A sampler record `ps_s<slot>` reading texture parameter `parameter`.

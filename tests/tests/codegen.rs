@@ -271,16 +271,8 @@ fn param(
 ) -> Parameter {
     assert_eq!(data.len(), usize::from(rows) * usize::from(columns));
     Parameter {
-        class,
-        ty,
-        name: name.into(),
-        semantic: String::new(),
-        annotations: 0,
-        rows,
-        columns,
-        elements: Vec::new(),
-        members: Vec::new(),
         data: Some(data.iter().map(|f| f.to_bits()).collect()),
+        ..Parameter::value(name, class, ty, rows, columns)
     }
 }
 
@@ -335,18 +327,7 @@ fn synthetic_effect() -> Effect {
         param("Unused", Vector, Single, 1, 4, &[0.25, 0.5, 0.75, 1.0]),
         array_of(param("UnusedList", Scalar, Single, 1, 1, &[9.0]), 2),
         param("type", Scalar, Single, 1, 1, &[0.0]),
-        Parameter {
-            class: ParameterClass::Object,
-            ty: ParameterType::Texture2D,
-            name: "Albedo".into(),
-            semantic: String::new(),
-            annotations: 0,
-            rows: 0,
-            columns: 0,
-            elements: Vec::new(),
-            members: Vec::new(),
-            data: None,
-        },
+        Parameter::texture("Albedo", ParameterType::Texture2D),
     ];
     let entries = |list: &[(i32, u16)]| -> Vec<CbufferEntry> {
         list.iter()

@@ -8,18 +8,7 @@ use shadowdusk_mgfx::{
 use super::*;
 
 fn value(name: &str, class: ParameterClass, ty: ParameterType, rows: u8, columns: u8) -> Parameter {
-    Parameter {
-        class,
-        ty,
-        name: name.to_string(),
-        semantic: String::new(),
-        annotations: 0,
-        rows,
-        columns,
-        elements: Vec::new(),
-        members: Vec::new(),
-        data: Some(vec![0; usize::from(rows) * usize::from(columns)]),
-    }
+    Parameter::value(name, class, ty, rows, columns)
 }
 
 fn effect(params: Vec<Parameter>, entries: Vec<(i32, u16)>, size: u16) -> Effect {

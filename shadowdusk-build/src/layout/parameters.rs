@@ -67,21 +67,7 @@ impl<'a> ParameterTable<'a> {
             }
             return Ok(i);
         }
-        Ok(self.push(
-            name,
-            Parameter {
-                class: ParameterClass::Object,
-                ty,
-                name: name.to_string(),
-                semantic: String::new(),
-                annotations: 0,
-                rows: 0,
-                columns: 0,
-                elements: Vec::new(),
-                members: Vec::new(),
-                data: None,
-            },
-        ))
+        Ok(self.push(name, Parameter::texture(name, ty)))
     }
 
     /// Appends the declared uniforms no shader kept, then returns the list.
@@ -160,18 +146,7 @@ pub fn parameter_for(g: &GlobalVar) -> Result<Parameter, String> {
         }
         data
     };
-    let base = Parameter {
-        class,
-        ty,
-        name: g.name.clone(),
-        semantic: String::new(),
-        annotations: 0,
-        rows: rows8,
-        columns: cols8,
-        elements: Vec::new(),
-        members: Vec::new(),
-        data: None,
-    };
+    let base = Parameter::value(g.name.clone(), class, ty, rows8, cols8);
     Ok(match t.array {
         Some(n) => {
             let elements = (0..n as usize)
@@ -185,7 +160,11 @@ pub fn parameter_for(g: &GlobalVar) -> Result<Parameter, String> {
                     }
                 })
                 .collect();
-            Parameter { elements, ..base }
+            Parameter {
+                elements,
+                data: None,
+                ..base
+            }
         }
         None => Parameter {
             data: Some(leaf(init)),

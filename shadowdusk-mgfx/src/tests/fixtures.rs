@@ -19,43 +19,15 @@ pub(super) fn golden_dir() -> Option<PathBuf> {
 }
 
 pub(super) fn value(name: &str, class: ParameterClass, rows: u8, columns: u8) -> Parameter {
-    Parameter {
-        class,
-        ty: ParameterType::Single,
-        name: name.into(),
-        semantic: String::new(),
-        annotations: 0,
-        rows,
-        columns,
-        elements: vec![],
-        members: vec![],
-        data: Some(vec![0; usize::from(rows) * usize::from(columns)]),
-    }
+    Parameter::value(name, class, ParameterType::Single, rows, columns)
 }
 
 pub(super) fn texture(name: &str, ty: ParameterType) -> Parameter {
-    Parameter {
-        class: ParameterClass::Object,
-        ty,
-        name: name.into(),
-        semantic: String::new(),
-        annotations: 0,
-        rows: 0,
-        columns: 0,
-        elements: vec![],
-        members: vec![],
-        data: None,
-    }
+    Parameter::texture(name, ty)
 }
 
 pub(super) fn array(name: &str, element: Parameter, n: usize) -> Parameter {
-    let mut e = element;
-    e.name = String::new();
-    let mut parent = e.clone();
-    parent.name = name.into();
-    parent.data = None;
-    parent.elements = vec![e; n];
-    parent
+    Parameter::array(name, element, n)
 }
 
 /// The TintShader effect of mgfx-format.md §14 with the given GLSL.

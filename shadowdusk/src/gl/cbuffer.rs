@@ -118,16 +118,8 @@ mod tests {
 
     fn value(class: ParameterClass, name: &str, rows: u8, columns: u8, data: &[f32]) -> Parameter {
         Parameter {
-            class,
-            ty: ParameterType::Single,
-            name: name.into(),
-            semantic: String::new(),
-            annotations: 0,
-            rows,
-            columns,
-            elements: vec![],
-            members: vec![],
             data: Some(data.iter().map(|f| f.to_bits()).collect()),
+            ..Parameter::value(name, class, ParameterType::Single, rows, columns)
         }
     }
 

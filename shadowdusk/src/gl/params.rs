@@ -111,18 +111,13 @@ mod tests {
     use super::*;
 
     fn matrix(rows: u8, columns: u8) -> Parameter {
-        Parameter {
-            class: ParameterClass::Matrix,
-            ty: ParameterType::Single,
-            name: "M".into(),
-            semantic: String::new(),
-            annotations: 0,
+        Parameter::value(
+            "M",
+            ParameterClass::Matrix,
+            ParameterType::Single,
             rows,
             columns,
-            elements: vec![],
-            members: vec![],
-            data: Some(vec![0; rows as usize * columns as usize]),
-        }
+        )
     }
 
     fn xna() -> [[f32; 4]; 4] {
