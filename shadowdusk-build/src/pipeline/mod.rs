@@ -71,6 +71,14 @@ pub struct CompileError {
 }
 
 impl CompileError {
+    fn new(files: SourceFiles, diagnostics: Diagnostics, deps: Vec<PathBuf>) -> Self {
+        CompileError {
+            files,
+            diagnostics,
+            deps,
+        }
+    }
+
     /// Renders rustc-style with snippets.
     pub fn render(&self, color: bool) -> String {
         crate::diag::render_plain(&self.files, &self.diagnostics.0, color)
@@ -106,18 +114,13 @@ pub fn compile_source(
 fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compiled, CompileError> {
     let mut files = SourceFiles::new();
     let mut timings = StageTimings::default();
-    let fail = |files: SourceFiles, diagnostics: Diagnostics, deps: Vec<PathBuf>| CompileError {
-        files,
-        diagnostics,
-        deps,
-    };
 
     let t = Instant::now();
     let expanded = match preprocess::preprocess(path, text, &options.preprocess, &mut files) {
         Ok(e) => e,
         Err(d) => {
             let deps = files.iter().map(|(_, f)| f.path.clone()).collect();
-            return Err(fail(files, d, deps));
+            return Err(CompileError::new(files, d, deps));
         }
     };
     timings.preprocess = t.elapsed();
@@ -126,7 +129,7 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
     let t = Instant::now();
     let parsed = match effect::parse(&expanded) {
         Ok(p) => p,
-        Err(d) => return Err(fail(files, d, deps)),
+        Err(d) => return Err(CompileError::new(files, d, deps)),
     };
     timings.parse = t.elapsed();
 
@@ -140,14 +143,13 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
         }
     }
     if diags.has_errors() {
-        return Err(fail(files, diags, deps));
+        return Err(CompileError::new(files, diags, deps));
     }
 
     let t = Instant::now();
-    let inputs: Vec<layout::ShaderInput> = shaders.iter().map(|s| s.input.clone()).collect();
-    let mut effect = match layout::build(&expanded, &parsed.ast, &inputs, &plan.passes) {
+    let mut effect = match layout::build(&expanded, &parsed.ast, &shaders, &plan.passes) {
         Ok(e) => e,
-        Err(d) => return Err(fail(files, d, deps)),
+        Err(d) => return Err(CompileError::new(files, d, deps)),
     };
     let bytes = match shadowdusk_mgfx::write(&effect) {
         Ok(b) => b,
@@ -157,7 +159,7 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
                 format!("the effect does not fit MGFX v10: {e}"),
             )
             .with_help("split the effect into smaller ones");
-            return Err(fail(files, d.into(), deps));
+            return Err(CompileError::new(files, d.into(), deps));
         }
     };
     // The key is computed by the writer; read it back so the model equals the bytes.
@@ -169,7 +171,7 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
                 format!("internal error: the written MGFX does not read back ({e:?})"),
             )
             .with_help("please report this with the effect file");
-            return Err(fail(files, d.into(), deps));
+            return Err(CompileError::new(files, d.into(), deps));
         }
     }
     timings.write = t.elapsed();

@@ -5,8 +5,8 @@ use std::path::Path;
 use shadowdusk_mgfx::{Effect, ParameterClass};
 
 use super::plan::ShaderPlan;
-use super::shader::CompiledShader;
 use crate::effect::ParsedEffect;
+use crate::layout::ShaderInput;
 use crate::preprocess::Expanded;
 use crate::reflect::{
     EffectReflection, Location, ParameterInfo, PassInfo, ShaderInfo, TechniqueInfo,
@@ -21,7 +21,7 @@ pub fn build(
     files: &SourceFiles,
     effect: &Effect,
     plan: &ShaderPlan,
-    shaders: &[CompiledShader],
+    shaders: &[ShaderInput],
 ) -> EffectReflection {
     let ast = &parsed.ast;
     let location = |range: &std::ops::Range<usize>| {
@@ -50,11 +50,11 @@ pub fn build(
             let used = if is_texture {
                 shaders
                     .iter()
-                    .any(|s| s.input.samplers.iter().any(|x| x.parameter == p.name))
+                    .any(|s| s.samplers.iter().any(|x| x.parameter == p.name))
             } else {
                 shaders
                     .iter()
-                    .any(|s| s.input.registers.iter().any(|r| r.parameter == p.name))
+                    .any(|s| s.registers.iter().any(|r| r.parameter == p.name))
             };
             let global = (!is_texture)
                 .then(|| ast.globals.iter().position(|g| g.name == p.name))

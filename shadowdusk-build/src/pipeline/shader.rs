@@ -16,20 +16,13 @@ use crate::lower::{self, Lowered, SamplerBinding, Stage, CARRIER_PREFIX, SYNTH_P
 use crate::preprocess::Expanded;
 use crate::source::Span;
 
-/// A compiled shader: what the layout needs, plus what reflection and `--dump` show.
-#[derive(Clone, Debug)]
-pub struct CompiledShader {
-    /// The layout's view.
-    pub input: ShaderInput,
-}
-
 /// Compiles one planned shader.
 pub fn compile(
     expanded: &Expanded,
     parsed: &ParsedEffect,
     job: &ShaderJob,
     timings: &mut StageTimings,
-) -> Result<CompiledShader, Diagnostics> {
+) -> Result<ShaderInput, Diagnostics> {
     let at = expanded.map.span(job.shader.range.clone());
     let what = format!(
         "{} shader `{}` ({})",
@@ -78,9 +71,7 @@ pub fn compile(
     timings.rewrite += t.elapsed();
     let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
 
-    Ok(CompiledShader {
-        input: shader_input(job.stage, d, &lowered),
-    })
+    Ok(shader_input(job.stage, d, &lowered))
 }
 
 /// fxc's sampler allocation, which MonoGame users rely on when they bind `Textures[n]`: explicit
