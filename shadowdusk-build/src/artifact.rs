@@ -74,6 +74,10 @@ pub struct Manifest {
     pub reflection: EffectReflection,
     /// The MGFX model without shader code (parameters, register layout, samplers, passes).
     pub layout: shadowdusk_mgfx::Effect,
+    /// The compile's warnings as the build script printed them, so a cached effect shows them
+    /// again (cargo only shows the warnings of a build script's last run).
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 impl Manifest {

@@ -24,7 +24,6 @@ fn cases() -> Vec<Case> {
         c("unterminated #if", format!("#if 1\n{PS}{TECH}"), ("SD0004", "unterminated_if.fx", 1, 1)),
         c("unterminated comment", format!("{PS}/* open\n{TECH}"), ("SD0006", "unterminated_comment.fx", 2, 1)),
         c("effect syntax", format!("{PS}technique T {{ pass P {{ PixelShader = compile ps_2_0 PS() }} }}\n"), ("FX0008", "effect_syntax.fx", 2, 57)),
-        c("duplicate technique", format!("{PS}{TECH}{TECH}"), ("FX0005", "duplicate_technique.fx", 3, 11)),
         c("unknown render state", format!("{PS}technique T {{ pass P {{ PixelShader = compile ps_2_0 PS(); AlphaBlendEnable = Maybe; }} }}\n"), ("SD0011", "render_state.fx", 2, 78)),
         c("wrong-stage profile", format!("{PS}technique T {{ pass P {{ VertexShader = compile ps_2_0 PS(); }} }}\n"), ("SD0013", "profile.fx", 2, 47)),
         c("no technique", PS.to_string(), ("SD0010", "no_technique.fx", 0, 0)),

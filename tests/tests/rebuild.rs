@@ -126,10 +126,11 @@ impl Consumer {
         Some(Consumer { dir, target, dxc })
     }
 
-    fn cargo(&self, args: &[&str], offline: bool) -> std::process::Output {
+    fn cargo(&self, args: &[&str], offline: bool, env: &[(&str, &str)]) -> std::process::Output {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut cmd = Command::new(cargo);
         cmd.current_dir(&self.dir)
+            .envs(env.iter().copied())
             .args(args)
             .args(["--color", "never"])
             .env("CARGO_TARGET_DIR", &self.target)
@@ -143,12 +144,17 @@ impl Consumer {
 
     /// `cargo build` with `verbosity` (`-v`, `-vv`): whether it succeeded, and its output.
     fn try_build(&self, verbosity: &str) -> (bool, Build) {
-        let mut out = self.cargo(&["build", verbosity], true);
+        self.try_build_with(verbosity, &[])
+    }
+
+    /// [`Consumer::try_build`] with extra environment variables.
+    fn try_build_with(&self, verbosity: &str, env: &[(&str, &str)]) -> (bool, Build) {
+        let mut out = self.cargo(&["build", verbosity], true, env);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         if !out.status.success() && stderr.contains("--offline") {
             // Only when a crate the consumer needs was never downloaded on this machine.
             eprintln!("rebuild: --offline failed, retrying with the network:\n{stderr}");
-            out = self.cargo(&["build", verbosity], false);
+            out = self.cargo(&["build", verbosity], false, env);
         }
         let log = format!(
             "{}{}",
@@ -342,4 +348,69 @@ fn edits_includes_and_new_effects_rebuild_and_nothing_else_does() {
     assert!(!b.log.contains("panicked"), "{}", b.log);
     c.build("-vv")
         .expect_summary("5 effects (0 compiled, 5 cached)");
+
+    // fxc's warnings are warnings: an effect that truncates a float4 into a float3 builds, and
+    // cargo shows the warning at its place in the shader, also when the effect comes from the
+    // cache; warnings-as-errors makes the same effect fail the build.
+    std::thread::sleep(Duration::from_millis(1100));
+    std::fs::write(c.dir.join("shaders/warns.fx"), WARNS_FX).expect("write warns.fx");
+    let b = c.build("-vv");
+    b.expect_summary("6 effects (1 compiled, 5 cached)");
+    let warning = "shaders/warns.fx:6:12: warning[SD0110]: implicit truncation of vector type";
+    assert!(
+        b.log.contains(&format!("cargo:warning={warning}")),
+        "{}",
+        b.log
+    );
+    assert!(
+        b.log.contains("6 │     float3 color = tex2D(s0, uv);"),
+        "{}",
+        b.log
+    );
+    let lines = c.run();
+    assert!(
+        c.line_for(&lines, "warns.fx").contains("bytes"),
+        "{lines:#?}"
+    );
+    // Another effect changes: warns.fx comes from OUT_DIR and its warning is shown again.
+    c.edit(
+        "shaders/tint.fx",
+        "float Amount = 0.75;",
+        "float Amount = 0.7;",
+    );
+    let b = c.build("-vv");
+    b.expect_summary("6 effects (1 compiled, 5 cached)");
+    assert!(
+        b.log.contains(&format!("cargo:warning={warning}")),
+        "{}",
+        b.log
+    );
+
+    let (ok, b) = c.try_build_with("-vv", &[("CONSUMER_WARNINGS_AS_ERRORS", "1")]);
+    assert!(
+        !ok,
+        "warnings-as-errors built an effect with a warning:\n{}",
+        b.log
+    );
+    assert!(
+        b.log
+            .contains("shaders/warns.fx:6:12: error[SD0110]: implicit truncation of vector type"),
+        "{}",
+        b.log
+    );
+    assert!(!b.log.contains("panicked"), "{}", b.log);
 }
+
+/// A SpriteBatch effect written the XNA way: `float3 color = tex2D(...)` truncates, which fxc
+/// (and so mgfxc) only warns about.
+const WARNS_FX: &str = "sampler s0;
+float Strength = 0.5;
+
+float4 MainPS(float4 pos : SV_Position, float4 tint : COLOR0, float2 uv : TEXCOORD0) : COLOR0
+{
+    float3 color = tex2D(s0, uv);
+    return float4(color * Strength, 1) * tint;
+}
+
+technique Warns { pass P0 { PixelShader = compile ps_2_0 MainPS(); } }
+";

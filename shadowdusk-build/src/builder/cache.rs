@@ -62,6 +62,7 @@ pub(crate) fn key_base(
     defines: &[(String, String)],
     include_dirs: &[PathBuf],
     root: &Path,
+    warnings_as_errors: bool,
 ) -> blake3::Hasher {
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk-build");
@@ -71,6 +72,7 @@ pub(crate) fn key_base(
     let dxc = dxc::version().unwrap_or_else(|| "dxc:unavailable".into());
     field(&mut h, dxc.as_bytes());
     field(&mut h, format!("{target:?}").as_bytes());
+    field(&mut h, &[u8::from(warnings_as_errors)]);
     field(&mut h, &(defines.len() as u64).to_le_bytes());
     for (name, value) in defines {
         field(&mut h, name.as_bytes());
@@ -96,15 +98,14 @@ pub(crate) fn key(base: &blake3::Hasher, rel: &Path, files: &SourceFiles, root: 
 }
 
 /// Whether `OUT_DIR` already holds this effect's artifacts for `key`.
-pub(crate) fn out_dir_fresh(paths: &ArtifactPaths, key: &str, source: &Path) -> bool {
-    let Some(m) = Manifest::load(&paths.manifest) else {
-        return false;
-    };
-    m.cache_key == key
+pub(crate) fn out_dir_fresh(paths: &ArtifactPaths, key: &str, source: &Path) -> Option<Manifest> {
+    let m = Manifest::load(&paths.manifest)?;
+    (m.cache_key == key
         && m.source == source
         && m.mgfx == paths.mgfx
         && paths.mgfx.is_file()
-        && paths.code.is_file()
+        && paths.code.is_file())
+    .then_some(m)
 }
 
 /// The MGFX model with shader code removed, as the manifest's `layout` holds it.

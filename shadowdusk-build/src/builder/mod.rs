@@ -115,6 +115,7 @@ pub struct Builder {
     jobs: Option<usize>,
     no_directives: bool,
     no_summary: bool,
+    warnings_as_errors: bool,
     sink: cargo::Sink,
 }
 
@@ -217,6 +218,14 @@ impl Builder {
     pub fn define<'a>(&mut self, name: &str, value: impl Into<Option<&'a str>>) -> &mut Builder {
         let value = value.into().unwrap_or("1");
         self.defines.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Makes every warning (implicit truncation, a shadowed name, a case-mismatched
+    /// `#include` …) fail the build, like mgfxc's `/WX`. Off by default: fxc only warns, and
+    /// warnings are printed as `cargo:warning=` lines. Part of the cache key.
+    pub fn warnings_as_errors(&mut self, on: bool) -> &mut Builder {
+        self.warnings_as_errors = on;
         self
     }
 
@@ -349,9 +358,16 @@ impl Builder {
                 include_dirs: include_dirs.clone(),
                 debug: false,
             },
+            warnings_as_errors: self.warnings_as_errors,
         };
         let ctx = run::Ctx {
-            key_base: cache::key_base(self.target, &self.defines, &include_dirs, &root),
+            key_base: cache::key_base(
+                self.target,
+                &self.defines,
+                &include_dirs,
+                &root,
+                self.warnings_as_errors,
+            ),
             root: root.clone(),
             out_dir,
             cache_dir,

@@ -119,7 +119,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     };
 
     // 2. Already in OUT_DIR.
-    if cache::out_dir_fresh(&paths, &key, &f.abs) {
+    if let Some(fresh) = cache::out_dir_fresh(&paths, &key, &f.abs) {
         let deps = expanded.deps;
         output::keep_current(&paths.mgfx, &deps).map_err(|error| {
             io_failure(
@@ -130,7 +130,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
                 },
             )
         })?;
-        return done(Origin::OutDir, deps, None, Vec::new());
+        return done(Origin::OutDir, deps, None, fresh.warnings);
     }
 
     let module = module_name(&f.rel);
@@ -154,7 +154,8 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     if let Some(dir) = &ctx.cache_dir {
         if let Some(hit) = cache::load_shared(dir, &key, &ctx.root, &f.abs, &paths) {
             let deps = expanded.deps;
-            let warnings = finish(&hit.bytes, &hit.effect, &hit.manifest, &deps)?;
+            let mut warnings = finish(&hit.bytes, &hit.effect, &hit.manifest, &deps)?;
+            warnings.extend(hit.manifest.warnings.iter().cloned());
             return done(Origin::SharedCache, deps, None, warnings);
         }
     }
@@ -163,7 +164,18 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     let t = Instant::now();
     let compiled = pipeline::compile_file(&f.abs, &ctx.options).map_err(shader_failure)?;
     let compile_time = t.elapsed();
+    let shader_warnings: Vec<String> = if compiled.warnings.is_empty() {
+        Vec::new()
+    } else {
+        vec![super::report::render(
+            &compiled.files,
+            &compiled.warnings.0,
+            &ctx.root,
+            &f.rel,
+        )]
+    };
     let manifest = Manifest {
+        warnings: shader_warnings.clone(),
         format: FORMAT,
         source: f.abs.clone(),
         relative: f.rel.clone(),
@@ -175,14 +187,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         layout: cache::layout_of(&compiled.effect),
     };
     let mut warnings = finish(&compiled.bytes, &compiled.effect, &manifest, &compiled.deps)?;
-    if !compiled.warnings.is_empty() {
-        warnings.push(super::report::render(
-            &compiled.files,
-            &compiled.warnings.0,
-            &ctx.root,
-            &f.rel,
-        ));
-    }
+    warnings.extend(shader_warnings);
     if let Some(dir) = &ctx.cache_dir {
         if let Err(e) = cache::store_shared(dir, &key, &ctx.root, &compiled.bytes, &manifest) {
             warnings.push(format!(

@@ -30,9 +30,9 @@ pub enum Code {
     FX0002,
     /// `compile` not followed by `profile Entry(...)`.
     FX0003,
-    /// Duplicate technique name.
+    /// Duplicate technique name (a warning: mgfxc keeps both).
     FX0005,
-    /// Duplicate pass name in one technique.
+    /// Duplicate pass name in one technique (a warning: mgfxc keeps both).
     FX0006,
     /// Unclosed annotation block.
     FX0007,
@@ -81,6 +81,8 @@ pub enum Code {
     SD0102,
     /// `libdxcompiler.so` could not be found or loaded.
     SD0103,
+    /// A DXC warning (fxc warned about the same thing; the effect still compiles).
+    SD0110,
 
     // ---- dialect rewrite (things MonoGame's GL runtime cannot bind) -----------------------
     /// A uniform whose type the MonoGame GL runtime cannot bind (struct, non-square matrix, ...).
@@ -137,6 +139,7 @@ impl Code {
             SD0101 => "SD0101",
             SD0102 => "SD0102",
             SD0103 => "SD0103",
+            SD0110 => "SD0110",
             SD0210 => "SD0210",
             SD0211 => "SD0211",
             SD0212 => "SD0212",
@@ -181,6 +184,7 @@ impl Code {
         Code::SD0101,
         Code::SD0102,
         Code::SD0103,
+        Code::SD0110,
         Code::SD0210,
         Code::SD0211,
         Code::SD0212,

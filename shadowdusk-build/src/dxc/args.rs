@@ -9,7 +9,8 @@
 //!   decorations, so the emitted GLSL reads exactly what MonoGame writes.
 //! * `-HV 2018`: HLSL 2021 rejects idioms that old MonoGame shaders use everywhere (vector
 //!   conditions in `?:`, `&&`/`||` on vectors); 2018 accepts them (see the tests in `mod.rs`).
-//! * `-WX`: warnings are errors (fx-pipeline.md §10), so nothing questionable slips through.
+//! * `-WX` only on the first try: a clean compile then proves there was nothing to warn about;
+//!   see [`super::compile`] for why warnings are read that way.
 //! * `-O3`: lets DXC fold and inline everything; the legacy GLSL targets have no function
 //!   pointers or recursion anyway.
 //! * pixel stage: `-fvk-use-dx-position-w`, so `SV_Position.w` reads as D3D's `1/w`.
@@ -28,16 +29,18 @@ pub fn profile(stage: Stage) -> &'static str {
 }
 
 /// The arguments (without entry point and profile, which hassle-rs passes separately).
-pub fn arguments(stage: Stage) -> Vec<&'static str> {
+pub fn arguments(stage: Stage, warnings_as_errors: bool) -> Vec<&'static str> {
     let mut a = vec![
         "-spirv",
         "-fspv-target-env=vulkan1.0",
         "-fvk-use-dx-layout",
-        "-WX",
         "-HV",
         HLSL_VERSION,
         "-O3",
     ];
+    if warnings_as_errors {
+        a.push("-WX");
+    }
     if stage == Stage::Pixel {
         a.push("-fvk-use-dx-position-w");
     }

@@ -5,7 +5,16 @@
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
 //! (fx-pipeline.md §7). The library is loaded once per process and each thread gets its own
 //! compiler instance (`instance`); where it is searched: [`locate`].
-//! Refused: nothing by this module itself; every DXC warning is an error (`-WX`).
+//! Refused: nothing by this module itself. DXC warnings are not refusals: fxc only warned about
+//! the same things (implicit truncation, shadowing, unused comparisons), and mgfxc compiles such
+//! files, so they come back in [`Spirv::warnings`].
+//!
+//! Reading warnings after a *successful* compile is the catch: hassle-rs 0.12 builds a slice from
+//! the error blob's pointer, which is null when the blob is empty, so reading it is undefined
+//! behaviour. So every shader is first compiled with `-WX`. No message → done, at no extra cost.
+//! A failure is then retried without `-WX`: if that succeeds, every error of the first run was a
+//! promoted warning, and its (non-empty) error buffer is the warning list. If it fails too, the
+//! second run's buffer holds the real errors.
 
 pub mod args;
 mod instance;
@@ -19,6 +28,8 @@ use crate::lower::Stage;
 pub struct Spirv {
     /// The module.
     pub words: Vec<u32>,
+    /// DXC's warnings, positioned in the lowered text (`is_error` is always `false`).
+    pub warnings: Vec<DxcMessage>,
 }
 
 /// One message DXC printed, positioned in the lowered text.
@@ -60,9 +71,45 @@ impl std::fmt::Display for DxcError {
 /// The source name DXC sees; messages start with it.
 pub const SOURCE_NAME: &str = "shader.hlsl";
 
-/// Compiles one entry point of lowered HLSL to SPIR-V.
+/// Compiles one entry point of lowered HLSL to SPIR-V; warnings come back with the module.
 pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
-    let args = args::arguments(stage);
+    let strict = match compile_once(hlsl, entry, stage, true) {
+        Ok(words) => {
+            return Ok(Spirv {
+                words,
+                warnings: Vec::new(),
+            })
+        }
+        Err(DxcError::Compile { messages, .. }) => messages,
+        Err(e) => return Err(e),
+    };
+    let words = compile_once(hlsl, entry, stage, false)?;
+    Ok(Spirv {
+        words,
+        warnings: strict.into_iter().filter_map(promoted_warning).collect(),
+    })
+}
+
+/// A message of the `-WX` run, as the warning it was: `error: text [-Werror,-Wconversion]`
+/// becomes `text [-Wconversion]`. Notes are dropped (they only point at related code).
+fn promoted_warning(m: DxcMessage) -> Option<DxcMessage> {
+    if !m.is_error {
+        return None;
+    }
+    Some(DxcMessage {
+        is_error: false,
+        text: m.text.replace("[-Werror,", "[").replace("[-Werror]", ""),
+        ..m
+    })
+}
+
+fn compile_once(
+    hlsl: &str,
+    entry: &str,
+    stage: Stage,
+    warnings_as_errors: bool,
+) -> Result<Vec<u32>, DxcError> {
+    let args = args::arguments(stage, warnings_as_errors);
     let result = instance::with_instance(|compiler, library| {
         let blob = library
             .create_blob_with_encoding_from_str(hlsl)
@@ -87,11 +134,10 @@ pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError>
                         bytes.len()
                     )));
                 }
-                let words = bytes
+                Ok(bytes
                     .chunks_exact(4)
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect();
-                Ok(Spirv { words })
+                    .collect())
             }
             Err((op, hr)) => {
                 let raw = op
@@ -135,12 +181,12 @@ pub fn version() -> Option<String> {
             let len = std::fs::metadata(&p).ok()?.len();
             Some(format!(
                 "dxcompiler:{len}:{}",
-                args::arguments(Stage::Pixel).join(" ")
+                args::arguments(Stage::Pixel, true).join(" ")
             ))
         }
         None => Some(format!(
             "dxcompiler:system:{}",
-            args::arguments(Stage::Pixel).join(" ")
+            args::arguments(Stage::Pixel, true).join(" ")
         )),
     }
 }
@@ -213,18 +259,47 @@ mod tests {
     }
 
     #[test]
-    fn warnings_are_errors() {
+    fn warnings_are_returned_with_the_module() {
         if skip() {
             return;
         }
-        // Implicit truncation float4 -> float2 is a warning in DXC; -WX makes it fatal.
-        let src =
-            "float4 main(float4 c : COLOR0) : SV_Target { float2 t = c; return float4(t, 0, 1); }";
-        let r = compile(src, "main", Stage::Pixel);
-        let Err(DxcError::Compile { messages, .. }) = r else {
-            panic!("expected -WX to reject a warning")
+        // Implicit truncation float4 -> float2: fxc warned and compiled; so do we.
+        let src = "float4 main(float4 c : COLOR0) : SV_Target\n{\n    float2 t = c;\n    return float4(t, 0, 1);\n}";
+        let spv = compile(src, "main", Stage::Pixel).unwrap();
+        assert_eq!(spv.words[0], 0x0723_0203);
+        assert_eq!(spv.warnings.len(), 1, "{:?}", spv.warnings);
+        let w = &spv.warnings[0];
+        assert_eq!((w.line, w.column, w.is_error), (3, 12, false), "{w:?}");
+        assert_eq!(w.text, "implicit truncation of vector type [-Wconversion]");
+    }
+
+    #[test]
+    fn clean_shaders_have_no_warnings() {
+        if skip() {
+            return;
+        }
+        let src = "float4 main(float4 c : COLOR0) : SV_Target { return c; }";
+        assert!(compile(src, "main", Stage::Pixel)
+            .unwrap()
+            .warnings
+            .is_empty());
+    }
+
+    #[test]
+    fn errors_next_to_warnings_stay_errors() {
+        if skip() {
+            return;
+        }
+        let src = "float4 main(float4 c : COLOR0) : SV_Target { float2 t = c; return nope; }";
+        let Err(DxcError::Compile { messages, .. }) = compile(src, "main", Stage::Pixel) else {
+            panic!("expected the undeclared identifier to fail")
         };
-        assert!(messages.iter().any(|m| m.line == 1), "{messages:?}");
+        assert!(messages
+            .iter()
+            .any(|m| m.is_error && m.text.contains("nope")));
+        assert!(messages
+            .iter()
+            .any(|m| !m.is_error && m.text.contains("truncation")));
     }
 
     #[test]
@@ -259,7 +334,9 @@ mod tests {
     #[test]
     fn vertex_and_pixel_profiles_differ() {
         assert_eq!(args::profile(Stage::Vertex), "vs_6_0");
-        assert!(args::arguments(Stage::Pixel).contains(&"-fvk-use-dx-position-w"));
-        assert!(!args::arguments(Stage::Vertex).contains(&"-fvk-use-dx-position-w"));
+        assert!(args::arguments(Stage::Pixel, true).contains(&"-fvk-use-dx-position-w"));
+        assert!(!args::arguments(Stage::Vertex, true).contains(&"-fvk-use-dx-position-w"));
+        assert!(args::arguments(Stage::Pixel, true).contains(&"-WX"));
+        assert!(!args::arguments(Stage::Pixel, false).contains(&"-WX"));
     }
 }

@@ -47,6 +47,8 @@ pub struct ParsedEffect {
     pub stripped: String,
     /// Token positions of declarations, for the lowering stage's edits.
     pub sites: DeclSites,
+    /// What the effect syntax is allowed to do but probably should not (duplicate names).
+    pub warnings: Diagnostics,
 }
 
 /// Where the parts of declarations are, parallel to the lists in [`EffectAst`]
@@ -135,26 +137,28 @@ pub fn parse(expanded: &Expanded) -> Result<ParsedEffect, Diagnostics> {
     let mut ast = std::mem::take(&mut p.ast);
     let sites = std::mem::take(&mut p.sites);
     let blank = std::mem::take(&mut p.blank);
-    check_techniques(&mut ast, &expanded.map)?;
+    let warnings = check_techniques(&mut ast, &expanded.map)?;
     Ok(ParsedEffect {
         stripped: blank_ranges(src, &blank),
         ast,
         sites,
+        warnings,
     })
 }
 
-/// Duplicate names, dropping shader-less passes and empty techniques, and SD0010.
-fn check_techniques(ast: &mut EffectAst, map: &SourceMap) -> Result<(), Diagnostics> {
+/// Duplicate names (warnings: mgfxc accepts them, and MonoGame's `Techniques["name"]` finds the
+/// first), dropping shader-less passes and empty techniques, and SD0010.
+fn check_techniques(ast: &mut EffectAst, map: &SourceMap) -> Result<Diagnostics, Diagnostics> {
     let mut diags = Diagnostics::new();
     for (ti, t) in ast.techniques.iter().enumerate() {
         if !t.name.is_empty() {
             if let Some(first) = ast.techniques[..ti].iter().find(|o| o.name == t.name) {
-                let mut d = Diagnostic::error(
+                let mut d = Diagnostic::warning(
                     Code::FX0005,
                     format!("duplicate technique name `{}`", t.name),
                 )
                 .at_opt(map.span(t.range.clone()))
-                .with_help("give every technique a unique name");
+                .with_help("both are kept, as mgfxc does, but MonoGame's `Techniques[\"name\"]` only finds the first; rename one");
                 if let Some(s) = map.span(first.range.clone()) {
                     d = d.with_label(s, "first declared here");
                 }
@@ -166,21 +170,18 @@ fn check_techniques(ast: &mut EffectAst, map: &SourceMap) -> Result<(), Diagnost
                 continue;
             }
             if let Some(first) = t.passes[..pi].iter().find(|o| o.name == p.name) {
-                let mut d = Diagnostic::error(
+                let mut d = Diagnostic::warning(
                     Code::FX0006,
                     format!("duplicate pass name `{}` in technique `{}`", p.name, t.name),
                 )
                 .at_opt(map.span(p.range.clone()))
-                .with_help("give every pass of a technique a unique name");
+                .with_help("both are kept, as mgfxc does, but MonoGame's `Passes[\"name\"]` only finds the first; rename one");
                 if let Some(s) = map.span(first.range.clone()) {
                     d = d.with_label(s, "first declared here");
                 }
                 diags.push(d);
             }
         }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
     }
     // mgfxc drops passes without shaders, then techniques without passes.
     for t in &mut ast.techniques {
@@ -201,7 +202,7 @@ fn check_techniques(ast: &mut EffectAst, map: &SourceMap) -> Result<(), Diagnost
         );
         return Err(d.into());
     }
-    Ok(())
+    Ok(diags)
 }
 
 /// Replaces every byte of `ranges` by a space, keeping newlines (and carriage returns).
@@ -229,5 +230,6 @@ pub fn expanded_from_plain(files: &mut SourceFiles, path: &str, text: &str) -> E
         text: text.to_string(),
         map,
         deps: vec![path.into()],
+        warnings: Diagnostics::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! Parser tests: whole-effect inputs through [`super::parse`].
 
 use super::*;
+use crate::diag::Severity;
 use crate::source::SourceFiles;
 use shadowdusk_mgfx::{Blend, CullMode, TextureAddressMode, TextureFilter};
 
@@ -262,16 +263,24 @@ fn error_malformed_compile() {
 }
 
 #[test]
-fn error_duplicate_names() {
-    let (code, l, c, d) = fail(&with_ps(
+fn duplicate_names_are_kept_with_a_warning() {
+    // mgfxc accepts both; MonoGame's name lookup finds the first, so say so.
+    let p = ok(&with_ps(
         "technique T { pass { PixelShader = compile ps_2_0 PS(); } }\ntechnique T { pass { PixelShader = compile ps_2_0 PS(); } }",
     ));
-    assert_eq!((code, l, c), (Code::FX0005, 3, 11));
-    assert_eq!(d.secondary.len(), 1);
-    let (code, l, c, _) = fail(&with_ps(
+    assert_eq!(p.ast.techniques.len(), 2);
+    let w = &p.warnings.0;
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert_eq!(
+        (w[0].code, w[0].severity),
+        (Code::FX0005, Severity::Warning)
+    );
+    assert_eq!(w[0].secondary.len(), 1, "points at the first declaration");
+    let p = ok(&with_ps(
         "technique T { pass A { PixelShader = compile ps_2_0 PS(); }\n pass A { PixelShader = compile ps_2_0 PS(); } }",
     ));
-    assert_eq!((code, l, c), (Code::FX0006, 3, 7));
+    assert_eq!(p.ast.techniques[0].passes.len(), 2);
+    assert_eq!(p.warnings.0[0].code, Code::FX0006);
 }
 
 #[test]

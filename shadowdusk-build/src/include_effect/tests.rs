@@ -75,6 +75,7 @@ impl Crate {
         std::fs::create_dir_all(paths.mgfx.parent().unwrap()).unwrap();
         std::fs::write(&paths.mgfx, &c.bytes).unwrap();
         let manifest = Manifest {
+            warnings: Vec::new(),
             format: artifact::FORMAT,
             source: src,
             relative: rel.to_path_buf(),

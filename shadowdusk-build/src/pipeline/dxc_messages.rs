@@ -6,8 +6,8 @@ use crate::lower::Lowered;
 use crate::preprocess::Expanded;
 use crate::source::Span;
 
-/// One SD0100 diagnostic per DXC error (warnings are errors under `-WX`; when DXC printed no
-/// positioned error, every message it printed counts).
+/// One SD0100 diagnostic per DXC error (when DXC printed no positioned error, every message it
+/// printed counts).
 pub fn diagnostics(
     expanded: &Expanded,
     lowered: &Lowered,
@@ -49,6 +49,28 @@ pub fn diagnostics(
     out
 }
 
+/// One SD0110 warning per DXC warning, at its place in the user's file. DXC checks every
+/// function of the text, not only the entry's, so the same warning comes from every shader of
+/// the effect: it names no shader, and [`Diagnostics::push`] keeps one. Warnings DXC reports in
+/// generated code (no place in the user's text) keep the shader's `compile` statement.
+pub fn warnings(
+    expanded: &Expanded,
+    lowered: &Lowered,
+    fallback: Option<Span>,
+    messages: &[DxcMessage],
+) -> Diagnostics {
+    let mut out = Diagnostics::new();
+    for m in messages.iter().filter(|m| !m.is_error) {
+        let span = locate(expanded, lowered, m).or(fallback);
+        let mut d = Diagnostic::warning(Code::SD0110, m.text.trim().to_string()).at_opt(span);
+        if let Some(h) = warning_help(&m.text) {
+            d = d.with_help(h);
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// Maps DXC's line:column in the lowered text to a span in the original file covering the
 /// identifier (or single character) there. Positions in generated code (the wrapper entry) have
 /// no source and give `None`.
@@ -85,11 +107,20 @@ fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span
         .span(from..to.max(from + 1).min(expanded.text.len()))
 }
 
+/// What to do about a warning, where there is a clear fix.
+fn warning_help(text: &str) -> Option<&'static str> {
+    if text.contains("implicit truncation") {
+        Some("the extra components are dropped, as fxc does; write `.rgb`, `.xy` or a cast to say so")
+    } else if text.contains("shadows") {
+        Some("the inner declaration hides the outer one, as in fxc; rename one to silence this")
+    } else {
+        None
+    }
+}
+
 /// What to do, for the DXC complaints D3D9-era effects run into most.
 fn help(text: &str) -> &'static str {
-    if text.contains("implicit truncation") {
-        "make the truncation explicit (`.rgb`, `.xy` or a cast); fxc only warned here, but ShadowDusk treats every DXC warning as an error so nothing lossy slips through"
-    } else if text.contains("undeclared identifier") {
+    if text.contains("undeclared identifier") {
         "declare it, or check that the `#include` or `#define` that provides it is active for the OpenGL profile"
     } else {
         "fix the HLSL at this position; ShadowDusk rewrote D3D9-style code before DXC saw it, so DXC's wording may name the modern form"

@@ -19,6 +19,9 @@ use crate::{effect, layout, preprocess};
 pub struct Options {
     /// Preprocessor options (platform, defines, include directories, debug).
     pub preprocess: preprocess::Options,
+    /// Fail on any warning (CLI `/WX`, `Builder::warnings_as_errors`); off by default, as in
+    /// mgfxc, whose fxc only warns.
+    pub warnings_as_errors: bool,
 }
 
 /// Wall-clock time spent in each stage, summed over all shaders of the effect.
@@ -136,14 +139,34 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
     let plan = plan::shaders(&parsed.ast);
     let mut shaders = Vec::with_capacity(plan.shaders.len());
     let mut diags = Diagnostics::new();
+    let mut warnings = expanded.warnings.clone();
+    warnings.extend(parsed.warnings.clone());
     for job in &plan.shaders {
-        match shader::compile(&expanded, &parsed, job, &mut timings) {
+        match shader::compile(&expanded, &parsed, job, &mut timings, &mut warnings) {
             Ok(s) => shaders.push(s),
             Err(d) => diags.extend(d),
         }
     }
     if diags.has_errors() {
-        return Err(CompileError::new(files, diags, deps));
+        // Warnings first, as a compiler prints them in source order before it gives up.
+        warnings.extend(diags);
+        return Err(CompileError::new(files, warnings, deps));
+    }
+    // In source order, whichever stage or shader found them.
+    warnings
+        .0
+        .sort_by_key(|d| d.primary.as_ref().map(|p| (p.span.file.0, p.span.start)));
+    if options.warnings_as_errors && !warnings.is_empty() {
+        let promoted = warnings
+            .into_iter()
+            .map(|mut w| {
+                w.severity = crate::diag::Severity::Error;
+                w.notes
+                    .push("warnings are errors here (`/WX`, `warnings_as_errors`)".into());
+                w
+            })
+            .collect();
+        return Err(CompileError::new(files, Diagnostics(promoted), deps));
     }
 
     let t = Instant::now();
@@ -183,7 +206,7 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
         reflection,
         deps,
         files,
-        warnings: Diagnostics::new(),
+        warnings,
         timings,
     })
 }

@@ -16,12 +16,13 @@ use crate::lower::{self, Lowered, SamplerBinding, Stage, CARRIER_PREFIX, SYNTH_P
 use crate::preprocess::Expanded;
 use crate::source::Span;
 
-/// Compiles one planned shader.
+/// Compiles one planned shader; its warnings are added to `warnings`.
 pub fn compile(
     expanded: &Expanded,
     parsed: &ParsedEffect,
     job: &ShaderJob,
     timings: &mut StageTimings,
+    warnings: &mut Diagnostics,
 ) -> Result<ShaderInput, Diagnostics> {
     let at = expanded.map.span(job.shader.range.clone());
     let what = format!(
@@ -49,11 +50,18 @@ pub fn compile(
                 .into())
         }
         Err(DxcError::Compile { messages, raw }) => {
+            warnings.extend(dxc_messages::warnings(expanded, &lowered, at, &messages));
             return Err(dxc_messages::diagnostics(
                 expanded, &lowered, at, &what, &messages, &raw,
-            ))
+            ));
         }
     };
+    warnings.extend(dxc_messages::warnings(
+        expanded,
+        &lowered,
+        at,
+        &spirv.warnings,
+    ));
 
     let t = Instant::now();
     let cross = cross::to_glsl(&spirv, job.stage);

@@ -85,6 +85,9 @@ pub struct Expanded {
     pub map: SourceMap,
     /// Every file that was read, the main file first, in read order (deduplicated).
     pub deps: Vec<PathBuf>,
+    /// Habits mgfxc tolerates with a warning (an include whose case differs from the file on
+    /// disk, an undefined function-like macro in `#if`).
+    pub warnings: Diagnostics,
 }
 
 /// Preprocesses the file at `path`. When `text` is given it is used instead of reading `path`
@@ -127,6 +130,7 @@ pub fn preprocess(
         text,
         map,
         deps: pp.deps,
+        warnings: pp.diags,
     })
 }
 

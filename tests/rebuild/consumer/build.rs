@@ -5,7 +5,13 @@
 use std::fmt::Write as _;
 
 fn main() {
-    let artifacts = shadowdusk_build::Builder::new().dir("shaders").compile();
+    // The rebuild test turns warnings into errors through this variable.
+    println!("cargo:rerun-if-env-changed=CONSUMER_WARNINGS_AS_ERRORS");
+    let strict = std::env::var_os("CONSUMER_WARNINGS_AS_ERRORS").is_some();
+    let artifacts = shadowdusk_build::Builder::new()
+        .dir("shaders")
+        .warnings_as_errors(strict)
+        .compile();
     let mut items = String::new();
     let mut lines = String::new();
     for e in &artifacts.effects {

@@ -13,6 +13,7 @@ options (mgfxc-compatible):
   /Defines:A;B=2        preprocessor defines, separated by ';'
   /I:<dir>              extra include directory (repeatable)
   /Debug                define DEBUG
+  /WX                   treat warnings as errors
 ShadowDusk additions:
   --dump                print the reflection and the GLSL of every shader as JSON
   --pretty              print errors with source snippets instead of mgfxc's one-line form
@@ -24,6 +25,7 @@ pub struct Cli {
     pub preprocess: preprocess::Options,
     pub dump: bool,
     pub pretty: bool,
+    pub warnings_as_errors: bool,
 }
 
 pub enum Parsed {
@@ -36,6 +38,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     let mut options = preprocess::Options::default();
     let mut dump = false;
     let mut pretty = false;
+    let mut warnings_as_errors = false;
     if argv.is_empty() {
         return Ok(Parsed::Help);
     }
@@ -47,6 +50,8 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             dump = true;
         } else if lower == "--pretty" {
             pretty = true;
+        } else if lower == "/wx" {
+            warnings_as_errors = true;
         } else if lower == "/debug" {
             options.debug = true;
         } else if let Some(v) = strip_opt(a, "/profile:") {
@@ -86,6 +91,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
         preprocess: options,
         dump,
         pretty,
+        warnings_as_errors,
     }))
 }
 

@@ -1,12 +1,13 @@
 //! The `shadowdusk` command: an mgfxc-compatible effect compiler.
 //!
 //! ```text
-//! shadowdusk <in.fx> <out.mgfx> [/Profile:OpenGL] [/Defines:A;B=2] [/I:dir] [/Debug] [--pretty]
+//! shadowdusk <in.fx> <out.mgfx> [/Profile:OpenGL] [/Defines:A;B=2] [/I:dir] [/Debug] [/WX] [--pretty]
 //! shadowdusk <in.fx> --dump            # reflection and GLSL as JSON on stdout
 //! ```
 //!
 //! Exit codes follow mgfxc: 0 on success, 1 on any failure (bad arguments, unreadable input,
-//! shader errors). Errors go to stderr as `file(line,col): error CODE: message`.
+//! shader errors). Errors go to stderr as `file(line,col): error CODE: message`, warnings as
+//! `file(line,col): warning CODE: message` (a compile with warnings still exits 0, unless `/WX`).
 
 mod args;
 mod dump;
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
     };
     let options = pipeline::Options {
         preprocess: cli.preprocess.clone(),
+        warnings_as_errors: cli.warnings_as_errors,
     };
     let compiled = match pipeline::compile_file(&cli.input, &options) {
         Ok(c) => c,
