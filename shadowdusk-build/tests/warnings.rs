@@ -95,3 +95,40 @@ fn warnings_are_reported_in_mgfxc_form_and_the_effect_compiles() {
     );
     assert!(!stderr.contains(": warning "), "{stderr}");
 }
+
+#[test]
+fn preprocessor_habits_of_windows_projects_are_warnings() {
+    if !dxc_or_fail("preprocessor_habits_of_windows_projects_are_warnings") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("shadowdusk-warnings-pp-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("Include")).unwrap();
+    std::fs::write(
+        dir.join("Include/Macros.fxh"),
+        "#define TINT float4(1, 0.5, 0.25, 1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("warns.fx"),
+        "#include \"include/macros.fxh\"\n\
+         #if SKINNED(4)\n\
+         #error not taken\n\
+         #endif\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return TINT; }\n\
+         technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n",
+    )
+    .unwrap();
+    let (code, stderr, output) = run(&dir, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    shadowdusk_mgfx::read(&std::fs::read(&output).unwrap()).expect("reads back");
+    let file = dir.join("warns.fx").display().to_string();
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("    ")).collect();
+    assert_eq!(
+        lines,
+        [
+            format!("{file}(1,10): warning SD0008: `include/macros.fxh` names `{}` with a different letter case", dir.join("Include/Macros.fxh").display()),
+            format!("{file}(2,5): warning SD0007: `SKINNED` is not a function-like macro; the call counts as 0"),
+        ],
+        "{stderr}"
+    );
+}

@@ -22,6 +22,12 @@ pub enum Code {
     SD0005,
     /// Unterminated block comment or string literal.
     SD0006,
+    /// Warning: `#if name(...)` where `name` is no function-like macro; the call counts as 0 (mgfxc).
+    SD0007,
+    /// Warning: an `#include` found only by ignoring letter case (as Windows and mgfxc find it).
+    SD0008,
+    /// An `#include` that matches several files when letter case is ignored.
+    SD0009,
 
     // ---- effect syntax -------------------------------------------------------------------
     /// Unexpected token.
@@ -114,6 +120,9 @@ impl Code {
             SD0004 => "SD0004",
             SD0005 => "SD0005",
             SD0006 => "SD0006",
+            SD0007 => "SD0007",
+            SD0008 => "SD0008",
+            SD0009 => "SD0009",
             FX0001 => "FX0001",
             FX0002 => "FX0002",
             FX0003 => "FX0003",
@@ -159,6 +168,9 @@ impl Code {
         Code::SD0004,
         Code::SD0005,
         Code::SD0006,
+        Code::SD0007,
+        Code::SD0008,
+        Code::SD0009,
         Code::FX0001,
         Code::FX0002,
         Code::FX0003,

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use super::driver::{Cond, Fatal, Pp, MAX_INCLUDE_DEPTH};
 use super::expr::eval;
-use super::include::{identity, resolve};
+use super::include::{identity, resolve, Resolved, Unresolved};
 use super::lexer::Kind;
 use super::macros::parse_define;
 use super::token::{trim, Tok};
@@ -274,7 +274,20 @@ impl Pp<'_> {
         let expanded = self.expand(pre)?;
         let macros = &self.macros;
         match eval(&expanded, &|n| macros.contains_key(n)) {
-            Ok(v) => Ok(v != 0),
+            Ok(v) => {
+                for &k in &v.undefined_calls {
+                    let name = &expanded[k];
+                    self.diags.push(
+                        Diagnostic::warning(
+                            Code::SD0007,
+                            format!("`{}` is not a function-like macro; the call counts as 0", name.text),
+                        )
+                        .at(name.span())
+                        .with_help("mgfxc takes this branch as false too; define the macro, or test `defined(NAME)`"),
+                    );
+                }
+                Ok(v.value != 0)
+            }
             Err(e) => {
                 let at = e.at.and_then(|k| expanded.get(k)).map_or(span, Tok::span);
                 self.error(
@@ -306,8 +319,37 @@ impl Pp<'_> {
         };
         let includer = self.files.get(file).path.clone();
         let path = match resolve(&name, angled, &includer, &self.opts.include_dirs) {
-            Ok(p) => p,
-            Err(tried) => {
+            Ok(Resolved::Exact(p)) => p,
+            Ok(Resolved::CaseInsensitive(p)) => {
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::SD0008,
+                        format!(
+                            "`{name}` names `{}` with a different letter case",
+                            p.display()
+                        ),
+                    )
+                    .at_labeled(name_span, "included here")
+                    .with_help("Windows (and so mgfxc) finds it; write the name as it is on disk so case-sensitive systems do too"),
+                );
+                p
+            }
+            Err(Unresolved::Ambiguous(candidates)) => {
+                let list: Vec<String> = candidates
+                    .iter()
+                    .map(|p| format!("  {}", p.display()))
+                    .collect();
+                return self.fatal(
+                    Diagnostic::error(
+                        Code::SD0009,
+                        format!("include file `{name}` matches several files when letter case is ignored"),
+                    )
+                    .at_labeled(name_span, "included here")
+                    .with_note(format!("candidates:\n{}", list.join("\n")))
+                    .with_help("write the name exactly as the file you mean is spelled on disk"),
+                );
+            }
+            Err(Unresolved::Missing(tried)) => {
                 let list: Vec<String> =
                     tried.iter().map(|p| format!("  {}", p.display())).collect();
                 return self.fatal(

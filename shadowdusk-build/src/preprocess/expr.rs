@@ -5,7 +5,9 @@
 //! here through `is_defined`). Output: the value as `i64`.
 //! Supports integer literals (decimal, hex, octal, with `u`/`l` suffixes), character literals,
 //! `! ~ - +` (unary), `* / % + - << >> < <= > >= == != & ^ | && || ?:` and parentheses; an
-//! identifier left after expansion is `0`, as in C.
+//! identifier left after expansion is `0`, as in C. A call of a name that is no function-like
+//! macro (`#if foo(X)` with `foo` undefined) is `0` too, as mgfxc's preprocessor takes it, and
+//! is listed in [`Evaluated::undefined_calls`] so the caller can warn.
 //! Refused: anything else (a float, a string, a missing operand or `)`, division by zero) with
 //! a message and the offending token's index.
 //!
@@ -22,11 +24,22 @@ pub(crate) struct ExprError {
     pub at: Option<usize>,
 }
 
+/// A value, and where the expression called something that is not a macro.
+#[derive(Debug)]
+pub(crate) struct Evaluated {
+    pub value: i64,
+    /// Token indices of the names called like functions that were not macros.
+    pub undefined_calls: Vec<usize>,
+}
+
 /// Deepest parenthesis/operator nesting accepted.
 const MAX_NEST: u32 = 128;
 
 /// Evaluates an `#if` expression.
-pub(crate) fn eval(toks: &[Tok], is_defined: &dyn Fn(&str) -> bool) -> Result<i64, ExprError> {
+pub(crate) fn eval(
+    toks: &[Tok],
+    is_defined: &dyn Fn(&str) -> bool,
+) -> Result<Evaluated, ExprError> {
     let idx: Vec<usize> = (0..toks.len())
         .filter(|&i| !toks[i].kind.is_space())
         .collect();
@@ -36,6 +49,7 @@ pub(crate) fn eval(toks: &[Tok], is_defined: &dyn Fn(&str) -> bool) -> Result<i6
         pos: 0,
         is_defined,
         nest: 0,
+        undefined_calls: Vec::new(),
     };
     if p.idx.is_empty() {
         return Err(ExprError {
@@ -50,7 +64,10 @@ pub(crate) fn eval(toks: &[Tok], is_defined: &dyn Fn(&str) -> bool) -> Result<i6
             at: Some(i),
         });
     }
-    Ok(v)
+    Ok(Evaluated {
+        value: v,
+        undefined_calls: p.undefined_calls,
+    })
 }
 
 struct Parser<'a> {
@@ -58,6 +75,7 @@ struct Parser<'a> {
     idx: Vec<usize>,
     pos: usize,
     is_defined: &'a dyn Fn(&str) -> bool,
+    undefined_calls: Vec<usize>,
     nest: u32,
 }
 
@@ -237,9 +255,29 @@ impl Parser<'_> {
                 }
                 Ok(i64::from((self.is_defined)(&name)))
             }
-            // C: identifiers still present after expansion evaluate to 0.
+            // C: identifiers still present after expansion evaluate to 0; so does a call of one
+            // (its arguments are skipped unevaluated).
             Kind::Ident => {
+                let name_at = self.idx[self.pos];
                 self.pos += 1;
+                if self.peek().is_some_and(|n| n.is_punct("(")) {
+                    let mut depth = 0u32;
+                    while let Some(n) = self.peek() {
+                        if n.is_punct("(") {
+                            depth += 1;
+                        } else if n.is_punct(")") {
+                            depth -= 1;
+                        }
+                        self.pos += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    if depth != 0 {
+                        return self.err("expected `)`");
+                    }
+                    self.undefined_calls.push(name_at);
+                }
                 Ok(0)
             }
             _ => self.err(format!("`{}` cannot appear in an `#if` expression", t.text)),
@@ -301,7 +339,7 @@ mod tests {
             .iter()
             .map(|r| Tok::from_raw(r, s, FileId(0)))
             .collect();
-        eval(&toks, &|n| n == "X")
+        eval(&toks, &|n| n == "X").map(|e| e.value)
     }
 
     #[test]

@@ -854,3 +854,81 @@ fn large_input_is_linear_enough() {
     assert!(out.contains("float4 v19999 = mul(w19999_c, float4(1, 2, 3, 4));"));
     assert!(t.elapsed().as_secs() < 30, "took {:?}", t.elapsed());
 }
+
+// ---- Windows habits mgfxc tolerates ------------------------------------------------------------
+
+/// (code, line, col) of each warning.
+fn warnings_of(e: &Expanded, files: &SourceFiles) -> Vec<(Code, u32, u32)> {
+    e.warnings
+        .iter()
+        .map(|d| {
+            assert_eq!(d.severity, crate::diag::Severity::Warning, "{d:#?}");
+            let s = d.primary.as_ref().expect("a span").span;
+            let (l, c) = files.get(s.file).line_col(s.start);
+            (d.code, l, c)
+        })
+        .collect()
+}
+
+#[test]
+fn undefined_function_like_macro_in_if_is_false_with_a_warning() {
+    let src = "#if SKINNED(4) || 0\nfloat a;\n#elif defined(OPENGL) && FOO(1, (2))\nfloat b;\n#else\nfloat c;\n#endif\n";
+    let (r, files) = run_with(src, &Options::default());
+    let e = r.expect("compiles");
+    assert_eq!(squash(&e.text), "floatc;");
+    assert_eq!(
+        warnings_of(&e, &files),
+        [(Code::SD0007, 1, 5), (Code::SD0007, 3, 26)]
+    );
+    // A real function-like macro is still called.
+    assert_eq!(
+        squash(&ok(
+            "#define TWICE(x) (x * 2)\n#if TWICE(2) == 4\nfloat a;\n#endif\n"
+        )),
+        "floata;"
+    );
+    // An unclosed call is still an error.
+    assert_eq!(codes(&err("#if FOO(1\n#endif\n")), [Code::SD0004]);
+}
+
+#[test]
+fn include_with_other_letter_case_is_found_with_a_warning() {
+    let d = temp_dir("case");
+    write(&d, "Shaders/Include.fxh", "float fromHeader;\n");
+    let main = write(
+        &d,
+        "main.fx",
+        "#include \"shaders/include.FXH\"\nfloat a;\n",
+    );
+    let (r, files) = run_file(&main, &Options::default());
+    let e = r.expect("found by case-insensitive match");
+    assert_eq!(squash(&e.text), "floatfromHeader;floata;");
+    assert_eq!(warnings_of(&e, &files), [(Code::SD0008, 1, 10)]);
+    let w = &e.warnings.0[0];
+    assert!(w.message.contains("Shaders/Include.fxh"), "{}", w.message);
+    assert!(w.message.contains("shaders/include.FXH"), "{}", w.message);
+    assert_eq!(e.deps[1], d.join("Shaders/Include.fxh"));
+
+    // The exact spelling wins over a case-insensitive one, silently.
+    write(&d, "shaders/include.FXH", "float exact;\n");
+    let (r, _) = run_file(&main, &Options::default());
+    let e = r.expect("exact match");
+    assert_eq!(squash(&e.text), "floatexact;floata;");
+    assert!(e.warnings.is_empty());
+}
+
+#[test]
+fn include_matching_two_files_by_case_is_an_error() {
+    let d = temp_dir("case2");
+    write(&d, "Common.fxh", "float a;\n");
+    write(&d, "COMMON.fxh", "float b;\n");
+    let main = write(&d, "main.fx", "#include \"common.fxh\"\n");
+    let (r, _) = run_file(&main, &Options::default());
+    let diags = r.expect_err("ambiguous");
+    assert_eq!(codes(&diags), [Code::SD0009]);
+    let note = &diags.0[0].notes[0];
+    assert!(
+        note.contains("COMMON.fxh") && note.contains("Common.fxh"),
+        "{note}"
+    );
+}
