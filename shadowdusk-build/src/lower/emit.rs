@@ -63,6 +63,9 @@ impl Edits {
     }
 }
 
+/// The sampler parameter named so at an offset: its dimension and texture.
+pub type ParamLookup<'a> = dyn Fn(&str, usize) -> Option<(Dim, String)> + 'a;
+
 /// What a legacy sampler lowers to.
 #[derive(Clone, Debug)]
 pub struct LegacyPair {
@@ -79,6 +82,8 @@ pub struct Call {
     pub template: &'static str,
     /// The sampler argument's name.
     pub sampler: String,
+    /// The texture, when the sampler is a function's parameter (else the legacy pair's).
+    pub texture: Option<String>,
     /// Byte ranges of the arguments after the sampler.
     pub args: Vec<Range<usize>>,
 }
@@ -90,6 +95,7 @@ pub fn find_calls(
     toks: &[Token],
     map: &SourceMap,
     is_legacy: &dyn Fn(&str) -> Option<Option<Dim>>,
+    param: &ParamLookup<'_>,
     uses: &mut BTreeMap<String, (Dim, Range<usize>)>,
 ) -> Result<Vec<Call>, Box<Diagnostic>> {
     let mut calls = Vec::new();
@@ -140,11 +146,15 @@ pub fn find_calls(
             ));
         };
         let name = toks[k].text(src);
-        match is_legacy(name) {
+        let (declared, texture) = match param(name, toks[k].range.start) {
+            Some((d, t)) => (Some(Some(d)), Some(t)),
+            None => (is_legacy(name), None),
+        };
+        match declared {
             None => {
                 return Err(fail(
-                    format!("`{}` on `{name}`, which is not a global `sampler`/`sampler2D`/... declaration", intr.name),
-                    "declare it as a global legacy sampler, or use `Texture2D.Sample(SamplerState, uv)`",
+                    format!("`{}` on `{name}`, which is not a sampler", intr.name),
+                    "declare it as a global `sampler`/`sampler2D`/… (or a sampler parameter), or use `Texture2D.Sample(SamplerState, uv)`",
                 ))
             }
             Some(Some(d)) if d != intr.dim => {
@@ -177,6 +187,7 @@ pub fn find_calls(
             range: t.range.start..toks[close].range.end,
             template: form.1,
             sampler: name.to_string(),
+            texture,
             args: args[1..].to_vec(),
         });
     }
@@ -266,11 +277,14 @@ impl Emitter<'_> {
 
     fn emit_call(&self, c: &Call, b: &mut TextBuilder) {
         let at = c.range.start;
-        let pair = &self.pairs[&c.sampler];
+        let texture = c
+            .texture
+            .as_deref()
+            .unwrap_or_else(|| self.pairs[&c.sampler].texture.as_str());
         for p in intrinsics::pieces(c.template) {
             match p {
                 Piece::Lit(s) => b.insert(s, at),
-                Piece::Texture => b.insert(&pair.texture, at),
+                Piece::Texture => b.insert(texture, at),
                 Piece::Sampler => b.insert(&c.sampler, at),
                 Piece::Arg(n) => {
                     if let Some(r) = c.args.get(n - 1) {
@@ -308,6 +322,7 @@ mod tests {
             &toks,
             &SourceMap::new(),
             &|n| (n == "s").then_some(Some(Dim::D2)),
+            &|_, _| None,
             &mut uses,
         )
         .unwrap();

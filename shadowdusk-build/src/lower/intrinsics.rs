@@ -6,6 +6,9 @@
 //! dimension needs, so a wider argument never triggers DXC's implicit-truncation warning
 //! (an error under `-WX`); the `.w` of `lod`/`bias`/`proj` coordinates is read the same way.
 
+use std::collections::BTreeSet;
+
+use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::Dim;
 
 /// One intrinsic: its name, the dimension it implies, and one template per accepted arity
@@ -76,7 +79,8 @@ macro_rules! family {
     };
 }
 
-const D1: [Intrinsic; 5] = family!("tex1D", Dim::D1, "x");
+// 1D textures are 2D on MonoGame's GL runtime, sampled at `(x, x)` like mgfxc's output.
+const D1: [Intrinsic; 5] = family!("tex1D", Dim::D1, "xx");
 const D2: [Intrinsic; 5] = family!("tex2D", Dim::D2, "xy");
 const D3: [Intrinsic; 5] = family!("tex3D", Dim::D3, "xyz");
 const CUBE: [Intrinsic; 5] = family!("texCUBE", Dim::Cube, "xyz");
@@ -88,6 +92,19 @@ pub fn find(name: &str) -> Option<&'static Intrinsic> {
     }
     const ALL: [&[Intrinsic; 5]; 4] = [&D1, &D2, &D3, &CUBE];
     ALL.iter().flat_map(|f| f.iter()).find(|i| i.name == name)
+}
+
+/// Every identifier passed as the first argument of a `tex*` intrinsic call.
+pub fn sampler_arguments(src: &str, toks: &[Token]) -> BTreeSet<String> {
+    toks.windows(3)
+        .filter(|w| {
+            w[0].kind == TokenKind::Ident
+                && find(w[0].text(src)).is_some()
+                && w[1].text(src) == "("
+                && w[2].kind == TokenKind::Ident
+        })
+        .map(|w| w[2].text(src).to_string())
+        .collect()
 }
 
 /// A piece of an expanded template.
@@ -140,7 +157,7 @@ mod tests {
         assert_eq!(find("tex2D").unwrap().forms.len(), 2);
         assert_eq!(
             find("tex1Dproj").unwrap().forms[0].1,
-            "{T}.Sample({S}, ({1}).x / ({1}).w)"
+            "{T}.Sample({S}, ({1}).xx / ({1}).w)"
         );
         assert!(find("tex2DArray").is_none());
         assert!(find("texture").is_none());

@@ -25,6 +25,7 @@ mod declarations;
 mod emit;
 mod entry;
 mod intrinsics;
+mod sampler_params;
 mod samplers;
 
 #[cfg(test)]
@@ -121,17 +122,41 @@ fn lower_inner(
         .into_iter()
         .filter(|t| t.kind != TokenKind::Directive)
         .collect();
+    // A D3D10-style `SamplerState S;` handed to `tex2D` is used the D3D9 way, as real effects
+    // mixing the two styles do (fxc accepts it), so it is lowered like a legacy sampler.
+    let tex_called = intrinsics::sampler_arguments(src, &toks);
+    let is_legacy = |s: &crate::effect::SamplerDecl| s.legacy || tex_called.contains(&s.name);
     let legacy: BTreeMap<&str, Option<Dim>> = parsed
         .ast
         .samplers
         .iter()
-        .filter(|s| s.legacy)
+        .filter(|s| is_legacy(s))
         .map(|s| (s.name.as_str(), s.dim))
         .collect();
-    let mut uses = BTreeMap::new();
-    let calls = emit::find_calls(src, &toks, map, &|n| legacy.get(n).copied(), &mut uses)?;
     let mut edits = Edits::default();
-    let (pairs, samplers) = samplers::plan(parsed, &uses, map, &mut edits)?;
+    let params = sampler_params::params(parsed, src, &toks, &mut edits);
+    let param =
+        |n: &str, at: usize| sampler_params::in_scope(&params, n, at).map(|p| (p.dim, p.texture()));
+    let mut uses = BTreeMap::new();
+    let calls = emit::find_calls(
+        src,
+        &toks,
+        map,
+        &|n| legacy.get(n).copied(),
+        &param,
+        &mut uses,
+    )?;
+    let args = sampler_params::arguments(
+        parsed,
+        src,
+        &toks,
+        map,
+        &params,
+        &|n| legacy.contains_key(n),
+        &mut uses,
+    )?;
+    let (pairs, samplers) = samplers::plan(parsed, &is_legacy, &uses, map, &mut edits)?;
+    sampler_params::pass_textures(&args, &pairs, &mut edits);
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
     let retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;

@@ -16,8 +16,18 @@ use super::emit::{Edits, LegacyPair};
 use super::SamplerBinding;
 use crate::diag::{Code, Diagnostic};
 use crate::effect::types::texture_type;
-use crate::effect::{Dim, ParsedEffect};
+use crate::effect::{Dim, ParsedEffect, SamplerDecl};
 use crate::source::SourceMap;
+
+/// The HLSL texture type a legacy sampler's texture gets. 1D is 2D: MonoGame's GL runtime binds
+/// every 1D texture as a 2D one (GLSL ES has no 1D samplers), and mgfxc's shaders sample it at
+/// `(x, x)`, which `tex1D*` lowers to (see `intrinsics`).
+pub(super) fn lowered_type(dim: Dim) -> &'static str {
+    match dim {
+        Dim::D1 => texture_type(Dim::D2),
+        d => texture_type(d),
+    }
+}
 
 /// Prefix of synthesized texture names (never used as parameter names).
 pub const SYNTH_PREFIX: &str = "__sd_tex_";
@@ -28,6 +38,7 @@ pub type Plan = (BTreeMap<String, LegacyPair>, Vec<SamplerBinding>);
 /// Plans the sampler rewrite; adds its edits and returns the legacy pairs and the bindings.
 pub fn plan(
     parsed: &ParsedEffect,
+    is_legacy: &dyn Fn(&SamplerDecl) -> bool,
     uses: &BTreeMap<String, (Dim, Range<usize>)>,
     map: &SourceMap,
     edits: &mut Edits,
@@ -38,7 +49,7 @@ pub fn plan(
     // Texture name → (dimension, sampler that decided it).
     let mut texture_dims: BTreeMap<&str, (Dim, &str)> = BTreeMap::new();
     for (order, (s, site)) in ast.samplers.iter().zip(&parsed.sites.samplers).enumerate() {
-        if !s.legacy {
+        if !is_legacy(s) {
             continue;
         }
         let dim = s
@@ -72,7 +83,7 @@ pub fn plan(
             }
             None => {
                 let name = format!("{SYNTH_PREFIX}{}", s.name);
-                edits.insert(site.stmt_end, format!(" {} {name};", texture_type(dim)));
+                edits.insert(site.stmt_end, format!(" {} {name};", lowered_type(dim)));
                 name
             }
         };
@@ -97,8 +108,10 @@ pub fn plan(
             .get(t.name.as_str())
             .map(|d| d.0)
             .unwrap_or(t.dim);
-        if site.legacy {
-            edits.replace(site.keyword_range.clone(), texture_type(dim));
+        // A 1D texture read through `tex1D` is a 2D one on MonoGame's GL runtime (below).
+        let sampled_1d = dim == Dim::D1 && texture_dims.contains_key(t.name.as_str());
+        if site.legacy || sampled_1d {
+            edits.replace(site.keyword_range.clone(), lowered_type(dim));
         }
     }
     // Textures sampled through `Texture.Sample(sampler, ...)`: any declared texture with any

@@ -274,7 +274,7 @@ fn every_intrinsic_family_compiles() {
     assert!(l
         .text
         .contains("__sd_tex_sc.SampleLevel(sc, (t).xyz, (t).w)"));
-    assert!(l.text.contains("__sd_tex_s1.Sample(s1, (t.x).x)"));
+    assert!(l.text.contains("__sd_tex_s1.Sample(s1, (t.x).xx)"));
     assert!(l
         .text
         .contains("__sd_tex_plain.Sample(plain, (__sd_tex_s2.Sample(s2, (t.xy).xy).xyz).xyz)"));
@@ -299,11 +299,62 @@ fn intrinsic_errors() {
          technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
     );
     assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 1, 64));
+    // A sampler parameter takes a sampler, not an expression.
     let c = case(
-        "float4 F(sampler2D p, float2 t) { return tex2D(p, t); }\nfloat4 PS(float2 t : TEXCOORD0) : COLOR0 { return 0; }\n\
+        "sampler2D s; float4 F(sampler2D p, float2 t) { return tex2D(p, t); }\n\
+         float4 PS(float2 t : TEXCOORD0) : COLOR0 { return F(t.x > 0 ? s : s, t); }\n\
          technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
     );
-    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 1, 42));
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 53));
+}
+
+#[test]
+fn sampler_parameters_become_texture_sampler_pairs_down_every_call() {
+    // FXAA 3.11's HLSL_3 path: `FxaaTex` is `sampler2D`, passed down three calls; a noise
+    // helper takes `uniform sampler3D`; a plain global `sampler` takes the dimension of the
+    // parameter it is passed to.
+    let c = case(
+        "sampler Screen; sampler Noise;\n\
+         float4 Top(sampler2D t, float2 p) { return tex2Dlod(t, float4(p, 0, 0)); }\n\
+         float4 Mid(sampler2D t, float2 p) { return Top(t, p) + Top(t, p + 1); }\n\
+         float4 Fxaa(float2 p, sampler2D tex) { return Mid(tex, p); }\n\
+         float noise(float3 p, uniform sampler3D n) { return tex3D(n, p).r; }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return Fxaa(uv, Screen) * noise(uv.xyy, Noise); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "float4 Top(Texture2D __sd_tex_t, SamplerState t, float2 p) { return __sd_tex_t.SampleLevel(t, (float4(p, 0, 0)).xy, (float4(p, 0, 0)).w); }",
+        "return Top(__sd_tex_t, t, p) + Top(__sd_tex_t, t, p + 1);",
+        "float4 Fxaa(float2 p, Texture2D __sd_tex_tex, SamplerState tex) { return Mid(__sd_tex_tex, tex, p); }",
+        "float noise(float3 p, Texture3D __sd_tex_n, SamplerState n) { return __sd_tex_n.Sample(n, (p).xyz).r; }",
+        "Fxaa(uv, __sd_tex_Screen, Screen) * noise(uv.xyy, __sd_tex_Noise, Noise)",
+        "Texture2D __sd_tex_Screen;",
+        "Texture3D __sd_tex_Noise;",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+    let noise = l.samplers.iter().find(|b| b.sampler == "Noise").unwrap();
+    assert_eq!((noise.dim, noise.parameter.as_str()), (Dim::D3, "Noise"));
+}
+
+#[test]
+fn sampler_state_with_tex2d_and_1d_textures() {
+    // `SamplerState s0;` read with `tex2D` (D3D10 declaration, D3D9 intrinsic); a 1D texture
+    // read as MonoGame's GL runtime binds it: a 2D texture sampled at (x, x).
+    let c = case(
+        "SamplerState s0;\ntexture1D Ramp; sampler1D RampSampler = sampler_state { Texture = <Ramp>; };\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(s0, uv) * tex1D(RampSampler, uv.x); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "SamplerState s0; Texture2D __sd_tex_s0;",
+        "Texture2D Ramp;",
+        "__sd_tex_s0.Sample(s0, (uv).xy) * Ramp.Sample(RampSampler, (uv.x).xx)",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
 }
 
 // ---- semantics ---------------------------------------------------------------------------
