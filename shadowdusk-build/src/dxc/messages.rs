@@ -13,11 +13,12 @@ pub fn parse(raw: &str) -> Vec<DxcMessage> {
     for line in raw.lines() {
         if let Some(m) = parse_positioned(line) {
             out.push(m);
-        } else if let Some((is_error, text)) = kind_and_text(line) {
+        } else if let Some((is_error, note, text)) = kind_and_text(line) {
             out.push(DxcMessage {
                 line: 0,
                 column: 0,
                 is_error,
+                note,
                 text,
             });
         }
@@ -33,11 +34,12 @@ fn parse_positioned(line: &str) -> Option<DxcMessage> {
     while i < bytes.len() {
         if bytes[i] == b':' {
             if let Some((l, c, rest)) = numbers_at(&line[i + 1..]) {
-                let (is_error, text) = kind_and_text(rest.trim_start())?;
+                let (is_error, note, text) = kind_and_text(rest.trim_start())?;
                 return Some(DxcMessage {
                     line: l,
                     column: c,
                     is_error,
+                    note,
                     text,
                 });
             }
@@ -61,15 +63,15 @@ fn numbers_at(s: &str) -> Option<(u32, u32, &str)> {
     Some((l.parse().ok()?, c.parse().ok()?, rest))
 }
 
-fn kind_and_text(s: &str) -> Option<(bool, String)> {
-    for (prefix, is_error) in [
-        ("fatal error: ", true),
-        ("error: ", true),
-        ("warning: ", false),
-        ("note: ", false),
+fn kind_and_text(s: &str) -> Option<(bool, bool, String)> {
+    for (prefix, is_error, note) in [
+        ("fatal error: ", true, false),
+        ("error: ", true, false),
+        ("warning: ", false, false),
+        ("note: ", false, true),
     ] {
         if let Some(t) = s.strip_prefix(prefix) {
-            return Some((is_error, t.trim_end().to_string()));
+            return Some((is_error, note, t.trim_end().to_string()));
         }
     }
     None
@@ -94,11 +96,13 @@ mod tests {
                 line: 1,
                 column: 36,
                 is_error: true,
+                note: false,
                 text: "use of undeclared identifier 'undefined_x'".into()
             }
         );
         assert_eq!((m[1].line, m[1].column, m[1].is_error), (3, 2, false));
         assert_eq!(m[2].text, "declared here");
+        assert!(m[2].note && !m[1].note);
     }
 
     #[test]
@@ -110,6 +114,7 @@ mod tests {
                 line: 0,
                 column: 0,
                 is_error: true,
+                note: false,
                 text: "invalid profile ps_3_0".into()
             }]
         );

@@ -41,6 +41,8 @@ pub struct DxcMessage {
     pub column: u32,
     /// `true` for errors, `false` for warnings/notes.
     pub is_error: bool,
+    /// `true` for notes (which only point at code related to the message before them).
+    pub note: bool,
     /// DXC's wording.
     pub text: String,
 }
@@ -98,6 +100,7 @@ fn promoted_warning(m: DxcMessage) -> Option<DxcMessage> {
     }
     Some(DxcMessage {
         is_error: false,
+        note: false,
         text: m.text.replace("[-Werror,", "[").replace("[-Werror]", ""),
         ..m
     })
@@ -164,6 +167,7 @@ fn failure(text: String) -> DxcError {
             line: 0,
             column: 0,
             is_error: true,
+            note: false,
             text: text.clone(),
         }],
         raw: text,

@@ -6,16 +6,29 @@
 //! width), brace lists `{...}` for arrays and matrices (nested braces flatten), and the four
 //! binary operators `+ - * /` between scalars. Matrices are flattened row by row as written.
 //!
-//! Refused: anything else (identifiers of other constants, function calls, casts) → the
-//! caller reports SD0025 at the returned token.
+//! Names of `static const` scalars declared earlier stand for their values (array sizes such as
+//! `float Weights[SAMPLE_COUNT * 2]` and initializers use them).
+//!
+//! Refused: anything else (other identifiers, function calls, casts) → the caller reports
+//! SD0025 at the returned token.
 
 use super::lexer::{number_value, Token, TokenKind};
 use super::types;
 
 /// Evaluates `toks` (the text between `=` and the end of the declarator) for `ty`.
 /// On failure returns the index of the offending token.
-pub fn evaluate(src: &str, toks: &[Token], ty: &super::ast::HlslType) -> Result<Vec<f64>, usize> {
-    let mut p = P { src, toks, i: 0 };
+pub fn evaluate(
+    src: &str,
+    toks: &[Token],
+    ty: &super::ast::HlslType,
+    consts: &dyn Fn(&str) -> Option<f64>,
+) -> Result<Vec<f64>, usize> {
+    let mut p = P {
+        src,
+        toks,
+        i: 0,
+        consts,
+    };
     let vals = p.expr()?;
     if p.i != toks.len() {
         return Err(p.i);
@@ -39,6 +52,7 @@ struct P<'a> {
     src: &'a str,
     toks: &'a [Token],
     i: usize,
+    consts: &'a dyn Fn(&str) -> Option<f64>,
 }
 
 impl<'a> P<'a> {
@@ -105,6 +119,10 @@ impl<'a> P<'a> {
             TokenKind::Ident if text == "true" || text == "false" => {
                 self.i += 1;
                 Ok(vec![if text == "true" { 1.0 } else { 0.0 }])
+            }
+            TokenKind::Ident if types::numeric(text).is_none() => {
+                self.i += 1;
+                (self.consts)(text).map(|v| vec![v]).ok_or(at)
             }
             TokenKind::Ident => {
                 let ty = types::numeric(text).ok_or(at)?;
@@ -180,7 +198,7 @@ mod tests {
         let mut t = types::numeric(ty).unwrap();
         t.array = array;
         let l = tokenize(init);
-        evaluate(init, &l.tokens, &t)
+        evaluate(init, &l.tokens, &t, &|_| None)
     }
 
     #[test]

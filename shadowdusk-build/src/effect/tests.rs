@@ -398,3 +398,57 @@ fn parse_is_deterministic() {
     assert_eq!(a.stripped, b.stripped);
     assert_eq!(format!("{:?}", a.ast), format!("{:?}", b.ast));
 }
+
+#[test]
+fn generic_and_alias_types_semantics_and_constant_array_sizes() {
+    let p = ok(&with_ps(
+        "matrix WorldViewProj;\nmatrix<float, 4, 3> Bones;\nvector<float, 3> LightDir : Direction = { 0, -1, 0, };\n\
+         vector Tint;\nhalf4 HalfTint;\ndword Mask;\nmin16float Gain = 2;\n\
+         static const int TAPS = 3;\nfloat Weights[TAPS * 2 - 1] = { 1, 2, 3, 4, 5, };\nfloat4 Offsets[(TAPS + 1) / 2];\n\
+         texture ColorMap : Diffuse;\nsampler ColorSampler : register(s1) = sampler_state { Texture = <ColorMap>; };\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    ));
+    let g = |n: &str| {
+        p.ast
+            .globals
+            .iter()
+            .find(|g| g.name == n)
+            .unwrap_or_else(|| panic!("no global {n}"))
+    };
+    let shape = |n: &str| {
+        let t = &g(n).ty;
+        (t.base.as_str(), t.rows, t.columns, t.is_matrix, t.array)
+    };
+    assert_eq!(shape("WorldViewProj"), ("float", 4, 4, true, None));
+    assert_eq!(shape("Bones"), ("float", 4, 3, true, None));
+    assert_eq!(shape("LightDir"), ("float", 1, 3, false, None));
+    assert_eq!(
+        g("LightDir").initializer.as_deref(),
+        Some(&[0.0, -1.0, 0.0][..])
+    );
+    assert_eq!(g("LightDir").semantic.as_deref(), Some("Direction"));
+    assert_eq!(shape("Tint"), ("float", 1, 4, false, None));
+    assert_eq!(shape("HalfTint"), ("half", 1, 4, false, None));
+    assert_eq!(shape("Mask"), ("uint", 1, 1, false, None));
+    assert_eq!(shape("Gain"), ("min16float", 1, 1, false, None));
+    assert_eq!(shape("Weights"), ("float", 1, 1, false, Some(5)));
+    assert_eq!(
+        g("Weights").initializer.as_deref(),
+        Some(&[1.0, 2.0, 3.0, 4.0, 5.0][..])
+    );
+    assert_eq!(shape("Offsets"), ("float", 1, 4, false, Some(2)));
+    assert!(p.ast.textures.iter().any(|t| t.name == "ColorMap"));
+    let s = p
+        .ast
+        .samplers
+        .iter()
+        .find(|s| s.name == "ColorSampler")
+        .unwrap();
+    assert_eq!(s.register, Some(1));
+    // The texture's semantic is blanked for DXC; the declaration stays.
+    assert!(
+        p.stripped.contains("texture ColorMap          ;"),
+        "{}",
+        p.stripped
+    );
+}

@@ -176,3 +176,95 @@ fn indexed_uses(
     }
     out
 }
+
+/// Prefix of the per-invocation copies of uniforms the shader code writes to.
+pub const MUTABLE_PREFIX: &str = "__sd_mut_";
+
+/// Uniforms written by shader code (`Amount = saturate(Amount);`, `Tint.a *= 0.5;`): fxc
+/// compiles the write to a per-invocation copy of the constant, DXC refuses to write a uniform.
+/// Each such uniform gets a `static` copy initialised from it, declared on its line, and every
+/// use inside function bodies reads and writes the copy; the uniform and its register are
+/// untouched. Integer and array uniforms are left alone (their carriers are already copies or
+/// converted at each use).
+pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
+    let bodies: Vec<std::ops::Range<usize>> = parsed
+        .ast
+        .functions
+        .iter()
+        .map(|f| f.body.clone())
+        .collect();
+    let in_body = |at: usize| bodies.iter().any(|b| b.contains(&at));
+    // Token indices of uses of `name` in bodies (not member accesses `x.name`).
+    let uses = |name: &str| -> Vec<usize> {
+        (0..toks.len())
+            .filter(|&i| {
+                toks[i].kind == TokenKind::Ident
+                    && text(i) == name
+                    && in_body(toks[i].range.start)
+                    && (i == 0 || text(i - 1) != ".")
+            })
+            .collect()
+    };
+    for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
+        let float_based = matches!(g.ty.base.as_str(), "float" | "half" | "double")
+            || g.ty.base.starts_with("min1");
+        if !float_based || g.ty.array.is_some() {
+            continue;
+        }
+        let found = uses(&g.name);
+        if !found.iter().any(|&i| is_written(&text, i)) {
+            continue;
+        }
+        let copy = format!("{MUTABLE_PREFIX}{}", g.name);
+        let ty = if g.ty.is_matrix {
+            format!("{}{}x{}", g.ty.base, g.ty.rows, g.ty.columns)
+        } else if g.ty.is_vector {
+            format!("{}{}", g.ty.base, g.ty.columns)
+        } else {
+            g.ty.base.clone()
+        };
+        edits.insert(site.stmt_end, format!(" static {ty} {copy} = {};", g.name));
+        for i in found {
+            edits.replace(toks[i].range.clone(), copy.clone());
+        }
+    }
+}
+
+/// Whether the use at token `i` is assigned: `x = …`, `x op= …`, `x.yz = …`, `x[k] = …`,
+/// `x++`, `++x`.
+fn is_written<'s>(text: &dyn Fn(usize) -> &'s str, i: usize) -> bool {
+    if i >= 2 && matches!((text(i - 2), text(i - 1)), ("+", "+") | ("-", "-")) {
+        return true;
+    }
+    let mut j = i + 1;
+    loop {
+        match text(j) {
+            "." => j += 2,
+            "[" => {
+                let mut depth = 0;
+                while !text(j).is_empty() {
+                    match text(j) {
+                        "[" => depth += 1,
+                        "]" => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                j += 1;
+            }
+            _ => break,
+        }
+    }
+    match (text(j), text(j + 1)) {
+        ("=", next) => next != "=",
+        ("+" | "-" | "*" | "/" | "%", "=") => true,
+        ("+", "+") | ("-", "-") => true,
+        _ => false,
+    }
+}

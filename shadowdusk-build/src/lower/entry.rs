@@ -63,8 +63,8 @@ fn pixel_input_semantic(sem: &str) -> Option<String> {
 /// The new semantic for a vertex-shader input: `SV_Position` read as a vertex attribute is
 /// MonoGame's `Position0` (SpriteBatch's vertex declaration feeds it).
 fn vertex_input_semantic(sem: &str) -> Option<String> {
-    sem.eq_ignore_ascii_case("SV_Position")
-        .then(|| "POSITION0".to_string())
+    let up = sem.to_ascii_uppercase();
+    matches!(up.as_str(), "SV_POSITION" | "SV_POSITION0").then(|| "POSITION0".to_string())
 }
 
 /// The new semantic for an input of `stage`, if it must change.
@@ -171,9 +171,20 @@ pub fn rewrite(
                         .with_help("declare it as an entry parameter: `float face : VFACE`"),
                     ));
                 }
-                // SV_Position must be a float4; narrower members stay plain varyings.
+                // SV_Position must be a float4; narrower members stay plain varyings. With a
+                // `VPOS` parameter beside it, the struct's `POSITION` (the vertex shader's clip
+                // position, which ps_3_0 cannot read) stays a plain varying too: only one input
+                // can be the pixel position.
+                let vpos_param = f.params.iter().any(|p| {
+                    p.semantic
+                        .as_deref()
+                        .is_some_and(|x| x.to_ascii_uppercase().starts_with("VPOS"))
+                });
+                let struct_position = sem.to_ascii_uppercase().starts_with("POSITION");
                 if let (Some(new), "float4") = (pixel_input_semantic(sem), m.ty.as_str()) {
-                    edits.replace(range.clone(), new);
+                    if !(vpos_param && struct_position) {
+                        edits.replace(range.clone(), new);
+                    }
                 }
             } else if stage == Stage::Vertex && in_structs.contains(&s.name.as_str()) {
                 if let Some(new) = vertex_input_semantic(sem) {

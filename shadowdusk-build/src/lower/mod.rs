@@ -159,6 +159,7 @@ fn lower_inner(
     sampler_params::pass_textures(&args, &pairs, &mut edits);
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
+    declarations::written_uniforms(parsed, src, &toks, &mut edits);
     let retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;
     let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
     let emitter = emit::Emitter {

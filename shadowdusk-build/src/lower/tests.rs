@@ -698,3 +698,24 @@ fn a_two_way_struct_with_sv_position_reads_position0() {
         l.text
     );
 }
+
+#[test]
+fn uniforms_written_by_shader_code_work_on_a_per_invocation_copy() {
+    // fxc lets shader code assign to a uniform (the write goes to a temporary); DXC does not.
+    let c = case(
+        "float Amount = 0.5;\nfloat4 Tint;\nstruct L { float Amount; };\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 {\n\
+         Amount = saturate(Amount * 2); Tint.a *= 0.5; L l; l.Amount = 1;\n\
+         return Tint * Amount * l.Amount + (Tint == 0); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "float Amount      ; static float __sd_mut_Amount = Amount;",
+        "float4 Tint; static float4 __sd_mut_Tint = Tint;",
+        "__sd_mut_Amount = saturate(__sd_mut_Amount * 2); __sd_mut_Tint.a *= 0.5; L l; l.Amount = 1;",
+        "return __sd_mut_Tint * __sd_mut_Amount * l.Amount + (__sd_mut_Tint == 0);",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+}

@@ -60,7 +60,7 @@ pub fn warnings(
     messages: &[DxcMessage],
 ) -> Diagnostics {
     let mut out = Diagnostics::new();
-    for m in messages.iter().filter(|m| !m.is_error) {
+    for m in messages.iter().filter(|m| !m.is_error && !m.note) {
         let span = locate(expanded, lowered, m).or(fallback);
         let mut d = Diagnostic::warning(Code::SD0110, m.text.trim().to_string()).at_opt(span);
         if let Some(h) = warning_help(&m.text) {

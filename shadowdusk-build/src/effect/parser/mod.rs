@@ -42,6 +42,8 @@ pub struct Parser<'a> {
     pub sites: DeclSites,
     /// Byte ranges to replace by spaces.
     pub blank: Vec<Range<usize>>,
+    /// `static const` scalars seen so far, for array sizes and initializers.
+    consts: std::collections::BTreeMap<String, f64>,
 }
 
 type R<T> = Result<T, Box<Diagnostic>>;
@@ -102,6 +104,7 @@ impl<'a> Parser<'a> {
             ast: EffectAst::default(),
             sites: DeclSites::default(),
             blank: Vec::new(),
+            consts: Default::default(),
         }
     }
 
@@ -386,6 +389,40 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// The value of the constant expression in tokens `range` (literals, `static const`
+    /// scalars, `+ - * /`, parentheses).
+    fn const_value(&self, range: Range<usize>) -> Option<f64> {
+        let toks = self.toks.get(range)?;
+        if toks.is_empty() {
+            return None;
+        }
+        let scalar = types::numeric("float")?;
+        initializer::evaluate(self.src, toks, &scalar, &|n| self.consts.get(n).copied())
+            .ok()
+            .and_then(|v| v.first().copied())
+    }
+
+    /// `matrix`, `vector` and their template forms `matrix<float, 4, 3>`, `vector<half, 3>`
+    /// (template arguments in tokens `template`): the numeric type they name.
+    fn generic_type(&self, name: &str, template: Option<Range<usize>>) -> Option<HlslType> {
+        let is_matrix = match name {
+            "matrix" => true,
+            "vector" => false,
+            _ => return None,
+        };
+        let Some(t) = template else {
+            return types::numeric(if is_matrix { "float4x4" } else { "float4" });
+        };
+        let args: Vec<&str> = t.map(|i| self.text(i)).filter(|s| *s != ",").collect();
+        let dim = |s: &str| s.parse::<u32>().ok().filter(|n| (1..=4).contains(n));
+        let spelled = match (is_matrix, args.as_slice()) {
+            (true, [base, r, c]) => format!("{base}{}x{}", dim(r)?, dim(c)?),
+            (false, [base, n]) => format!("{base}{}", dim(n)?),
+            _ => return None,
+        };
+        types::numeric(&spelled)
+    }
+
     /// Index past the `>` closing a template argument list starting at `open`.
     fn skip_template(&self, open: usize) -> R<usize> {
         let mut depth = 0;
@@ -412,6 +449,7 @@ impl<'a> Parser<'a> {
     /// One declaration statement at depth 0 (or inside a cbuffer).
     fn declaration(&mut self, cbuffer: Option<&str>) -> R<()> {
         let mut is_static = false;
+        let mut is_const = false;
         let mut row_major = false;
         while self.is_ident(self.i) && QUALIFIERS.contains(&self.text(self.i)) {
             match self.text(self.i) {
@@ -419,6 +457,7 @@ impl<'a> Parser<'a> {
                 // in `$Globals` (its initializer becomes the parameter's default).
                 "static" | "groupshared" => is_static = true,
                 "row_major" => row_major = true,
+                "const" => is_const = true,
                 _ => {}
             }
             self.i += 1;
@@ -429,8 +468,11 @@ impl<'a> Parser<'a> {
         let ty_i = self.i;
         let ty_text = self.text(ty_i);
         self.i += 1;
+        let mut template = None;
         if self.is(self.i, "<") {
+            let open = self.i;
             self.i = self.skip_template(self.i)?;
+            template = Some(open + 1..self.i - 1);
         }
         let ty_end = self.i - 1;
         if cbuffer.is_none() && !is_static {
@@ -455,21 +497,24 @@ impl<'a> Parser<'a> {
             let ret = self.src[self.span(ty_i, ty_end)].to_string();
             return self.function(ret);
         }
-        let base_ty = types::numeric(ty_text).or_else(|| {
-            self.ast
-                .structs
-                .iter()
-                .any(|s| s.name == ty_text)
-                .then(|| HlslType {
-                    base: ty_text.to_string(),
-                    rows: 1,
-                    columns: 1,
-                    is_vector: false,
-                    is_matrix: false,
-                    array: None,
-                    row_major: false,
-                })
-        });
+        let base_ty = self
+            .generic_type(ty_text, template)
+            .or_else(|| types::numeric(ty_text))
+            .or_else(|| {
+                self.ast
+                    .structs
+                    .iter()
+                    .any(|s| s.name == ty_text)
+                    .then(|| HlslType {
+                        base: ty_text.to_string(),
+                        rows: 1,
+                        columns: 1,
+                        is_vector: false,
+                        is_matrix: false,
+                        array: None,
+                        row_major: false,
+                    })
+            });
         loop {
             if !self.is_ident(self.i) {
                 return Err(self.unexpected(self.i, "a variable name"));
@@ -480,9 +525,7 @@ impl<'a> Parser<'a> {
             let mut array_ok = true;
             while self.is(self.i, "[") {
                 let close = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
-                let n = (close == self.i + 3 && self.toks[self.i + 1].kind == TokenKind::Number)
-                    .then(|| super::lexer::number_value(self.text(self.i + 1)))
-                    .flatten();
+                let n = self.const_value(self.i + 1..close - 1);
                 match n {
                     Some(n) if n >= 1.0 => array = Some(array.unwrap_or(1) * n as u32),
                     _ => array_ok = false,
@@ -527,6 +570,16 @@ impl<'a> Parser<'a> {
                 init_toks = Some(start..j);
                 self.i = j;
             }
+            if let (true, true, Some(ty), Some(r)) =
+                (is_static, is_const, base_ty.as_ref(), init_toks.clone())
+            {
+                // `static const int N = 4;`: usable in later array sizes and initializers.
+                if types::components(ty) == 1 && ty.array.is_none() && !r.is_empty() {
+                    if let Some(v) = self.const_value(r) {
+                        self.consts.insert(self.text(name_i).to_string(), v);
+                    }
+                }
+            }
             if let (false, Some(mut ty)) = (is_static, base_ty.clone()) {
                 if !array_ok {
                     return Err(self.err(
@@ -544,7 +597,10 @@ impl<'a> Parser<'a> {
                     }
                     Some(r) => {
                         let toks = &self.toks[r.clone()];
-                        match initializer::evaluate(self.src, toks, &ty) {
+                        let consts = &self.consts;
+                        match initializer::evaluate(self.src, toks, &ty, &|n| {
+                            consts.get(n).copied()
+                        }) {
                             Ok(v) => Some(v),
                             Err(at) => {
                                 let at = r.start + at.min(toks.len() - 1);

@@ -15,7 +15,22 @@ use crate::effect::{SamplerSite, TextureSite};
 impl Parser<'_> {
     pub(super) fn registers(&mut self, letter: char) -> R<Option<u32>> {
         let mut reg = None;
-        while self.is(self.i, ":") && self.is(self.i + 1, "register") && self.is(self.i + 2, "(") {
+        loop {
+            // A semantic on an object (`texture ColorMap : Diffuse;`) is a hint for tools; fxc
+            // ignores it, and so does MonoGame. It is blanked so DXC never sees it.
+            if self.is(self.i, ":") && self.is_ident(self.i + 1) && !self.is(self.i + 1, "register")
+            {
+                let r = self.range(self.i).start..self.range(self.i + 1).end;
+                self.blank.push(r);
+                self.i += 2;
+                continue;
+            }
+            if !(self.is(self.i, ":")
+                && self.is(self.i + 1, "register")
+                && self.is(self.i + 2, "("))
+            {
+                break;
+            }
             let close = self.skip_balanced(self.i + 2, Code::FX0001, "a register")?;
             // The slot is the last argument: `register(s0)` or `register(ps, s0)`.
             let last = self.text(close - 2);
