@@ -44,6 +44,7 @@
 //! sampler either bakes a Point filter or is left to the harness's PointClamp) and quads are
 //! pixel-aligned, so the expected values are exact up to 8-bit rounding.
 
+mod compat_effects;
 mod math;
 mod mesh_effects;
 mod sprite_effects;
@@ -406,6 +407,7 @@ pub fn entries() -> Vec<Entry> {
     let mut all = sprite_effects::entries();
     all.extend(mesh_effects::entries());
     all.extend(state_effects::entries());
+    all.extend(compat_effects::entries());
     all.sort_by_key(|e| e.file);
     all
 }

@@ -297,6 +297,21 @@ impl<'a> Parser<'a> {
             if self.is(self.i, "<") {
                 self.i = self.skip_template(self.i)?;
             }
+            // A member function (`float4 Shade(float l) { return this.low; }`): HLSL 2016
+            // syntax DXC compiles; it declares no member, so skip its signature and body.
+            if self.is_ident(self.i) && self.is(self.i + 1, "(") {
+                let close = self.skip_balanced(self.i + 1, Code::FX0001, "a parameter list")?;
+                self.i = close;
+                while self.i < body_end - 1 && !self.is(self.i, "{") && !self.is(self.i, ";") {
+                    self.i += 1;
+                }
+                if self.is(self.i, "{") {
+                    self.i = self.skip_balanced(self.i, Code::FX0001, "a member function")?;
+                } else {
+                    self.i += 1;
+                }
+                continue;
+            }
             loop {
                 if !self.is_ident(self.i) {
                     return Err(self.unexpected(self.i, "a member name"));

@@ -1,0 +1,1027 @@
+//! Table entries of the `compat_*` effects: constructs real MonoGame/XNA projects write that
+//! mgfxc compiles for OpenGL (fxc warnings, D3D9/D3D10 declaration mixes, sampler parameters,
+//! Windows habits). Each has a CPU reference of its maths.
+
+use super::math::{dot3, frag_coord, lerp, mat_mul, mesh_pixel, pixel_ortho, sprite_pixel};
+use super::textures::{Address, TextureSpec};
+use super::*;
+use crate::Orientation;
+use shadowdusk::mgfx::{
+    SamplerType as ST, TextureAddressMode as TA, TextureFilter, VertexElementUsage as U,
+};
+
+const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
+const WHITE: [u8; 4] = [255, 255, 255, 255];
+const WARM: [u8; 4] = [255, 204, 153, 255];
+const TEX8: TextureSpec = TextureSpec::d2(8, 8, 31);
+const OVERLAY: TextureSpec = TextureSpec::d2(8, 8, 32);
+const C: Address = Address::Clamp;
+
+fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
+    t.sample_2d(0, uv[0], uv[1], C, C)
+}
+
+fn luma(c: [f32; 4]) -> f32 {
+    dot3([c[0], c[1], c[2]], [0.3, 0.59, 0.11])
+}
+
+fn map4(f: impl Fn(usize) -> f32) -> [f32; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// Point filtering, clamped, no mips: the baked state of `MipFilter = None` samplers.
+fn point_clamp_no_mips() -> SamplerState {
+    SamplerState {
+        address_u: TA::Clamp,
+        address_v: TA::Clamp,
+        filter: TextureFilter::Point,
+        mip_lod_bias: -16.0,
+        max_mip_level: 0,
+        ..SamplerState::default()
+    }
+}
+
+/// A pixel-shader-only effect drawn as one SpriteBatch quad.
+#[allow(clippy::too_many_arguments)]
+fn sprite_entry(
+    file: &'static str,
+    concern: &'static str,
+    techniques: Vec<TechniqueSpec>,
+    parameters: Vec<ParamSpec>,
+    values: Vec<(&'static str, Value)>,
+    textures: Vec<(&'static str, TextureSpec)>,
+    color: [u8; 4],
+    check: Check,
+) -> Entry {
+    let technique = techniques[0].name;
+    Entry {
+        file,
+        concern,
+        techniques,
+        parameters,
+        render: Render {
+            technique,
+            values,
+            textures,
+            geometry: Geometry::Sprite { rect: RECT, color },
+            render_targets: 1,
+            check,
+        },
+    }
+}
+
+fn one_pass(
+    name: &'static str,
+    pass: &'static str,
+    samplers: Vec<SamplerSpec>,
+) -> Vec<TechniqueSpec> {
+    vec![technique(name, vec![ps_pass(pass, samplers)])]
+}
+
+fn s0() -> Vec<SamplerSpec> {
+    vec![sampler(0, ST::Sampler2D, "s0")]
+}
+
+pub(super) fn entries() -> Vec<Entry> {
+    vec![
+        warn_truncation(),
+        warn_shadowing(),
+        warn_vertex_truncation(),
+        decl_matrix_vector(),
+        decl_half(),
+        decl_static_const_blur(),
+        decl_semantics(),
+        decl_struct_method(),
+        decl_global_write(),
+        decl_duplicate_technique(),
+        smp_samplerstate_tex2d(),
+        smp_param_chain(),
+        smp_noise3d(),
+        smp_palette1d(),
+        smp_helper_two_samplers(),
+        sem_vpos_position(),
+        sem_sv_position_input(),
+        sem_lowercase(),
+        pp_include_case(),
+    ]
+}
+
+// ---- fxc warnings ------------------------------------------------------------------------------
+
+const DESAT: f32 = 0.7;
+const BRIGHT: f32 = 1.2;
+
+fn warn_truncation() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, tint| {
+                let c = sample(&TEX8, uv)?;
+                let g = luma(c);
+                Some(map4(|i| {
+                    let v = if i < 3 {
+                        lerp(c[i], g, DESAT) * BRIGHT
+                    } else {
+                        c[3]
+                    };
+                    v * tint[i]
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_warn_truncation.fx",
+        "float3 = tex2D(...) and a float4 returned as float3 (fxc warnings) compile and keep the first components",
+        vec![technique(
+            "Desaturate",
+            vec![ps_pass("Pass1", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_float("Desaturation").with_default(&[0.5]),
+            p_float("Brightness").with_default(&[1.0]),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![("Desaturation", scalar(DESAT)), ("Brightness", scalar(BRIGHT))],
+        vec![("TextureSampler", TEX8)],
+        WARM,
+        Check::reference(reference),
+    )
+}
+
+const TEXEL: [f32; 2] = [1.0 / 8.0, 1.0 / 8.0];
+const SPREAD: f32 = 1.0;
+
+fn warn_shadowing() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let mut sum = [0.0f32; 4];
+                for (dx, dy) in [
+                    (-1.0, 0.0),
+                    (0.0, 0.0),
+                    (1.0, 0.0),
+                    (0.0, -1.0),
+                    (0.0, 0.0),
+                    (0.0, 1.0),
+                ] {
+                    let c = sample(
+                        &TEX8,
+                        [
+                            uv[0] + dx * TEXEL[0] * SPREAD,
+                            uv[1] + dy * TEXEL[1] * SPREAD,
+                        ],
+                    )?;
+                    for i in 0..4 {
+                        sum[i] += c[i];
+                    }
+                }
+                Some(sum.map(|v| v / 6.0))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_warn_shadowing.fx",
+        "a loop variable redeclared by a second loop and an unused comparison (fxc warnings) in a blur",
+        one_pass("Blur", "P0", s0()),
+        vec![
+            p_vec("TexelSize", 2),
+            p_float("Spread").with_default(&[1.0]),
+            p_tex2d("s0"),
+        ],
+        vec![("TexelSize", vector(&TEXEL)), ("Spread", scalar(SPREAD))],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+// ---- meshes --------------------------------------------------------------------------------
+
+const W: f32 = TARGET_SIZE.0 as f32;
+const H: f32 = TARGET_SIZE.1 as f32;
+
+/// A quad in pixel space (x right, y down) with per-corner colours; positions as Vector3.
+fn pixel_quad(corners: [[f32; 2]; 4], colors: [[u8; 4]; 4]) -> Mesh {
+    Mesh {
+        elements: vec![
+            VertexElement {
+                usage: U::Position,
+                index: 0,
+                format: ElementFormat::Vector3,
+            },
+            VertexElement {
+                usage: U::Color,
+                index: 0,
+                format: ElementFormat::Color,
+            },
+        ],
+        vertices: (0..4)
+            .map(|i| {
+                let mut v = vec![corners[i][0], corners[i][1], 0.0];
+                v.extend(colors[i].iter().map(|&c| f32::from(c)));
+                v
+            })
+            .collect(),
+        indices: vec![0, 1, 2, 0, 2, 3],
+    }
+}
+
+const QUAD: [[f32; 2]; 4] = [[10.0, 12.0], [50.0, 8.0], [54.0, 50.0], [6.0, 44.0]];
+const QUAD_COLORS: [[u8; 4]; 4] = [
+    [255, 64, 32, 255],
+    [32, 255, 64, 255],
+    [64, 32, 255, 255],
+    [200, 200, 40, 255],
+];
+
+/// A non-symmetric world transform in pixel space (shear + translation in the last row).
+fn world() -> Mat4 {
+    [
+        [0.8, 0.1, 0.0, 0.0],
+        [-0.15, 0.9, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [6.0, 4.0, 0.0, 1.0],
+    ]
+}
+
+fn position(mesh: &Mesh, v: usize) -> [f32; 4] {
+    let p = mesh.element(v, 0);
+    [p[0], p[1], p[2], 1.0]
+}
+
+const UV_SCALE: f32 = 0.05;
+
+fn warn_vertex_truncation() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = pixel_quad(QUAD, QUAD_COLORS);
+        let m = mat_mul(&world(), &pixel_ortho(W, H));
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = position(&mesh, v);
+                let col = mesh.element(v, 1);
+                let vary = vec![
+                    p[0] * UV_SCALE,
+                    p[1] * UV_SCALE,
+                    col[0] / 255.0,
+                    col[1] / 255.0,
+                    col[2] / 255.0,
+                ];
+                (super::mul_vm(p, &m), vary)
+            },
+            |a| {
+                let f = (a[0] + a[1]).fract();
+                Some([a[2] * f, a[3] * f, a[4] * f, 1.0])
+            },
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_warn_vertex_truncation.fx",
+        concern: "a vertex shader truncating its float4 position into a float2 uv and a colour into a float3 varying",
+        techniques: vec![technique("Main", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![
+            p_mat("WorldViewProjection", 4, 4),
+            p_float("UVScale").with_default(&[1.0]),
+        ],
+        render: Render {
+            technique: "Main",
+            values: vec![
+                ("WorldViewProjection", mat4(&mat_mul(&world(), &pixel_ortho(W, H)))),
+                ("UVScale", scalar(UV_SCALE)),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference),
+        },
+    }
+}
+
+// ---- declaration forms -------------------------------------------------------------------
+
+const MV_TINT: [f32; 4] = [0.9, 0.6, 0.8, 1.0];
+const MV_AMBIENT: [f32; 3] = [0.05, 0.1, 0.15];
+
+fn decl_matrix_vector() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = pixel_quad(QUAD, QUAD_COLORS);
+        let (w, vp) = (world(), pixel_ortho(W, H));
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = super::mul_vm(super::mul_vm(position(&mesh, v), &w), &vp);
+                (p, mesh.element(v, 1).iter().map(|c| c / 255.0).collect())
+            },
+            |a| {
+                Some([
+                    a[0] * MV_TINT[0] + MV_AMBIENT[0],
+                    a[1] * MV_TINT[1] + MV_AMBIENT[1],
+                    a[2] * MV_TINT[2] + MV_AMBIENT[2],
+                    MV_TINT[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_decl_matrix_vector.fx",
+        concern: "matrix, matrix<float,4,4>, vector and vector<float,3> uniforms; trailing commas in initializers",
+        techniques: vec![technique("Main", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![
+            p_mat("World", 4, 4),
+            p_mat("ViewProjection", 4, 4),
+            p_vec("Tint", 4).with_default(&[1.0, 0.75, 0.5, 1.0]),
+            p_vec("Ambient", 3).with_default(&[0.1, 0.2, 0.3]),
+        ],
+        render: Render {
+            technique: "Main",
+            values: vec![
+                ("World", mat4(&world())),
+                ("ViewProjection", mat4(&pixel_ortho(W, H))),
+                ("Tint", vector(&MV_TINT)),
+                ("Ambient", vector(&MV_AMBIENT)),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference),
+        },
+    }
+}
+
+const HALF_TINT: [f32; 4] = [0.9, 0.7, 1.0, 1.0];
+const CONTRAST: f32 = 1.4;
+const OFFSET: f32 = 0.05;
+
+fn decl_half() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                Some(map4(|i| {
+                    let v = if i < 3 {
+                        ((c[i] - 0.5) * CONTRAST + 0.5 + OFFSET).clamp(0.0, 1.0)
+                    } else {
+                        c[3]
+                    };
+                    v * HALF_TINT[i]
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_half.fx",
+        "half/half4/min16float uniforms and locals",
+        one_pass("Contrast", "P0", s0()),
+        vec![
+            p_vec("Tint", 4).with_default(&[1.0, 0.8, 0.6, 1.0]),
+            p_float("Contrast").with_default(&[1.5]),
+            p_float("Offset").with_default(&[0.1]),
+            p_tex2d("s0"),
+        ],
+        vec![
+            ("Tint", vector(&HALF_TINT)),
+            ("Contrast", scalar(CONTRAST)),
+            ("Offset", scalar(OFFSET)),
+        ],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const BLUR_WEIGHTS: [f32; 5] = [0.1, 0.2, 0.4, 0.2, 0.1];
+const BLUR_OFFSETS: [f32; 10] = [-0.25, 0.0, -0.125, 0.0, 0.0, 0.0, 0.125, 0.0, 0.25, 0.0];
+
+fn decl_static_const_blur() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let mut c = [0.0f32; 4];
+                for (k, w) in BLUR_WEIGHTS.iter().enumerate() {
+                    let s = sample(
+                        &TEX8,
+                        [uv[0] + BLUR_OFFSETS[2 * k], uv[1] + BLUR_OFFSETS[2 * k + 1]],
+                    )?;
+                    for i in 0..4 {
+                        c[i] += s[i] * w;
+                    }
+                }
+                Some(c)
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_static_const_blur.fx",
+        "array sizes from static const int expressions; a weight list with a trailing comma",
+        one_pass("GaussianBlur", "Pass1", s0()),
+        vec![
+            p_float("SampleWeights")
+                .array(5)
+                .with_default(&BLUR_WEIGHTS),
+            p_vec("SampleOffsets", 2).array(5),
+            p_tex2d("s0"),
+        ],
+        vec![(
+            "SampleOffsets",
+            Value {
+                rows: 1,
+                columns: 2,
+                hlsl: BLUR_OFFSETS.to_vec(),
+            },
+        )],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const LIGHT_DIR: [f32; 3] = [0.3, -0.2, -0.9];
+const LIGHT_COLOR: [f32; 4] = [1.0, 0.8, 0.6, 1.0];
+const AMBIENT_LEVEL: f32 = 0.15;
+
+fn decl_semantics() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                let t = sample(&TEX8, uv)?;
+                let n = [t[0] * 2.0 - 1.0, t[1] * 2.0 - 1.0, t[2] * 2.0 - 1.0];
+                let l = dot3(n, LIGHT_DIR.map(|v| -v)).clamp(0.0, 1.0) + AMBIENT_LEVEL;
+                Some(map4(|i| {
+                    if i < 3 {
+                        LIGHT_COLOR[i] * l * col[i]
+                    } else {
+                        col[3]
+                    }
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_semantics.fx",
+        "semantics on uniforms (Direction, Diffuse, Ambient) and on a texture (Normal)",
+        one_pass(
+            "NormalMapped",
+            "P0",
+            vec![sampler(0, ST::Sampler2D, "NormalMap").baked(point_clamp_no_mips())],
+        ),
+        vec![
+            p_vec("LightDirection", 3).with_default(&[0.0, 0.0, -1.0]),
+            p_vec("LightColor", 4).with_default(&[1.0, 0.9, 0.8, 1.0]),
+            p_float("AmbientLevel").with_default(&[0.2]),
+            p_tex2d("NormalMap"),
+        ],
+        vec![
+            ("LightDirection", vector(&LIGHT_DIR)),
+            ("LightColor", vector(&LIGHT_COLOR)),
+            ("AmbientLevel", scalar(AMBIENT_LEVEL)),
+        ],
+        vec![("NormalMap", TEX8)],
+        WARM,
+        Check::reference(reference),
+    )
+}
+
+const SHADOW: [f32; 4] = [0.2, 0.1, 0.4, 1.0];
+const HIGHLIGHT: [f32; 4] = [1.0, 0.85, 0.6, 1.0];
+const THRESHOLD: f32 = 0.45;
+
+fn decl_struct_method() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                let l = luma(c);
+                // A level within 0.5/255 of the split is decided by rounding: skip it.
+                if (l - THRESHOLD).abs() < 0.002 {
+                    return None;
+                }
+                let shade = if l < THRESHOLD { SHADOW } else { HIGHLIGHT };
+                Some(shade.map(|v| v * c[3]))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_struct_method.fx",
+        "a struct with a member function reading its fields through this.",
+        one_pass("Toon", "P0", s0()),
+        vec![
+            p_vec("Shadow", 4).with_default(&[0.1, 0.1, 0.2, 1.0]),
+            p_vec("Highlight", 4).with_default(&[1.0, 0.9, 0.7, 1.0]),
+            p_float("Threshold").with_default(&[0.5]),
+            p_tex2d("s0"),
+        ],
+        vec![
+            ("Shadow", vector(&SHADOW)),
+            ("Highlight", vector(&HIGHLIGHT)),
+            ("Threshold", scalar(THRESHOLD)),
+        ],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const INTENSITY: f32 = 1.2;
+const FADE: f32 = 0.6;
+const FLASH_TINT: [f32; 4] = [0.8, 0.6, 0.4, 1.0];
+
+fn decl_global_write() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                let intensity = (INTENSITY * 0.5).clamp(0.0, 1.0);
+                let tint = [
+                    FLASH_TINT[0] + intensity * 0.25,
+                    FLASH_TINT[1] + intensity * 0.25,
+                    FLASH_TINT[2] + intensity * 0.25,
+                    FLASH_TINT[3] * FADE,
+                ];
+                Some(map4(|i| c[i] * tint[i]))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_global_write.fx",
+        "shader code assigning to its uniforms works on per-invocation copies; the parameters keep their defaults",
+        one_pass("Flash", "P0", s0()),
+        vec![
+            p_float("Intensity").with_default(&[2.0]),
+            p_float("Fade").with_default(&[0.5]),
+            p_vec("Tint", 4).with_default(&[1.0, 1.0, 1.0, 1.0]),
+            p_tex2d("s0"),
+        ],
+        vec![
+            ("Intensity", scalar(INTENSITY)),
+            ("Fade", scalar(FADE)),
+            ("Tint", vector(&FLASH_TINT)),
+        ],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const DUP_TINT: [f32; 4] = [0.9, 0.5, 0.3, 1.0];
+
+fn decl_duplicate_technique() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                Some(map4(|i| c[i] * DUP_TINT[i]))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_duplicate_technique.fx",
+        "two techniques named Sprite are both kept, in order; the name finds the first",
+        vec![
+            technique("Sprite", vec![ps_pass("P0", s0())]),
+            technique("Sprite", vec![ps_pass("P0", s0())]),
+        ],
+        vec![
+            p_vec("Tint", 4).with_default(&[1.0, 0.5, 0.5, 1.0]),
+            p_tex2d("s0"),
+        ],
+        vec![("Tint", vector(&DUP_TINT))],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+// ---- samplers ------------------------------------------------------------------------------
+
+const ROW_HEIGHT: f32 = 8.0;
+const SHIFT: f32 = 6.0;
+const SCREEN: [f32; 2] = [48.0, 48.0];
+
+fn glitch_hash(p: f32) -> f32 {
+    ((p * 12.9898).sin() * 43758.547).fract()
+}
+
+fn smp_samplerstate_tex2d() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let row = (uv[1] * SCREEN[1] / ROW_HEIGHT).floor();
+                let h = glitch_hash(row);
+                // sin() of large arguments differs between drivers in the last bits; rows whose
+                // hash is near the 0.5 split are left out.
+                if (h - 0.5).abs() < 0.01 {
+                    return None;
+                }
+                let shift = if h > 0.5 { 1.0 } else { -1.0 } * SHIFT / SCREEN[0];
+                sample(&TEX8, [uv[0] + shift, uv[1]])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_samplerstate_tex2d.fx",
+        "SamplerState named Texture read with tex2D (D3D10 declaration, D3D9 intrinsic)",
+        one_pass(
+            "SpriteDrawing",
+            "P0",
+            vec![sampler(0, ST::Sampler2D, "Texture")],
+        ),
+        vec![
+            p_float("RowHeight").with_default(&[8.0]),
+            p_float("ShiftPixels").with_default(&[4.0]),
+            p_vec("ScreenSize", 2),
+            p_tex2d("Texture"),
+        ],
+        vec![
+            ("RowHeight", scalar(ROW_HEIGHT)),
+            ("ShiftPixels", scalar(SHIFT)),
+            ("ScreenSize", vector(&SCREEN)),
+        ],
+        vec![("Texture", TEX8)],
+        WHITE,
+        Check::reference(reference).with_sensitivities(vec![Sensitivity {
+            parameter: "ShiftPixels",
+            changed: scalar(0.0),
+            region: [8, 8, 48, 48],
+            min_fraction: 0.1,
+        }]),
+    )
+}
+
+const INV_VIEWPORT: [f32; 2] = [1.0 / 8.0, 1.0 / 8.0];
+const SHARPNESS: f32 = 0.6;
+
+fn smp_param_chain() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let top = sample(&TEX8, uv)?;
+                let n = sample(&TEX8, [uv[0], uv[1] - INV_VIEWPORT[1]])?;
+                let s = sample(&TEX8, [uv[0], uv[1] + INV_VIEWPORT[1]])?;
+                Some(map4(|i| lerp(top[i], (n[i] + s[i]) * 0.5, SHARPNESS)))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_param_chain.fx",
+        "FXAA-style FxaaTex sampler parameters passed down three calls to tex2Dlod",
+        one_pass(
+            "FXAA",
+            "P0",
+            vec![sampler(0, ST::Sampler2D, "ScreenTexture").baked(point_clamp_no_mips())],
+        ),
+        vec![
+            p_vec("InverseViewportSize", 2),
+            p_float("EdgeSharpness").with_default(&[0.5]),
+            p_tex2d("ScreenTexture"),
+        ],
+        vec![
+            ("InverseViewportSize", vector(&INV_VIEWPORT)),
+            ("EdgeSharpness", scalar(SHARPNESS)),
+        ],
+        vec![("ScreenTexture", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const NOISE: TextureSpec = TextureSpec::D3 { size: 4 };
+const NOISE_DEPTH: f32 = 0.6;
+const NOISE_AMOUNT: f32 = 0.7;
+
+fn smp_noise3d() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                let g = NOISE.sample_3d([uv[0], uv[1], NOISE_DEPTH])?[0];
+                Some(map4(|i| {
+                    if i < 3 {
+                        lerp(c[i], c[i] * g, NOISE_AMOUNT)
+                    } else {
+                        c[3]
+                    }
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_noise3d.fx",
+        "a noise helper taking uniform sampler3D, called with a plain sampler",
+        one_pass(
+            "Grain",
+            "P0",
+            vec![
+                sampler(0, ST::Sampler2D, "s0"),
+                sampler(1, ST::SamplerVolume, "NoiseVolume"),
+            ],
+        ),
+        vec![
+            p_float("NoiseDepth").with_default(&[0.5]),
+            p_float("NoiseAmount").with_default(&[0.5]),
+            p_tex2d("s0"),
+            p_tex("NoiseVolume", ParameterType::Texture3D),
+        ],
+        vec![
+            ("NoiseDepth", scalar(NOISE_DEPTH)),
+            ("NoiseAmount", scalar(NOISE_AMOUNT)),
+        ],
+        vec![("s0", TEX8), ("NoiseVolume", NOISE)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const PALETTE: TextureSpec = TextureSpec::d2(8, 1, 33);
+const PALETTE_SHIFT: f32 = 0.3;
+
+fn smp_palette1d() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                let index = sample(&TEX8, uv)?[0];
+                let at = (index + PALETTE_SHIFT).fract();
+                let p = PALETTE.sample_2d(0, at, at, C, C)?;
+                Some(map4(|i| p[i] * col[i]))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_palette1d.fx",
+        "texture1D + sampler1D + tex1D palette swap, bound as a 2D sampler sampled at (x, x)",
+        one_pass(
+            "PaletteSwap",
+            "P0",
+            vec![
+                sampler(0, ST::Sampler2D, "s0"),
+                sampler(1, ST::Sampler2D, "Palette"),
+            ],
+        ),
+        vec![
+            p_float("PaletteShift").with_default(&[0.0]),
+            p_tex2d("s0"),
+            // Bound as 2D, as MonoGame's GL runtime binds it.
+            p_tex2d("Palette"),
+        ],
+        vec![("PaletteShift", scalar(PALETTE_SHIFT))],
+        vec![("s0", TEX8), ("Palette", PALETTE)],
+        WARM,
+        Check::reference(reference),
+    )
+}
+
+const OVERLAY_AMOUNT: f32 = 0.8;
+
+fn smp_helper_two_samplers() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let b = sample(&TEX8, uv)?;
+                let o = sample(&OVERLAY, uv)?;
+                Some(map4(|i| lerp(b[i], b[i] * o[i], OVERLAY_AMOUNT)))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_helper_two_samplers.fx",
+        "one sampler2D helper called with two different samplers",
+        one_pass(
+            "Overlay",
+            "P0",
+            vec![
+                sampler(0, ST::Sampler2D, "s0"),
+                sampler(1, ST::Sampler2D, "OverlayTexture"),
+            ],
+        ),
+        vec![
+            p_float("OverlayAmount").with_default(&[0.5]),
+            p_tex2d("s0"),
+            p_tex2d("OverlayTexture"),
+        ],
+        vec![("OverlayAmount", scalar(OVERLAY_AMOUNT))],
+        vec![("s0", TEX8), ("OverlayTexture", OVERLAY)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+// ---- semantics ---------------------------------------------------------------------------
+
+// On the target's horizontal centre line, so the light reads the same whichever way the
+// orientation numbers window rows (see `vpos_checker` for a check that tells them apart).
+const LIGHT_SOURCE: [f32; 2] = [30.0, 32.0];
+const LIGHT_RGB: [f32; 3] = [1.0, 0.7, 0.4];
+const LIGHT_RADIUS: f32 = 30.0;
+
+fn light_at(x: u32, y: u32, o: Orientation) -> Option<[f32; 4]> {
+    let mesh = pixel_quad(QUAD, QUAD_COLORS);
+    let vp = pixel_ortho(W, H);
+    let screen = frag_coord(x, y, o);
+    mesh_pixel(
+        &mesh,
+        |v| (super::mul_vm(position(&mesh, v), &vp), vec![0.0]),
+        |_| {
+            let d = ((LIGHT_SOURCE[0] - screen[0]).powi(2) + (LIGHT_SOURCE[1] - screen[1]).powi(2))
+                .sqrt();
+            let a = (1.0 - d / LIGHT_RADIUS).clamp(0.0, 1.0);
+            Some([LIGHT_RGB[0] * a, LIGHT_RGB[1] * a, LIGHT_RGB[2] * a, 1.0])
+        },
+        x,
+        y,
+    )
+}
+
+fn sem_vpos_position() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        light_at(x, y, Orientation::Backbuffer)
+    }
+    Entry {
+        file: "compat_sem_vpos_position.fx",
+        concern:
+            "a pixel shader reading the VS output struct (POSITION member) beside a VPOS parameter",
+        techniques: vec![technique("Light", vec![vs_ps_pass("Pass1", vec![])])],
+        parameters: vec![
+            p_vec("LightSource", 2),
+            p_vec("LightColor", 3),
+            p_float("LightRadius"),
+            p_mat("ViewProjection", 4, 4),
+        ],
+        render: Render {
+            technique: "Light",
+            values: vec![
+                ("LightSource", vector(&LIGHT_SOURCE)),
+                ("LightColor", vector(&LIGHT_RGB)),
+                ("LightRadius", scalar(LIGHT_RADIUS)),
+                ("ViewProjection", mat4(&pixel_ortho(W, H))),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
+                parameter: "LightSource",
+                changed: vector(&[12.0, 32.0]),
+                region: [8, 8, 48, 48],
+                min_fraction: 0.25,
+            }]),
+        },
+    }
+}
+
+fn sem_sv_position_input() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = pixel_quad(QUAD, QUAD_COLORS);
+        let m = mat_mul(&world(), &pixel_ortho(W, H));
+        mesh_pixel(
+            &mesh,
+            |v| {
+                (
+                    super::mul_vm(position(&mesh, v), &m),
+                    mesh.element(v, 1).iter().map(|c| c / 255.0).collect(),
+                )
+            },
+            |a| Some([a[0], a[1], a[2], a[3]]),
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_sem_sv_position_input.fx",
+        concern: "SV_POSITION as a vertex-shader input semantic binds MonoGame's Position0",
+        techniques: vec![technique("Sprite", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![p_mat("MatrixTransform", 4, 4)],
+        render: Render {
+            technique: "Sprite",
+            values: vec![(
+                "MatrixTransform",
+                mat4(&mat_mul(&world(), &pixel_ortho(W, H))),
+            )],
+            textures: vec![],
+            geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference),
+        },
+    }
+}
+
+const GAMMA: f32 = 1.8;
+
+fn sem_lowercase() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                let c = sample(&TEX8, uv)?;
+                Some(map4(|i| {
+                    let v = if i < 3 { c[i].powf(1.0 / GAMMA) } else { c[3] };
+                    v * col[i]
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_sem_lowercase.fx",
+        "lower-case and unindexed semantics (color, texcoord, color0)",
+        one_pass(
+            "Gamma",
+            "P0",
+            vec![sampler(0, ST::Sampler2D, "TextureSampler")],
+        ),
+        vec![
+            p_float("Gamma").with_default(&[2.2]),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![("Gamma", scalar(GAMMA))],
+        vec![("TextureSampler", TEX8)],
+        WARM,
+        Check::reference(reference),
+    )
+}
+
+// ---- preprocessor ------------------------------------------------------------------------
+
+const INCLUDE_TINT: [f32; 4] = [0.6, 0.9, 0.7, 1.0];
+
+fn pp_include_case() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                Some(map4(|i| c[i] * INCLUDE_TINT[i]))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_pp_include_case.fx",
+        "an #include in other letter case than the file on disk, and #if on an undefined function-like macro",
+        one_pass("Tinted", "P0", s0()),
+        vec![
+            p_vec("Tint", 4).with_default(&[0.5, 1.0, 0.75, 1.0]),
+            p_tex2d("s0"),
+        ],
+        vec![("Tint", vector(&INCLUDE_TINT))],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
