@@ -54,7 +54,7 @@ pub enum Code {
     SD0010,
     /// Unknown render-state key or value.
     SD0011,
-    /// Shader profile does not fit the stage or target (e.g. `VertexShader = compile ps_3_0`).
+    /// Unknown shader profile, or one that does not fit the stage (`VertexShader = compile ps_3_0`).
     SD0013,
     /// Unknown sampler-state key or value, or malformed `BorderColor`.
     SD0024,

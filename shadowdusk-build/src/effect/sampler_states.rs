@@ -55,6 +55,50 @@ const ADDRESS: &[(&str, TextureAddressMode)] = &[
     ("Border", TextureAddressMode::Border),
 ];
 
+/// A D3D10/11 filter name (`MIN_MAG_MIP_POINT`, `MIN_LINEAR_MAG_MIP_POINT`, `ANISOTROPIC`, the
+/// `COMPARISON_` forms), as `SamplerState` blocks written for DirectX 11 use it: the three
+/// filters it names. `None` for anything else (the D3D9 names are tried next).
+fn d3d10_filter(value: &Value) -> Option<(F, F, F)> {
+    let Value::Ident(name) = value else {
+        return None;
+    };
+    let up = name.to_ascii_uppercase();
+    let up = up
+        .strip_prefix("D3D11_FILTER_")
+        .or_else(|| up.strip_prefix("D3D10_FILTER_"))
+        .unwrap_or(&up);
+    let up = up
+        .strip_prefix("COMPARISON_")
+        .or_else(|| up.strip_prefix("MINIMUM_"))
+        .or_else(|| up.strip_prefix("MAXIMUM_"))
+        .unwrap_or(up);
+    if up == "ANISOTROPIC" {
+        return Some((F::Anisotropic, F::Anisotropic, F::Anisotropic));
+    }
+    // MIN_<f>_MAG_<f>_MIP_<f>, with shared filters written once: MIN_MAG_<f>_MIP_<f>,
+    // MIN_<f>_MAG_MIP_<f>, MIN_MAG_MIP_<f>.
+    let mut filters = [None; 3];
+    let mut pending: Vec<usize> = Vec::new();
+    for word in up.split('_') {
+        match word {
+            "MIN" => pending.push(0),
+            "MAG" => pending.push(1),
+            "MIP" => pending.push(2),
+            "POINT" | "LINEAR" => {
+                let f = if word == "POINT" { F::Point } else { F::Linear };
+                for k in pending.drain(..) {
+                    filters[k] = Some(f);
+                }
+            }
+            _ => return None,
+        }
+    }
+    match filters {
+        [Some(min), Some(mag), Some(mip)] if pending.is_empty() => Some((min, mag, mip)),
+        _ => None,
+    }
+}
+
 /// Accumulates one block's keys.
 #[derive(Clone, Debug)]
 pub struct SamplerBlock {
@@ -101,8 +145,13 @@ impl SamplerBlock {
             "magfilter" => self.mag = values::enumerated(value, FILTERS)?,
             "mipfilter" => self.mip = values::enumerated(value, FILTERS)?,
             "filter" => {
-                let f = values::enumerated(value, FILTERS)?;
-                (self.min, self.mag, self.mip) = (f, f, f);
+                (self.min, self.mag, self.mip) = match d3d10_filter(value) {
+                    Some(f) => f,
+                    None => {
+                        let f = values::enumerated(value, FILTERS)?;
+                        (f, f, f)
+                    }
+                };
             }
             "addressu" => self.state.address_u = values::enumerated(value, ADDRESS)?,
             "addressv" => self.state.address_v = values::enumerated(value, ADDRESS)?,
@@ -318,5 +367,37 @@ mod tests {
         assert!(b
             .apply("AddressU", &Value::parse_for_test("Repeat"))
             .is_err());
+    }
+
+    #[test]
+    fn d3d10_filter_names() {
+        let f = |n: &str| d3d10_filter(&Value::Ident(n.into()));
+        assert_eq!(f("MIN_MAG_MIP_POINT"), Some((F::Point, F::Point, F::Point)));
+        assert_eq!(
+            f("MIN_MAG_LINEAR_MIP_POINT"),
+            Some((F::Linear, F::Linear, F::Point))
+        );
+        assert_eq!(
+            f("MIN_POINT_MAG_MIP_LINEAR"),
+            Some((F::Point, F::Linear, F::Linear))
+        );
+        assert_eq!(
+            f("min_linear_mag_point_mip_linear"),
+            Some((F::Linear, F::Point, F::Linear))
+        );
+        assert_eq!(
+            f("COMPARISON_MIN_MAG_MIP_LINEAR"),
+            Some((F::Linear, F::Linear, F::Linear))
+        );
+        assert_eq!(
+            f("ANISOTROPIC"),
+            Some((F::Anisotropic, F::Anisotropic, F::Anisotropic))
+        );
+        assert_eq!(f("MIN_MAG_POINT"), None);
+        assert_eq!(f("Point"), None);
+        let mut b = SamplerBlock::default();
+        b.apply("Filter", &Value::Ident("MIN_MAG_MIP_POINT".into()))
+            .unwrap();
+        assert_eq!(b.bake().unwrap().filter, TextureFilter::Point);
     }
 }

@@ -452,3 +452,24 @@ fn generic_and_alias_types_semantics_and_constant_array_sizes() {
         p.stripped
     );
 }
+
+#[test]
+fn unknown_profiles_are_errors() {
+    let (code, l, c, d) = fail(&with_ps(
+        "technique T { pass { PixelShader = compile ps_9_9 PS(); } }",
+    ));
+    assert_eq!((code, l, c), (Code::SD0013, 2, 44));
+    assert!(d.message.contains("ps_9_9"), "{}", d.message);
+    for ok_profile in [
+        "ps_2_0",
+        "PS_2_B",
+        "ps_3_0",
+        "ps_4_0_level_9_1",
+        "ps_5_0",
+        "ps_6_0",
+    ] {
+        ok(&with_ps(&format!(
+            "technique T {{ pass {{ PixelShader = compile {ok_profile} PS(); }} }}"
+        )));
+    }
+}

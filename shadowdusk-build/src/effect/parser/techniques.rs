@@ -4,7 +4,7 @@
 //! The whole block (and its trailing `;`) is recorded for blanking. Render states go through
 //! [`render_states`] in source order. Refused: FX0001, FX0002 (end of text inside the block),
 //! FX0003 (malformed `compile`), FX0008, SD0011 (unknown state key or value), SD0013 (profile of
-//! the wrong stage).
+//! the wrong stage, or unknown).
 
 use std::ops::Range;
 
@@ -234,6 +234,14 @@ impl Parser<'_> {
                 &format!("use a `{want}*` profile for `{stage}`, e.g. `{want}3_0`"),
             ));
         }
+        if !known_profile(&profile[3..]) {
+            return Err(self.err(
+                Code::SD0013,
+                self.range(profile_i),
+                format!("unknown shader profile `{profile}`"),
+                &format!("use a profile fxc knows, e.g. `{want}2_0` or `{want}3_0` (MonoGame's OpenGL profile compiles any of them the same way)"),
+            ));
+        }
         Ok(ShaderRef {
             profile,
             entry: self.text(entry_i).to_string(),
@@ -266,4 +274,39 @@ impl Parser<'_> {
         }
         out
     }
+}
+
+/// The part of a profile after `vs_`/`ps_` that fxc (or DXC) knows: shader models 1 to 6,
+/// the SM2 variants, and the `4_0_level_9_x` feature levels MonoGame's templates use for
+/// DirectX. ShadowDusk compiles every one of them alike for OpenGL (see the README).
+fn known_profile(rest: &str) -> bool {
+    matches!(
+        rest,
+        "1_1"
+            | "1_2"
+            | "1_3"
+            | "1_4"
+            | "2_0"
+            | "2_a"
+            | "2_b"
+            | "2_sw"
+            | "3_0"
+            | "3_sw"
+            | "4_0"
+            | "4_1"
+            | "5_0"
+            | "5_1"
+            | "4_0_level_9_1"
+            | "4_0_level_9_2"
+            | "4_0_level_9_3"
+            | "6_0"
+            | "6_1"
+            | "6_2"
+            | "6_3"
+            | "6_4"
+            | "6_5"
+            | "6_6"
+            | "6_7"
+            | "6_8"
+    )
 }
