@@ -132,3 +132,46 @@ fn preprocessor_habits_of_windows_projects_are_warnings() {
         "{stderr}"
     );
 }
+
+#[test]
+fn whole_file_and_command_line_errors_have_a_code_and_name_the_file() {
+    let dir = std::env::temp_dir().join(format!("shadowdusk-whole-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("notech.fx");
+    std::fs::write(&input, "float4 PS() : COLOR0 { return 1; }\n").unwrap();
+    let exe = env!("CARGO_BIN_EXE_shadowdusk");
+    let stderr_of = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(exe)
+            .args(args)
+            .output()
+            .expect("run shadowdusk");
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let file = input.display().to_string();
+    let out = dir.join("x.mgfx");
+
+    if dxc_or_fail("whole_file_and_command_line_errors_have_a_code_and_name_the_file") {
+        let e = stderr_of(&[input.as_os_str(), out.as_os_str()]);
+        assert!(e.starts_with(&format!("{file}: error SD0010: ")), "{e}");
+    }
+    let e = stderr_of(&[
+        input.as_os_str(),
+        out.as_os_str(),
+        "/Profile:DirectX_11".as_ref(),
+    ]);
+    assert!(
+        e.starts_with(&format!(
+            "{file}: error SD0030: profile `DirectX_11` is not supported"
+        )),
+        "{e}"
+    );
+    let e = stderr_of(&[input.as_os_str(), out.as_os_str(), "/Frobnicate:1".as_ref()]);
+    assert!(
+        e.starts_with("error SD0030: unknown option `/Frobnicate:1`"),
+        "{e}"
+    );
+    let e = stderr_of(&[dir.join("absent.fx").as_os_str(), out.as_os_str()]);
+    assert!(e.contains("error SD0005: cannot read"), "{e}");
+    assert!(e.contains("absent.fx"), "{e}");
+}

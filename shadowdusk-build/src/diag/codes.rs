@@ -60,6 +60,10 @@ pub enum Code {
     SD0024,
     /// Unsupported global initializer (not a constant expression ShadowDusk can evaluate).
     SD0025,
+    /// A bad command line (unknown option, unsupported `/Profile:`, missing file argument).
+    SD0030,
+    /// The output file or its folder could not be written.
+    SD0031,
 
     // ---- container limits ----------------------------------------------------------------
     /// Constant buffer larger than 32767 bytes.
@@ -138,6 +142,8 @@ impl Code {
             SD0013 => "SD0013",
             SD0024 => "SD0024",
             SD0025 => "SD0025",
+            SD0030 => "SD0030",
+            SD0031 => "SD0031",
             SD0020 => "SD0020",
             SD0021 => "SD0021",
             SD0022 => "SD0022",
@@ -186,6 +192,8 @@ impl Code {
         Code::SD0013,
         Code::SD0024,
         Code::SD0025,
+        Code::SD0030,
+        Code::SD0031,
         Code::SD0020,
         Code::SD0021,
         Code::SD0022,

@@ -57,6 +57,11 @@ pub fn render_plain(files: &SourceFiles, diags: &[Diagnostic], color: bool) -> S
             );
         }
         let mut notes = d.notes.clone();
+        if d.primary.is_none() {
+            if let Some((_, f)) = files.iter().next() {
+                notes.insert(0, format!("in {}", f.path.display()));
+            }
+        }
         if let Some(h) = &d.help {
             notes.push(format!("help: {h}"));
         }
@@ -95,7 +100,17 @@ pub fn render_mgfxc(files: &SourceFiles, diags: &[Diagnostic]) -> String {
                     d.message
                 ));
             }
-            None => out.push_str(&format!("{} {}: {}\n", sev, d.code, d.message)),
+            // A whole-file problem (no technique, unreadable file) names the effect file.
+            None => match files.iter().next() {
+                Some((_, f)) => out.push_str(&format!(
+                    "{}: {} {}: {}\n",
+                    f.path.display(),
+                    sev,
+                    d.code,
+                    d.message
+                )),
+                None => out.push_str(&format!("{} {}: {}\n", sev, d.code, d.message)),
+            },
         }
         for n in &d.notes {
             for l in n.lines() {

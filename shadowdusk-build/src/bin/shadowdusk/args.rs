@@ -33,7 +33,21 @@ pub enum Parsed {
     Run(Cli),
 }
 
+/// Parses the command line; an error is one line in mgfxc's form with code SD0030, naming the
+/// input file when the problem is about it.
 pub fn parse(argv: &[String]) -> Result<Parsed, String> {
+    parse_inner(argv).map_err(|(file, msg)| match file {
+        Some(f) => format!("{f}: error SD0030: {msg}"),
+        None => format!("error SD0030: {msg}"),
+    })
+}
+
+fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
+    // The first argument naming an existing file (options may look like absolute paths).
+    let input_name = argv
+        .iter()
+        .find(|a| std::path::Path::new(a.as_str()).is_file())
+        .cloned();
     let mut positional = Vec::new();
     let mut options = preprocess::Options::default();
     let mut dump = false;
@@ -56,12 +70,15 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             options.debug = true;
         } else if let Some(v) = strip_opt(a, "/profile:") {
             if !v.eq_ignore_ascii_case("opengl") {
-                return Err(format!(
-                    "profile `{v}` is not supported; ShadowDusk targets /Profile:OpenGL"
+                return Err((
+                    input_name.clone(),
+                    format!("profile `{v}` is not supported; ShadowDusk targets /Profile:OpenGL"),
                 ));
             }
         } else if let Some(v) = strip_opt(a, "/defines:") {
-            options.defines.extend(parse_defines(v)?);
+            options
+                .defines
+                .extend(parse_defines(v).map_err(|m| (None, m))?);
         } else if let Some(v) = strip_opt(a, "/i:") {
             options.include_dirs.push(PathBuf::from(v));
         } else if a.starts_with("--")
@@ -71,19 +88,21 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
                 && !std::path::Path::new(a).exists())
         {
             // `/Foo:bar` that is not a file is a misspelt mgfxc option, not an input path.
-            return Err(format!("unknown option `{a}`"));
+            return Err((None, format!("unknown option `{a}`")));
         } else {
             positional.push(PathBuf::from(a));
         }
     }
     let mut it = positional.into_iter();
-    let input = it.next().ok_or("missing <SourceFile>")?;
+    let input = it
+        .next()
+        .ok_or((None, "missing <SourceFile>".to_string()))?;
     let output = it.next();
     if let Some(extra) = it.next() {
-        return Err(format!("unexpected argument `{}`", extra.display()));
+        return Err((None, format!("unexpected argument `{}`", extra.display())));
     }
     if output.is_none() && !dump {
-        return Err("missing <OutputFile>".into());
+        return Err((input_name, "missing <OutputFile>".into()));
     }
     Ok(Parsed::Run(Cli {
         input,

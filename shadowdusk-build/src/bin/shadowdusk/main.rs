@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         }
         Ok(args::Parsed::Run(cli)) => cli,
         Err(msg) => {
-            eprintln!("error: {msg}\n\n{}", args::USAGE);
+            eprintln!("{msg}\n\n{}", args::USAGE);
             return ExitCode::from(1);
         }
     };
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
         match serde_json::to_string_pretty(&dump::dump(&compiled)) {
             Ok(s) => println!("{s}"),
             Err(e) => {
-                eprintln!("error: cannot serialize the dump: {e}");
+                eprintln!("error SD0031: cannot serialize the dump: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -65,12 +65,18 @@ fn main() -> ExitCode {
     if let Some(out) = &cli.output {
         if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
             if let Err(e) = std::fs::create_dir_all(dir) {
-                eprintln!("error: cannot create {}: {e}", dir.display());
+                eprintln!(
+                    "{}: error SD0031: cannot create the output folder: {e}",
+                    dir.display()
+                );
                 return ExitCode::from(1);
             }
         }
         if let Err(e) = std::fs::write(out, &compiled.bytes) {
-            eprintln!("error: cannot write {}: {e}", out.display());
+            eprintln!(
+                "{}: error SD0031: cannot write the output: {e}",
+                out.display()
+            );
             return ExitCode::from(1);
         }
         if !cli.dump {
