@@ -259,7 +259,19 @@ pub fn rewrite(
 
     // The user's function: its semantics are rewritten in both modes, because DXC checks
     // (and under -WX rejects) legacy semantics even on a function it only calls.
-    let wrapped = uniforms > 0 || f.params.iter().any(|p| split(p) || two_way_param(p));
+    // A matrix vertex input (`float4x4 instanceTransform : TEXCOORD1`, hardware instancing)
+    // spans consecutive usage indices, one vector register each; MonoGame binds every one as
+    // its own attribute, so the wrapper takes the vectors and builds the matrix.
+    let matrix_input = |p: &crate::effect::Param| {
+        stage == Stage::Vertex
+            && (p.qualifier.is_empty() || p.qualifier == "in")
+            && p.semantic.is_some()
+            && crate::effect::types::numeric(p.ty.trim()).is_some_and(|t| t.is_matrix)
+    };
+    let wrapped = uniforms > 0
+        || f.params
+            .iter()
+            .any(|p| split(p) || two_way_param(p) || matrix_input(p));
     if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
         edits.replace(r.clone(), new.clone());
     }
@@ -306,6 +318,38 @@ pub fn rewrite(
                 params.push(format!("out {ty} __sd_out_{}", p.name));
                 post.push_str(&format!(" __sd_out_{0} = {0};", p.name));
             }
+            call_args.push(p.name.clone());
+            continue;
+        }
+        if matrix_input(p) {
+            let Some(t) = crate::effect::types::numeric(ty) else {
+                continue;
+            };
+            let sem = p.semantic.as_deref().unwrap_or("");
+            let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            let (base, first) = sem.split_at(sem.len() - digits);
+            let first: u32 = first.parse().unwrap_or(0);
+            // Column-major (HLSL's default): register k holds column k.
+            let regs: Vec<String> = (0..t.columns)
+                .map(|k| {
+                    params.push(format!(
+                        "{}{} __sd_in_{}_{k} : {base}{}",
+                        t.base,
+                        t.rows,
+                        p.name,
+                        first + k
+                    ));
+                    format!("__sd_in_{}_{k}", p.name)
+                })
+                .collect();
+            pre.push_str(&format!(
+                " {ty} {} = transpose({}{}x{}({}));",
+                p.name,
+                t.base,
+                t.columns,
+                t.rows,
+                regs.join(", ")
+            ));
             call_args.push(p.name.clone());
             continue;
         }

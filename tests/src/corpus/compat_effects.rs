@@ -102,6 +102,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_vpos_position(),
         sem_sv_position_input(),
         sem_lowercase(),
+        sem_instancing(),
         pp_include_case(),
     ]
 }
@@ -951,6 +952,59 @@ fn sem_sv_position_input() -> Entry {
             )],
             textures: vec![],
             geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference),
+        },
+    }
+}
+
+/// The quad with the instance's world matrix rows (XNA layout) as TEXCOORD1..4 per vertex.
+fn instanced_quad() -> Mesh {
+    let mut mesh = pixel_quad(QUAD, QUAD_COLORS);
+    let w = world();
+    for k in 0..4u8 {
+        mesh.elements.push(VertexElement {
+            usage: U::TextureCoordinate,
+            index: 1 + k,
+            format: ElementFormat::Vector4,
+        });
+    }
+    for v in &mut mesh.vertices {
+        for row in &w {
+            v.extend_from_slice(row);
+        }
+    }
+    mesh
+}
+
+fn sem_instancing() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = instanced_quad();
+        let (w, vp) = (world(), pixel_ortho(W, H));
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = super::mul_vm(super::mul_vm(position(&mesh, v), &w), &vp);
+                (p, mesh.element(v, 1).iter().map(|c| c / 255.0).collect())
+            },
+            |a| Some([a[0], a[1], a[2], a[3]]),
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_sem_instancing.fx",
+        concern: "a float4x4 vertex input spanning TEXCOORD1..4 (hardware instancing)",
+        techniques: vec![technique(
+            "HardwareInstancing",
+            vec![vs_ps_pass("Pass1", vec![])],
+        )],
+        parameters: vec![p_mat("ViewProjection", 4, 4)],
+        render: Render {
+            technique: "HardwareInstancing",
+            values: vec![("ViewProjection", mat4(&pixel_ortho(W, H)))],
+            textures: vec![],
+            geometry: Geometry::Mesh(instanced_quad()),
             render_targets: 1,
             check: Check::reference(reference),
         },
