@@ -25,6 +25,7 @@
 //! Errors returned are SPIRV-Cross failures (SD0101).
 
 mod reflect;
+mod widen;
 
 pub use reflect::member_registers;
 
@@ -148,8 +149,10 @@ pub fn to_glsl(spirv: &Spirv, stage: Stage) -> Result<CrossGlsl, String> {
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
-    let mut c = Compiler::<Glsl>::new(Module::from_words(&spirv.words))
-        .map_err(e("cannot read the SPIR-V"))?;
+    let widened = widen::widen(&spirv.words);
+    let words = widened.as_deref().unwrap_or(&spirv.words);
+    let mut c =
+        Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c
         .create_dummy_sampler_for_combined_images()
         .map_err(e("dummy sampler"))?;

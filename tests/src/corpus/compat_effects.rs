@@ -103,6 +103,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_sv_position_input(),
         sem_lowercase(),
         sem_instancing(),
+        mat_truncated_mul(),
         pp_include_case(),
     ]
 }
@@ -1007,6 +1008,91 @@ fn sem_instancing() -> Entry {
             geometry: Geometry::Mesh(instanced_quad()),
             render_targets: 1,
             check: Check::reference(reference),
+        },
+    }
+}
+
+/// A non-symmetric matrix with no zero entries, so a transposed or truncated-wrong read shows.
+const LIGHT_WORLD: Mat4 = [
+    [0.9, -0.3, 0.2, 0.5],
+    [0.4, 0.8, -0.6, -0.7],
+    [-0.2, 0.5, 0.7, 0.3],
+    [1.5, -2.0, 0.8, 2.5],
+];
+const NORMALS: [[f32; 3]; 4] = [
+    [0.2, 0.4, -0.9],
+    [-0.5, 0.3, 0.8],
+    [0.7, -0.6, 0.1],
+    [0.1, 0.9, -0.3],
+];
+
+fn normal_quad() -> Mesh {
+    let mut mesh = pixel_quad(QUAD, QUAD_COLORS);
+    mesh.elements.truncate(1);
+    mesh.elements.push(VertexElement {
+        usage: U::Normal,
+        index: 0,
+        format: ElementFormat::Vector3,
+    });
+    for (v, n) in mesh.vertices.iter_mut().zip(NORMALS) {
+        v.truncate(3);
+        v.extend_from_slice(&n);
+    }
+    mesh
+}
+
+fn mat_truncated_mul() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = normal_quad();
+        let vp = pixel_ortho(W, H);
+        let w = LIGHT_WORLD;
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let n = mesh.element(v, 1);
+                // mul(n, (float3x4)World): rows 0..2 weighted by n; keep .xyz.
+                let a: Vec<f32> = (0..3)
+                    .map(|j| (0..3).map(|i| n[i] * w[i][j]).sum())
+                    .collect();
+                // mul((float4x3)World, n): each row's first three columns dotted with n.
+                let b = (0..4).map(|r| (0..3).map(|c| w[r][c] * n[c]).sum::<f32>());
+                let mut vary = a;
+                vary.extend(b);
+                (super::mul_vm(position(&mesh, v), &vp), vary)
+            },
+            |a| {
+                let f = |v: f32, s: f32| (v * s + 0.5).clamp(0.0, 1.0);
+                Some([
+                    f(a[0], 0.5) * 0.5 + f(a[3], 0.25) * 0.5,
+                    f(a[1], 0.5) * 0.5 + f(a[4], 0.25) * 0.5,
+                    f(a[2], 0.5) * 0.5 + f(a[5], 0.25) * 0.5,
+                    f(a[6], 0.1),
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_mat_truncated_mul.fx",
+        concern: "mul(float3, float4x4) and mul(float4x4, float3): truncated matrices widened for GLSL 1.10",
+        techniques: vec![technique("Main", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![p_mat("World", 4, 4), p_mat("ViewProjection", 4, 4)],
+        render: Render {
+            technique: "Main",
+            values: vec![
+                ("World", mat4(&LIGHT_WORLD)),
+                ("ViewProjection", mat4(&pixel_ortho(W, H))),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(normal_quad()),
+            render_targets: 1,
+            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
+                parameter: "World",
+                changed: mat4(&super::math::transpose(&LIGHT_WORLD)),
+                region: [8, 8, 48, 48],
+                min_fraction: 0.5,
+            }]),
         },
     }
 }

@@ -1,0 +1,266 @@
+//! Square matrices for the matrix *temporaries* HLSL's implicit truncation creates, before
+//! SPIRV-Cross sees the module.
+//!
+//! `mul(input.Normal, World)` with a `float3` normal and a `float4x4` World — XNA-era lighting
+//! code is full of it — is `mul(v, (float3x4)World)` to HLSL: DXC builds a 3-column matrix from
+//! World's columns and multiplies. GLSL 1.10 and ES 1.00 have no `mat3x4`, so SPIRV-Cross's
+//! output would be refused. fxc got away with it because D3D9 bytecode has no matrix types
+//! (the multiply is three `dp4`s), and MojoShader never saw a matrix.
+//!
+//! The same product, with the matrix padded to N×N (N = the larger side) by zero rows and
+//! columns and the vector padded with zeros, has the original result in its first components.
+//! So each `OpCompositeConstruct` of a non-square float matrix whose every use is the matrix
+//! operand of `OpMatrixTimesVector` / `OpVectorTimesMatrix` is rebuilt as an N×N matrix, the
+//! vectors it multiplies are padded, and the products are shuffled back to their width. The
+//! result is exactly equal (the padding only ever adds products with zero).
+//!
+//! Left alone, for the dialect stage to refuse with a named declaration: non-square matrices
+//! used any other way (uniforms, locals, transposes, matrix products — issue "non-square
+//! matrices").
+//!
+//! Input and output are SPIR-V words; the module is only rewritten when something matches.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Names, strings, line markers and decorations: they mention ids without using them.
+const DEBUG_AND_ANNOTATIONS: [u16; 6] = [5, 6, 7, 8, 71, 72];
+const OP_TYPE_FLOAT: u16 = 22;
+const OP_TYPE_VECTOR: u16 = 23;
+const OP_TYPE_MATRIX: u16 = 24;
+const OP_CONSTANT: u16 = 43;
+const OP_CONSTANT_NULL: u16 = 46;
+const OP_FUNCTION: u16 = 54;
+const OP_VECTOR_SHUFFLE: u16 = 79;
+const OP_COMPOSITE_CONSTRUCT: u16 = 80;
+const OP_VECTOR_TIMES_MATRIX: u16 = 144;
+const OP_MATRIX_TIMES_VECTOR: u16 = 145;
+
+/// One instruction's words (the first holds word count and opcode).
+#[derive(Clone)]
+struct Inst(Vec<u32>);
+
+impl Inst {
+    fn new(op: u16, operands: &[u32]) -> Inst {
+        let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
+        w.extend_from_slice(operands);
+        Inst(w)
+    }
+    fn op(&self) -> u16 {
+        (self.0[0] & 0xffff) as u16
+    }
+    fn operand(&self, i: usize) -> Option<u32> {
+        self.0.get(i + 1).copied()
+    }
+}
+
+/// A non-square float matrix type: `columns` columns of `rows`-component vectors.
+#[derive(Clone, Copy)]
+struct Shape {
+    rows: u32,
+    columns: u32,
+}
+
+impl Shape {
+    fn n(self) -> u32 {
+        self.rows.max(self.columns)
+    }
+}
+
+/// Rewrites the module if it holds matrix temporaries to widen; `None` when there are none.
+pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
+    if words.len() < 5 {
+        return None;
+    }
+    let mut insts = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 || i + count > words.len() {
+            return None;
+        }
+        insts.push(Inst(words[i..i + count].to_vec()));
+        i += count;
+    }
+
+    let float = insts
+        .iter()
+        .find(|x| x.op() == OP_TYPE_FLOAT && x.operand(1) == Some(32))?
+        .operand(0)?;
+    let vectors: BTreeMap<u32, (u32, u32)> = insts
+        .iter()
+        .filter(|x| x.op() == OP_TYPE_VECTOR)
+        .filter_map(|x| Some((x.operand(0)?, (x.operand(1)?, x.operand(2)?))))
+        .collect();
+    let non_square: BTreeMap<u32, Shape> = insts
+        .iter()
+        .filter(|x| x.op() == OP_TYPE_MATRIX)
+        .filter_map(|x| {
+            let (component, rows) = *vectors.get(&x.operand(1)?)?;
+            let columns = x.operand(2)?;
+            (component == float && rows != columns)
+                .then_some((x.operand(0)?, Shape { rows, columns }))
+        })
+        .collect();
+    if non_square.is_empty() {
+        return None;
+    }
+
+    // Constructed non-square matrices whose every use is as the matrix of a product.
+    let constructed: BTreeMap<u32, Shape> = insts
+        .iter()
+        .filter(|x| x.op() == OP_COMPOSITE_CONSTRUCT)
+        .filter_map(|x| Some((x.operand(1)?, *non_square.get(&x.operand(0)?)?)))
+        .collect();
+    let mut widen: BTreeSet<u32> = constructed.keys().copied().collect();
+    for x in insts
+        .iter()
+        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
+    {
+        let allowed_at = match x.op() {
+            OP_MATRIX_TIMES_VECTOR => Some(2),
+            OP_VECTOR_TIMES_MATRIX => Some(3),
+            _ => None,
+        };
+        // Any other appearance (or a coinciding literal, conservatively) keeps the matrix.
+        for (k, w) in x.0.iter().enumerate().skip(1) {
+            let defines = k == 2 && x.op() == OP_COMPOSITE_CONSTRUCT;
+            if widen.contains(w) && !defines && Some(k - 1) != allowed_at {
+                widen.remove(w);
+            }
+        }
+    }
+    if widen.is_empty() {
+        return None;
+    }
+
+    let mut bound = words[3];
+    let mut fresh = || {
+        bound += 1;
+        bound - 1
+    };
+    // Types and constants the rewrite needs, declared before the first function.
+    let mut declarations: Vec<Inst> = Vec::new();
+    let mut vec_of: BTreeMap<u32, u32> = vectors
+        .iter()
+        .filter(|(_, (c, _))| *c == float)
+        .map(|(id, (_, n))| (*n, *id))
+        .collect();
+    let mut mat_of: BTreeMap<u32, u32> = insts
+        .iter()
+        .filter(|x| x.op() == OP_TYPE_MATRIX)
+        .filter_map(|x| {
+            let (component, rows) = *vectors.get(&x.operand(1)?)?;
+            (component == float && rows == x.operand(2)?).then_some((rows, x.operand(0)?))
+        })
+        .collect();
+    let zero = match insts
+        .iter()
+        .find(|x| x.op() == OP_CONSTANT && x.operand(0) == Some(float) && x.operand(2) == Some(0))
+    {
+        Some(x) => x.operand(1)?,
+        None => {
+            let id = fresh();
+            declarations.push(Inst::new(OP_CONSTANT, &[float, id, 0]));
+            id
+        }
+    };
+    let mut null_of: BTreeMap<u32, u32> = BTreeMap::new();
+    for n in widen
+        .iter()
+        .map(|id| constructed[id].n())
+        .collect::<BTreeSet<_>>()
+    {
+        let v = *vec_of.entry(n).or_insert_with(|| {
+            let id = fresh();
+            declarations.push(Inst::new(OP_TYPE_VECTOR, &[id, float, n]));
+            id
+        });
+        mat_of.entry(n).or_insert_with(|| {
+            let id = fresh();
+            declarations.push(Inst::new(OP_TYPE_MATRIX, &[id, v, n]));
+            id
+        });
+        let id = fresh();
+        declarations.push(Inst::new(OP_CONSTANT_NULL, &[v, id]));
+        null_of.insert(n, id);
+    }
+
+    let mut out: Vec<Inst> = Vec::with_capacity(insts.len() + declarations.len());
+    let mut declared = false;
+    // Pads `value` (a `from`-wide float vector) with zeros to `n` components.
+    let pad =
+        |out: &mut Vec<Inst>, value: u32, from: u32, n: u32, fresh: &mut dyn FnMut() -> u32| {
+            if from >= n {
+                return value;
+            }
+            let id = fresh();
+            let mut ops = vec![vec_of[&n], id, value];
+            ops.extend(std::iter::repeat_n(zero, (n - from) as usize));
+            out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+            id
+        };
+    for x in insts {
+        if x.op() == OP_FUNCTION && !declared {
+            out.append(&mut declarations);
+            declared = true;
+        }
+        match x.op() {
+            OP_COMPOSITE_CONSTRUCT if x.operand(1).is_some_and(|r| widen.contains(&r)) => {
+                let result = x.operand(1)?;
+                let s = constructed[&result];
+                let n = s.n();
+                let mut columns: Vec<u32> = x.0[3..]
+                    .iter()
+                    .map(|&c| pad(&mut out, c, s.rows, n, &mut fresh))
+                    .collect();
+                columns.resize(n as usize, null_of[&n]);
+                let mut ops = vec![mat_of[&n], result];
+                ops.extend(columns);
+                out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+            }
+            OP_MATRIX_TIMES_VECTOR | OP_VECTOR_TIMES_MATRIX => {
+                let times_vector = x.op() == OP_MATRIX_TIMES_VECTOR;
+                let (m, v) = if times_vector {
+                    (x.operand(2)?, x.operand(3)?)
+                } else {
+                    (x.operand(3)?, x.operand(2)?)
+                };
+                let Some(&s) = constructed.get(&m).filter(|_| widen.contains(&m)) else {
+                    out.push(x);
+                    continue;
+                };
+                let n = s.n();
+                // M·v takes a `columns`-wide v and gives `rows`; v·M the other way round.
+                let (v_width, r_width) = if times_vector {
+                    (s.columns, s.rows)
+                } else {
+                    (s.rows, s.columns)
+                };
+                let pv = pad(&mut out, v, v_width, n, &mut fresh);
+                let result = x.operand(1)?;
+                let product = if r_width < n { fresh() } else { result };
+                let ops = if times_vector {
+                    [vec_of[&n], product, m, pv]
+                } else {
+                    [vec_of[&n], product, pv, m]
+                };
+                out.push(Inst::new(x.op(), &ops));
+                if r_width < n {
+                    let mut ops = vec![x.operand(0)?, result, product, product];
+                    ops.extend(0..r_width);
+                    out.push(Inst::new(OP_VECTOR_SHUFFLE, &ops));
+                }
+            }
+            _ => out.push(x),
+        }
+    }
+    if !declared {
+        return None;
+    }
+    let mut result = words[..5].to_vec();
+    result[3] = bound;
+    for x in out {
+        result.extend(x.0);
+    }
+    Some(result)
+}
