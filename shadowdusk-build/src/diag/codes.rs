@@ -60,6 +60,10 @@ pub enum Code {
     SD0024,
     /// Unsupported global initializer (not a constant expression ShadowDusk can evaluate).
     SD0025,
+    /// Unknown key or value in a global `BlendState`/`DepthStencilState`/`RasterizerState` object.
+    SD0026,
+    /// A pass statement naming a state object that is not declared (or of another kind), or setting a shader stage MonoGame lacks.
+    SD0027,
     /// A bad command line (unknown option, unsupported `/Profile:`, missing file argument).
     SD0030,
     /// The output file or its folder could not be written.
@@ -142,6 +146,8 @@ impl Code {
             SD0013 => "SD0013",
             SD0024 => "SD0024",
             SD0025 => "SD0025",
+            SD0026 => "SD0026",
+            SD0027 => "SD0027",
             SD0030 => "SD0030",
             SD0031 => "SD0031",
             SD0020 => "SD0020",
@@ -192,6 +198,8 @@ impl Code {
         Code::SD0013,
         Code::SD0024,
         Code::SD0025,
+        Code::SD0026,
+        Code::SD0027,
         Code::SD0030,
         Code::SD0031,
         Code::SD0020,

@@ -23,6 +23,19 @@ pub struct EffectAst {
     pub functions: Vec<Function>,
     /// Struct declarations (for entry-point input/output semantics).
     pub structs: Vec<StructDecl>,
+    /// Global `BlendState`/`DepthStencilState`/`RasterizerState` objects, baked.
+    pub state_objects: Vec<StateObject>,
+}
+
+/// A global state object (`BlendState Additive { … };`) and its baked state.
+#[derive(Clone, Debug)]
+pub struct StateObject {
+    /// Name.
+    pub name: String,
+    /// The baked state.
+    pub state: super::state_objects::ObjectState,
+    /// Where the name is.
+    pub range: Range<usize>,
 }
 
 /// `technique Name < annotations > { pass ... }`.

@@ -24,6 +24,7 @@ pub mod lexer;
 mod parser;
 mod render_states;
 mod sampler_states;
+pub mod state_objects;
 pub mod types;
 mod values;
 

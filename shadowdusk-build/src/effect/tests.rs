@@ -473,3 +473,35 @@ fn unknown_profiles_are_errors() {
         )));
     }
 }
+
+#[test]
+fn state_objects_are_baked_into_the_passes_that_set_them() {
+    let p = ok(&with_ps(
+        "BlendState Add { BlendEnable[0] = TRUE; SrcBlend = ONE; DestBlend = ONE; };\n\
+         RasterizerState Wire { FillMode = WIREFRAME; CullMode = BACK; };\n\
+         technique T { pass { SetBlendState(Add, float4(0, 0, 0, 0), 0xFFFFFFFF); SetRasterizerState(Wire);\n\
+         SetPixelShader(CompileShader(ps_4_0, PS())); } }",
+    ));
+    let pass = &p.ast.techniques[0].passes[0];
+    let b = pass.blend.expect("blend");
+    assert_eq!(
+        (b.color_source_blend, b.color_destination_blend),
+        (Blend::One, Blend::One)
+    );
+    let r = pass.rasterizer.expect("rasterizer");
+    assert_eq!(r.cull_mode, CullMode::CullCounterClockwiseFace);
+    assert_eq!(pass.pixel_shader.as_ref().unwrap().profile, "ps_4_0");
+    // The objects are blanked for DXC.
+    assert!(!p.stripped.contains("BlendState"), "{}", p.stripped);
+
+    let (code, l, c, _) = fail(&with_ps(
+        "technique T { pass { SetBlendState(Missing, 0, 0); PixelShader = compile ps_2_0 PS(); } }",
+    ));
+    assert_eq!((code, l, c), (Code::SD0027, 2, 36));
+    let (code, l, c, _) = fail(&with_ps(
+        "RasterizerState R { CullMode = NONE; };\ntechnique T { pass { SetBlendState(R, 0, 0); PixelShader = compile ps_2_0 PS(); } }",
+    ));
+    assert_eq!((code, l, c), (Code::SD0027, 3, 36));
+    let (code, l, c, _) = fail(&with_ps("BlendState B { Wobble = 1; };"));
+    assert_eq!((code, l, c), (Code::SD0026, 2, 16));
+}

@@ -7,7 +7,8 @@ use super::textures::{Address, TextureSpec};
 use super::*;
 use crate::Orientation;
 use shadowdusk::mgfx::{
-    SamplerType as ST, TextureAddressMode as TA, TextureFilter, VertexElementUsage as U,
+    Blend, BlendFunction, CullMode, SamplerType as ST, TextureAddressMode as TA, TextureFilter,
+    VertexElementUsage as U,
 };
 
 const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
@@ -104,6 +105,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_lowercase(),
         sem_instancing(),
         mat_truncated_mul(),
+        state_objects(),
         pp_include_case(),
     ]
 }
@@ -1164,4 +1166,90 @@ fn pp_include_case() -> Entry {
         WHITE,
         Check::reference(reference),
     )
+}
+
+// ---- state objects -----------------------------------------------------------------------
+
+const GLOW: [f32; 4] = [0.25, 0.2, 0.15, 0.6];
+
+fn state_objects() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                // Base: opaque over the clear colour. Add: colour += GlowColor.rgb * a,
+                // alpha = 0 * a + 1 * dst.
+                let c = sample(&TEX8, uv)?;
+                let base = map4(|i| c[i] * col[i]);
+                Some(map4(|i| {
+                    if i < 3 {
+                        base[i] + GLOW[i] * GLOW[3]
+                    } else {
+                        base[3]
+                    }
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    let additive = BlendState {
+        color_source_blend: Blend::SourceAlpha,
+        color_destination_blend: Blend::One,
+        alpha_source_blend: Blend::Zero,
+        alpha_destination_blend: Blend::One,
+        color_blend_function: BlendFunction::Add,
+        alpha_blend_function: BlendFunction::Add,
+        ..BlendState::default()
+    };
+    let no_depth = DepthStencilState {
+        depth_buffer_enable: false,
+        depth_buffer_write_enable: false,
+        ..DepthStencilState::default()
+    };
+    let no_cull = RasterizerState {
+        cull_mode: CullMode::None,
+        ..RasterizerState::default()
+    };
+    Entry {
+        file: "compat_state_objects.fx",
+        concern: "global state objects set by SetBlendState/SetDepthStencilState/SetRasterizerState; SetPixelShader(CompileShader(...))",
+        techniques: vec![technique(
+            "Glow",
+            vec![
+                PassSpec {
+                    blend: Some(BlendState::default()),
+                    depth_stencil: Some(no_depth),
+                    rasterizer: Some(no_cull),
+                    ..ps_pass("Base", s0())
+                },
+                PassSpec {
+                    blend: Some(additive),
+                    depth_stencil: Some(no_depth),
+                    ..ps_pass("Add", vec![])
+                },
+            ],
+        )],
+        parameters: vec![
+            p_vec("GlowColor", 4).with_default(&[0.3, 0.2, 0.1, 0.5]),
+            p_tex2d("s0"),
+        ],
+        render: Render {
+            technique: "Glow",
+            values: vec![("GlowColor", vector(&GLOW))],
+            textures: vec![("s0", TEX8)],
+            geometry: Geometry::Sprite {
+                rect: RECT,
+                color: WARM,
+            },
+            render_targets: 1,
+            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
+                parameter: "GlowColor",
+                changed: vector(&[0.0, 0.0, 0.0, 0.6]),
+                region: [8, 8, 48, 48],
+                min_fraction: 0.5,
+            }]),
+        },
+    }
 }

@@ -499,6 +499,11 @@ impl<'a> Parser<'a> {
             if ty_text == "SamplerState" && self.is_ident(self.i) && !self.is(self.i + 1, "(") {
                 return self.sampler_decl(ty_i, None, false);
             }
+            if let Some(kind) = super::state_objects::ObjectKind::from_type(ty_text) {
+                if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
+                    return self.state_object_decl(ty_i, kind);
+                }
+            }
             if let Some((dim, legacy)) = types::texture_keyword(ty_text) {
                 if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
                     return self.texture_decl(ty_i, dim, legacy);

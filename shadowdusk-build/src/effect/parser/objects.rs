@@ -9,6 +9,7 @@ use super::{Parser, R};
 use crate::diag::Code;
 use crate::effect::ast::*;
 use crate::effect::sampler_states::SamplerBlock;
+use crate::effect::state_objects::{ObjectBlock, ObjectKind};
 use crate::effect::values::Value;
 use crate::effect::{SamplerSite, TextureSite};
 
@@ -165,6 +166,67 @@ impl Parser<'_> {
         self.sites.textures.push(TextureSite {
             keyword_range: self.range(kw),
             legacy,
+        });
+        Ok(())
+    }
+
+    /// `BlendState Name { Key = Value; Key[n] = Value; … };` (also `= { … }`), blanked whole.
+    pub(super) fn state_object_decl(&mut self, kw: usize, kind: ObjectKind) -> R<()> {
+        let name_i = self.i;
+        self.i += 1;
+        if self.is(self.i, "=") {
+            self.i += 1;
+        }
+        if !self.is(self.i, "{") {
+            return Err(self.unexpected(self.i, "`{` opening the state block"));
+        }
+        let open = self.i;
+        let close = self.skip_balanced(open, Code::FX0009, "a state block")?;
+        self.i = open + 1;
+        let mut block = ObjectBlock::new(kind);
+        while self.i < close - 1 {
+            let key = self.i;
+            if !self.is_ident(key) {
+                return Err(self.unexpected(key, "a state name"));
+            }
+            self.i += 1;
+            let mut index = 0;
+            if self.is(self.i, "[") {
+                let n = self.text(self.i + 1).parse::<u32>().ok();
+                if !self.is(self.i + 2, "]") || n.is_none() {
+                    return Err(self.unexpected(self.i + 1, "a render-target index"));
+                }
+                index = n.unwrap_or(0);
+                self.i += 3;
+            }
+            if !self.is(self.i, "=") {
+                return Err(self.unexpected(self.i, "`=`"));
+            }
+            self.i += 1;
+            let vstart = self.i;
+            while self.i < close - 1 && !self.is(self.i, ";") {
+                self.i += 1;
+            }
+            if vstart == self.i {
+                return Err(self.unexpected(self.i, "a state value"));
+            }
+            let value = Value::from_tokens(self.src, &self.toks[vstart..self.i]);
+            let vrange = self.span(vstart, self.i - 1);
+            self.expect_semicolon()?;
+            if let Err(e) = block.apply(self.text(key), index, &value) {
+                return Err(self.state_error(Code::SD0026, "state", key, vrange, e));
+            }
+        }
+        self.i = close;
+        if self.is(self.i, ";") {
+            self.i += 1;
+        }
+        let end = self.range(self.i - 1).end;
+        self.blank.push(self.range(kw).start..end);
+        self.ast.state_objects.push(StateObject {
+            name: self.text(name_i).to_string(),
+            state: block.bake(),
+            range: self.range(name_i),
         });
         Ok(())
     }

@@ -12,6 +12,7 @@ use super::{Parser, R};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::ast::*;
 use crate::effect::render_states::{self, PassStates};
+use crate::effect::state_objects::ObjectState;
 use crate::effect::values::{Value, ValueError};
 
 impl Parser<'_> {
@@ -121,6 +122,10 @@ impl Parser<'_> {
             if !self.is_ident(key) {
                 return Err(self.unexpected(key, "a state name or `}`"));
             }
+            if self.is(key + 1, "(") {
+                self.pass_call(&mut pass, &mut states)?;
+                continue;
+            }
             if !self.is(key + 1, "=") {
                 return Err(self.eof_or(key + 1, Code::FX0002, "`=`"));
             }
@@ -162,6 +167,113 @@ impl Parser<'_> {
         pass.depth_stencil = states.depth_stencil;
         pass.rasterizer = states.rasterizer;
         Ok(pass)
+    }
+
+    /// A D3D10-style pass statement: `SetBlendState(Name, …);`, `SetDepthStencilState(Name, …);`,
+    /// `SetRasterizerState(Name);`, `SetVertexShader(CompileShader(vs_4_0, VS()));`,
+    /// `SetPixelShader(…)`, `SetGeometryShader(NULL);`.
+    fn pass_call(&mut self, pass: &mut Pass, states: &mut PassStates) -> R<()> {
+        let key = self.i;
+        let open = key + 1;
+        let close = self.skip_balanced(open, Code::FX0002, "the call's arguments")?;
+        let func = self.text(key).to_ascii_lowercase();
+        let first = open + 1;
+        match func.as_str() {
+            "setblendstate" | "setdepthstencilstate" | "setrasterizerstate" => {
+                let name = self.text(first);
+                let Some(obj) = self.ast.state_objects.iter().find(|o| o.name == name) else {
+                    return Err(self.err(
+                        Code::SD0027,
+                        self.range(first),
+                        format!("`{name}` is not a declared state object"),
+                        &format!(
+                            "declare it before the technique: `{} {name} {{ … }};`",
+                            &self.text(key)[3..]
+                        ),
+                    ));
+                };
+                match (func.as_str(), obj.state) {
+                    ("setblendstate", ObjectState::Blend(b)) => states.blend = Some(b),
+                    ("setdepthstencilstate", ObjectState::DepthStencil(d)) => {
+                        let mut d = d;
+                        // The second argument is the stencil reference value.
+                        let args = self.split_args(first, close - 1);
+                        if let Some(r) = args.get(1).and_then(|a| a.parse::<f64>().ok()) {
+                            d.reference_stencil = r as i32;
+                        }
+                        states.depth_stencil = Some(d)
+                    }
+                    ("setrasterizerstate", ObjectState::Rasterizer(r)) => states.rasterizer = Some(r),
+                    _ => {
+                        return Err(self.err(
+                            Code::SD0027,
+                            self.range(first),
+                            format!("`{name}` is not the kind of state `{}` sets", self.text(key)),
+                            "pass a BlendState to SetBlendState, a DepthStencilState to SetDepthStencilState, a RasterizerState to SetRasterizerState",
+                        ))
+                    }
+                }
+            }
+            "setvertexshader" | "setpixelshader" => {
+                let vertex = func == "setvertexshader";
+                let shader = self.compile_shader_call(first, close - 1, vertex)?;
+                if vertex {
+                    pass.vertex_shader = shader;
+                } else {
+                    pass.pixel_shader = shader;
+                }
+            }
+            "setgeometryshader" | "sethullshader" | "setdomainshader" | "setcomputeshader" => {
+                let arg = self.text(first);
+                if !(arg.eq_ignore_ascii_case("null") || arg == "0") || close != first + 2 {
+                    return Err(self.err(
+                        Code::SD0027,
+                        self.range(key),
+                        format!("`{}` with a shader: MonoGame has only vertex and pixel shaders", self.text(key)),
+                        "remove the statement, or pass NULL",
+                    ));
+                }
+            }
+            _ => {
+                return Err(self.err(
+                    Code::SD0011,
+                    self.range(key),
+                    format!("unknown pass statement `{}`", self.text(key)),
+                    "a pass sets render states (`ZEnable = false;`), shaders (`PixelShader = compile ps_3_0 PS();`) or state objects (`SetBlendState(Name, float4(0, 0, 0, 0), 0xFFFFFFFF);`)",
+                ))
+            }
+        }
+        self.i = close;
+        self.expect_semicolon()
+    }
+
+    /// `CompileShader(profile, Entry(args))` (or `NULL`) in tokens `a..b`.
+    fn compile_shader_call(&self, a: usize, b: usize, vertex: bool) -> R<Option<ShaderRef>> {
+        if b == a + 1 && (self.text(a).eq_ignore_ascii_case("null") || self.text(a) == "0") {
+            return Ok(None);
+        }
+        let bad = |i: usize| {
+            self.err(
+                Code::FX0003,
+                self.range(i),
+                "malformed `CompileShader` call",
+                "write `CompileShader(ps_4_0, MainPS())`",
+            )
+        };
+        if !self.text(a).eq_ignore_ascii_case("compileshader") || !self.is(a + 1, "(") {
+            return Err(bad(a));
+        }
+        let (profile_i, entry_i) = (a + 2, a + 4);
+        if !self.is_ident(profile_i)
+            || !self.is(a + 3, ",")
+            || !self.is_ident(entry_i)
+            || !self.is(entry_i + 1, "(")
+        {
+            return Err(bad(a));
+        }
+        let args_close = self.skip_balanced(entry_i + 1, Code::FX0002, "the entry's arguments")?;
+        let args = self.split_args(entry_i + 2, args_close - 1);
+        self.shader_ref(vertex, profile_i, entry_i, args).map(Some)
     }
 
     pub(super) fn state_error(
@@ -219,6 +331,17 @@ impl Parser<'_> {
         let args = self.split_args(entry_i + 2, close - 1);
         self.i = close;
         self.expect_semicolon()?;
+        self.shader_ref(vertex, profile_i, entry_i, args)
+    }
+
+    /// Checks the profile of a `compile`/`CompileShader` and builds the reference.
+    fn shader_ref(
+        &self,
+        vertex: bool,
+        profile_i: usize,
+        entry_i: usize,
+        args: Vec<String>,
+    ) -> R<ShaderRef> {
         let profile = self.text(profile_i).to_ascii_lowercase();
         let want = if vertex { "vs_" } else { "ps_" };
         if !profile.starts_with(want) {
