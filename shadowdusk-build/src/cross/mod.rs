@@ -27,6 +27,8 @@
 mod reflect;
 mod widen;
 
+use std::collections::BTreeMap;
+
 pub use reflect::member_registers;
 
 use spirv_cross2::compile::glsl::GlslVersion;
@@ -146,6 +148,16 @@ pub struct StageVar {
 
 /// Translates SPIR-V to GLSL 1.10 and reflects what the dialect rewrite needs.
 pub fn to_glsl(spirv: &Spirv, stage: Stage) -> Result<CrossGlsl, String> {
+    to_glsl_with_registers(spirv, stage, &BTreeMap::new())
+}
+
+/// [`to_glsl`], with the uniforms this stage gives an explicit `register(cN)` (by name): the
+/// register order fxc would use, which mgfxc's records follow.
+pub fn to_glsl_with_registers(
+    spirv: &Spirv,
+    stage: Stage,
+    explicit: &BTreeMap<String, u32>,
+) -> Result<CrossGlsl, String> {
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
@@ -160,7 +172,7 @@ pub fn to_glsl(spirv: &Spirv, stage: Stage) -> Result<CrossGlsl, String> {
         .map_err(e("combined samplers"))?;
 
     let combined = reflect::combined_samplers(&mut c)?;
-    let blocks = reflect::uniform_blocks(&mut c)?;
+    let blocks = reflect::uniform_blocks(&mut c, explicit)?;
     let (inputs, outputs) = reflect::stage_vars(&mut c)?;
 
     let mut opts = Glsl::options();

@@ -6,6 +6,7 @@ use spirv_cross2::spirv;
 use spirv_cross2::spirv::Decoration;
 use spirv_cross2::targets::Glsl;
 use spirv_cross2::Compiler;
+use std::collections::BTreeMap;
 
 use super::{BlockMember, CombinedSampler, MemberKind, StageVar, UniformBlock};
 use crate::effect::Dim;
@@ -95,7 +96,10 @@ fn image_shape(
 
 /// Reflects every uniform block, re-packs member offsets to one register per member, renames
 /// the block type `sd_ub<k>` and flattens it when SPIRV-Cross can.
-pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
+pub(super) fn uniform_blocks(
+    c: &mut C,
+    explicit: &BTreeMap<String, u32>,
+) -> Result<Vec<UniformBlock>, String> {
     let res = c.shader_resources().map_err(err("resources"))?;
     let all = res.all_resources().map_err(err("resources"))?;
     let mut ubos: Vec<_> = all
@@ -127,10 +131,11 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
             .map(|r| r.index)
             .collect();
         let mut members = Vec::new();
-        let mut next = 0u32;
         let mut flattenable = true;
         let mut placed = vec![0u32; smembers.len()];
         let mut unused = Vec::new();
+        // (member index, registers, D3D register fxc would give it) of the members read.
+        let mut used: Vec<(usize, u32)> = Vec::new();
         for (i, m) in smembers.iter().enumerate() {
             let name = m.name.as_ref().map(|s| s.to_string()).unwrap_or_default();
             let spirv_row_major = c
@@ -153,6 +158,7 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
                 unused.push((i, registers));
                 continue;
             }
+            used.push((i, registers));
             members.push(BlockMember {
                 name,
                 glsl_type,
@@ -160,12 +166,22 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
                 array,
                 row_major: matches!(kind, MemberKind::Matrix { .. }) && !spirv_row_major,
                 kind,
-                register: next,
+                register: 0,
                 registers,
             });
-            placed[i] = next;
-            next += registers;
         }
+        // fxc's placement: `register(cN)` members at N, the others on the lowest free
+        // registers in declaration order; mgfxc's record then lists them by register, packed.
+        let d3d = d3d_registers(&members, explicit);
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by_key(|&k| (d3d[k], k));
+        let mut next = 0u32;
+        for k in order {
+            members[k].register = next;
+            placed[used[k].0] = next;
+            next += used[k].1;
+        }
+        members.sort_by_key(|m| m.register);
         // Members this stage never reads still need an offset; past the used ones they cannot
         // alias anything, and no code indexes them.
         let mut tail = next;
@@ -202,6 +218,32 @@ pub(super) fn uniform_blocks(c: &mut C) -> Result<Vec<UniformBlock>, String> {
         });
     }
     Ok(out)
+}
+
+/// The D3D constant register fxc gives each member: its explicit `register(cN)` when it has one,
+/// else the lowest run of free registers, in declaration order.
+fn d3d_registers(members: &[BlockMember], explicit: &BTreeMap<String, u32>) -> Vec<u32> {
+    let mut taken: Vec<(u32, u32)> = members
+        .iter()
+        .filter_map(|m| explicit.get(&m.name).map(|&r| (r, r + m.registers)))
+        .collect();
+    members
+        .iter()
+        .map(|m| {
+            if let Some(&r) = explicit.get(&m.name) {
+                return r;
+            }
+            let mut start = 0;
+            while let Some(&(_, end)) = taken
+                .iter()
+                .find(|&&(a, b)| start < b && a < start + m.registers)
+            {
+                start = end;
+            }
+            taken.push((start, start + m.registers));
+            start
+        })
+        .collect()
 }
 
 /// Registers one element of `kind` occupies: 1 for scalars/vectors; for a matrix the number of

@@ -64,7 +64,8 @@ pub fn compile(
     ));
 
     let t = Instant::now();
-    let cross = cross::to_glsl(&spirv, job.stage);
+    let cross =
+        cross::to_glsl_with_registers(&spirv, job.stage, &explicit_registers(parsed, job.stage));
     timings.cross += t.elapsed();
     let cross = cross.map_err(|m| {
         Diagnostic::error(Code::SD0101, format!("{what}: {m}"))
@@ -80,6 +81,35 @@ pub fn compile(
     let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
 
     Ok(shader_input(job.stage, d, &lowered))
+}
+
+/// The uniforms with an explicit constant register for `stage`: `register(c4)` for both
+/// stages, `register(vs, c4)` / `register(ps, c4)` for that one (MonoGame's `_vs()`/`_ps()`).
+fn explicit_registers(parsed: &ParsedEffect, stage: Stage) -> BTreeMap<String, u32> {
+    let mut out = BTreeMap::new();
+    for g in &parsed.ast.globals {
+        let Some(reg) = &g.register else { continue };
+        let parts: Vec<&str> = reg.split(',').map(str::trim).collect();
+        let (for_stage, slot) = match parts.as_slice() {
+            [slot] => (true, *slot),
+            [target, slot] => (
+                match target.to_ascii_lowercase().as_str() {
+                    "vs" => stage == Stage::Vertex,
+                    "ps" => stage == Stage::Pixel,
+                    _ => true,
+                },
+                *slot,
+            ),
+            _ => continue,
+        };
+        let number = slot
+            .strip_prefix(['c', 'C'])
+            .and_then(|n| n.parse::<u32>().ok());
+        if let (true, Some(n)) = (for_stage, number) {
+            out.insert(g.name.clone(), n);
+        }
+    }
+    out
 }
 
 /// fxc's sampler allocation, which MonoGame users rely on when they bind `Textures[n]`: explicit

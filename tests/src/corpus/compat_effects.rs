@@ -106,6 +106,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_instancing(),
         mat_truncated_mul(),
         state_objects(),
+        reg_explicit(),
         pp_include_case(),
     ]
 }
@@ -1252,4 +1253,63 @@ fn state_objects() -> Entry {
             }]),
         },
     }
+}
+
+// ---- registers ---------------------------------------------------------------------------
+
+const REG_TINT: [f32; 4] = [0.9, 0.8, 0.6, 1.0];
+const REG_AMOUNT: f32 = 0.9;
+const REG_OFFSET: [f32; 4] = [0.05, 0.1, 0.0, 0.0];
+const REG_SCALE: f32 = 0.8;
+
+fn reg_explicit() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                let c = sample(&TEX8, uv)?;
+                Some(map4(|i| {
+                    c[i] * REG_TINT[i] * REG_AMOUNT * REG_SCALE * col[i] + REG_OFFSET[i]
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    let sensitivity = |parameter, changed| Sensitivity {
+        parameter,
+        changed,
+        region: [8, 8, 48, 48],
+        min_fraction: 0.5,
+    };
+    sprite_entry(
+        "compat_reg_explicit.fx",
+        "register(cN) placements out of declaration order; unplaced uniforms fill the gaps",
+        one_pass(
+            "Registers",
+            "P0",
+            vec![sampler(0, ST::Sampler2D, "TextureSampler")],
+        ),
+        vec![
+            p_vec("Tint", 4),
+            p_float("Amount"),
+            p_vec("Offset", 4),
+            p_float("Scale"),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![
+            ("Tint", vector(&REG_TINT)),
+            ("Amount", scalar(REG_AMOUNT)),
+            ("Offset", vector(&REG_OFFSET)),
+            ("Scale", scalar(REG_SCALE)),
+        ],
+        vec![("TextureSampler", TEX8)],
+        WARM,
+        Check::reference(reference).with_sensitivities(vec![
+            sensitivity("Amount", scalar(0.3)),
+            sensitivity("Scale", scalar(0.3)),
+            sensitivity("Offset", vector(&[0.3, 0.0, 0.3, 0.0])),
+        ]),
+    )
 }
