@@ -3,7 +3,11 @@
 
 use shadowdusk_build::pipeline::{compile_source, Options};
 
-fn layout(src: &str) -> Option<(Vec<String>, Vec<Vec<(String, i32)>>)> {
+/// Each record's (parameter name, byte offset) entries.
+type Records = Vec<Vec<(String, i32)>>;
+
+/// The parameter names and the records of `src`; `None` (after a loud line) without DXC.
+fn layout(src: &str) -> Option<(Vec<String>, Records)> {
     if !shadowdusk_build::dxc::available() {
         assert!(
             std::env::var_os("CI").is_none(),
