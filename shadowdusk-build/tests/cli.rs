@@ -59,3 +59,48 @@ fn the_cli_follows_mgfxc_exit_codes_and_error_format() {
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("SD0005"));
 }
+
+#[test]
+fn the_cli_writes_mgfx_v11_on_request_and_v10_by_default() {
+    if !shadowdusk_build::dxc::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "DXC is not available under CI"
+        );
+        eprintln!("!!! SKIPPED the_cli_writes_mgfx_v11_on_request_and_v10_by_default: no DXC");
+        return;
+    }
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_shadowdusk"));
+    let d = std::env::temp_dir().join(format!("shadowdusk-cli-v11-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let input = d.join("tint.fx");
+    std::fs::write(&input, format!("{PS}{TECH}")).unwrap();
+    let run = |out: &str, extra: &[&str]| {
+        let o = std::process::Command::new(&exe)
+            .arg(&input)
+            .arg(d.join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!(run("v10.mgfx", &[]).0, Some(0));
+    assert_eq!(run("v11.mgfx", &["/MGFXVersion:11"]).0, Some(0));
+    let v10 = shadowdusk_mgfx::read(&std::fs::read(d.join("v10.mgfx")).unwrap()).unwrap();
+    let v11 = shadowdusk_mgfx::read(&std::fs::read(d.join("v11.mgfx")).unwrap()).unwrap();
+    assert_eq!((v10.version, v11.version), (10, 11));
+    assert_eq!(v11.shaders[0].entry_point.as_deref(), Some("PS"));
+    assert_eq!(
+        v11.shaders[0].source_file.as_deref(),
+        Some(input.display().to_string().as_str())
+    );
+    let (code, stderr) = run("v12.mgfx", &["/MGFXVersion:12"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("error SD0030: MGFX version `12` is not supported"),
+        "{stderr}"
+    );
+}

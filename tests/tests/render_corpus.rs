@@ -532,3 +532,66 @@ fn hand_written_glsl_matches_the_references() {
         failures.join("\n")
     );
 }
+
+/// MGFX v11 (MonoGame's develop line) carries the same shaders: every corpus effect written as
+/// v11 reads back as v11, names each shader's source and entry point, loads through `GlEffect`
+/// and draws exactly the pixels of its v10 compile.
+#[test]
+fn every_corpus_effect_draws_the_same_from_mgfx_v11() {
+    use shadowdusk_build::pipeline::MgfxVersion;
+    let (w, hgt) = TARGET_SIZE;
+    let Some(h) = Headless::or_skip("every_corpus_effect_draws_the_same_from_mgfx_v11", w, hgt)
+    else {
+        return;
+    };
+    let v11 = Options {
+        mgfx_version: MgfxVersion::V11,
+        ..Options::default()
+    };
+    let mut failures = Vec::new();
+    for e in entries() {
+        let path = corpus_dir().join(e.file);
+        let (old, new) = match (
+            compile_file(&path, &Options::default()),
+            compile_file(&path, &v11),
+        ) {
+            (Ok(a), Ok(b)) => (a.bytes, b.bytes),
+            _ => {
+                failures.push(format!("{}: does not compile", e.file));
+                continue;
+            }
+        };
+        match shadowdusk::mgfx::read(&new) {
+            Ok(m) if m.version == 11 => {
+                if m.shaders
+                    .iter()
+                    .any(|s| s.entry_point.is_none() || s.source_file.is_none())
+                {
+                    failures.push(format!("{}: a v11 shader without source or entry", e.file));
+                }
+            }
+            Ok(m) => failures.push(format!("{}: version {}", e.file, m.version)),
+            Err(err) => failures.push(format!("{}: v11 does not read back: {err}", e.file)),
+        }
+        let mut images = Vec::new();
+        for bytes in [&old, &new] {
+            match load(&h, &e, bytes) {
+                Ok(mut l) => {
+                    match render(&h, &mut l, &e, Orientation::Backbuffer) {
+                        Ok(img) => images.push(img),
+                        Err(err) => failures.push(format!("{}: {err}", e.file)),
+                    }
+                    for t in l.textures {
+                        shadowdusk_tests::delete_texture(h.gl(), t);
+                    }
+                    l.effect.destroy(h.gl());
+                }
+                Err(err) => failures.push(format!("{}: {err}", e.file)),
+            }
+        }
+        if images.len() == 2 && images[0] != images[1] {
+            failures.push(format!("{}: v11 draws other pixels than v10", e.file));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -63,6 +63,7 @@ pub(crate) fn key_base(
     include_dirs: &[PathBuf],
     root: &Path,
     warnings_as_errors: bool,
+    mgfx_version: crate::pipeline::MgfxVersion,
 ) -> blake3::Hasher {
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk-build");
@@ -73,6 +74,7 @@ pub(crate) fn key_base(
     field(&mut h, dxc.as_bytes());
     field(&mut h, format!("{target:?}").as_bytes());
     field(&mut h, &[u8::from(warnings_as_errors)]);
+    field(&mut h, format!("{mgfx_version:?}").as_bytes());
     field(&mut h, &(defines.len() as u64).to_le_bytes());
     for (name, value) in defines {
         field(&mut h, name.as_bytes());

@@ -116,6 +116,7 @@ pub struct Builder {
     no_directives: bool,
     no_summary: bool,
     warnings_as_errors: bool,
+    mgfx_version: pipeline::MgfxVersion,
     sink: cargo::Sink,
 }
 
@@ -226,6 +227,14 @@ impl Builder {
     /// warnings are printed as `cargo:warning=` lines. Part of the cache key.
     pub fn warnings_as_errors(&mut self, on: bool) -> &mut Builder {
         self.warnings_as_errors = on;
+        self
+    }
+
+    /// Writes MGFX v11 (MonoGame's develop / 3.8.5 line, whose shader records name their source
+    /// file and entry point) instead of the default v10, which every MonoGame 3.8 release and
+    /// KNI load. Part of the cache key.
+    pub fn mgfx_version(&mut self, version: pipeline::MgfxVersion) -> &mut Builder {
+        self.mgfx_version = version;
         self
     }
 
@@ -359,6 +368,8 @@ impl Builder {
                 debug: false,
             },
             warnings_as_errors: self.warnings_as_errors,
+            mgfx_version: self.mgfx_version,
+            source_name: None,
         };
         let ctx = run::Ctx {
             key_base: cache::key_base(
@@ -367,6 +378,7 @@ impl Builder {
                 &include_dirs,
                 &root,
                 self.warnings_as_errors,
+                self.mgfx_version,
             ),
             root: root.clone(),
             out_dir,

@@ -162,7 +162,12 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
 
     // 4. Compile.
     let t = Instant::now();
-    let compiled = pipeline::compile_file(&f.abs, &ctx.options).map_err(shader_failure)?;
+    // v11 shader records name the effect as the crate sees it, the same on every machine.
+    let options = pipeline::Options {
+        source_name: Some(f.rel.to_string_lossy().replace('\\', "/")),
+        ..ctx.options.clone()
+    };
+    let compiled = pipeline::compile_file(&f.abs, &options).map_err(shader_failure)?;
     let compile_time = t.elapsed();
     let shader_warnings: Vec<String> = if compiled.warnings.is_empty() {
         Vec::new()

@@ -502,3 +502,44 @@ fn module_names_follow_the_file_stem() {
     assert_eq!(run::module_name(Path::new("a/type.fx")), "type_");
     assert_eq!(run::module_name(Path::new("2d-glow.fx")), "effect_2d_glow");
 }
+
+#[test]
+fn mgfx_v11_is_an_option_that_recompiles_and_names_sources_and_entries() {
+    if skip("mgfx_v11_is_an_option_that_recompiles_and_names_sources_and_entries") {
+        return;
+    }
+    let f = Fixture::new();
+    let v10 = ok(f.build().0);
+    let a10 = v10.get("shaders/a.fx").expect("a");
+    let bytes = std::fs::read(&a10.paths.mgfx).expect("mgfx");
+    assert_eq!(shadowdusk_mgfx::read(&bytes).expect("v10").version, 10);
+
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let v11 = ok(f
+        .builder(&lines)
+        .mgfx_version(pipeline::MgfxVersion::V11)
+        .try_compile());
+    let a11 = v11.get("shaders/a.fx").expect("a");
+    assert_eq!(
+        a11.origin,
+        Origin::Compiled,
+        "the version is part of the cache key"
+    );
+    assert_ne!(a11.cache_key, a10.cache_key);
+    let effect =
+        shadowdusk_mgfx::read(&std::fs::read(&a11.paths.mgfx).expect("mgfx")).expect("v11");
+    assert_eq!(effect.version, 11);
+    let s = &effect.shaders[0];
+    assert_eq!(s.source_file.as_deref(), Some("shaders/a.fx"));
+    assert_eq!(s.entry_point.as_deref(), Some("MainPS"));
+    // Apart from the version and the two strings, the container is the same.
+    let mut as_v10 = effect.clone();
+    as_v10.version = 10;
+    for s in &mut as_v10.shaders {
+        s.source_file = None;
+        s.entry_point = None;
+    }
+    let mut old = shadowdusk_mgfx::read(&bytes).expect("v10");
+    old.key = as_v10.key;
+    assert_eq!(as_v10, old);
+}

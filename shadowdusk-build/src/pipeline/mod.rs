@@ -22,6 +22,22 @@ pub struct Options {
     /// Fail on any warning (CLI `/WX`, `Builder::warnings_as_errors`); off by default, as in
     /// mgfxc, whose fxc only warns.
     pub warnings_as_errors: bool,
+    /// Which MGFX version to write (v10 by default, what every MonoGame 3.8 release loads).
+    pub mgfx_version: MgfxVersion,
+    /// The effect's name in v11 shader records (mgfxc writes the path relative to the build);
+    /// the path as given when `None`.
+    pub source_name: Option<String>,
+}
+
+/// The MGFX container version written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MgfxVersion {
+    /// Version 10: MonoGame 3.8.0–3.8.4, KNI.
+    #[default]
+    V10,
+    /// Version 11 (MonoGame's develop / 3.8.5 line): every shader record also names its source
+    /// file and entry point, for run-time GLSL error messages (mgfx-format.md §10).
+    V11,
 }
 
 /// Wall-clock time spent in each stage, summed over all shaders of the effect.
@@ -174,14 +190,22 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
         Ok(e) => e,
         Err(d) => return Err(CompileError::new(files, d, deps)),
     };
+    if options.mgfx_version == MgfxVersion::V11 {
+        let source = options
+            .source_name
+            .clone()
+            .unwrap_or_else(|| path.display().to_string());
+        effect.version = 11;
+        for (s, job) in effect.shaders.iter_mut().zip(&plan.shaders) {
+            s.source_file = Some(source.clone());
+            s.entry_point = Some(job.shader.entry.clone());
+        }
+    }
     let bytes = match shadowdusk_mgfx::write(&effect) {
         Ok(b) => b,
         Err(e) => {
-            let d = Diagnostic::error(
-                Code::SD0022,
-                format!("the effect does not fit MGFX v10: {e}"),
-            )
-            .with_help("split the effect into smaller ones");
+            let d = Diagnostic::error(Code::SD0022, format!("the effect does not fit MGFX: {e}"))
+                .with_help("split the effect into smaller ones");
             return Err(CompileError::new(files, d.into(), deps));
         }
     };

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use shadowdusk_build::preprocess;
+use shadowdusk_build::{pipeline, preprocess};
 
 pub const USAGE: &str = "\
 usage: shadowdusk <SourceFile> <OutputFile> [options]
@@ -14,6 +14,7 @@ options (mgfxc-compatible):
   /I:<dir>              extra include directory (repeatable)
   /Debug                define DEBUG
   /WX                   treat warnings as errors
+  /MGFXVersion:11       write MGFX v11 (MonoGame's develop / 3.8.5 line); 10 is the default
 ShadowDusk additions:
   --dump                print the reflection and the GLSL of every shader as JSON
   --pretty              print errors with source snippets instead of mgfxc's one-line form
@@ -26,6 +27,7 @@ pub struct Cli {
     pub dump: bool,
     pub pretty: bool,
     pub warnings_as_errors: bool,
+    pub mgfx_version: pipeline::MgfxVersion,
 }
 
 pub enum Parsed {
@@ -53,6 +55,7 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
     let mut dump = false;
     let mut pretty = false;
     let mut warnings_as_errors = false;
+    let mut mgfx_version = pipeline::MgfxVersion::V10;
     if argv.is_empty() {
         return Ok(Parsed::Help);
     }
@@ -75,6 +78,17 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
                     format!("profile `{v}` is not supported; ShadowDusk targets /Profile:OpenGL"),
                 ));
             }
+        } else if let Some(v) = strip_opt(a, "/mgfxversion:") {
+            mgfx_version = match v.trim() {
+                "10" => pipeline::MgfxVersion::V10,
+                "11" => pipeline::MgfxVersion::V11,
+                other => {
+                    return Err((
+                        None,
+                        format!("MGFX version `{other}` is not supported; use 10 or 11"),
+                    ))
+                }
+            };
         } else if let Some(v) = strip_opt(a, "/defines:") {
             options
                 .defines
@@ -111,6 +125,7 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
         dump,
         pretty,
         warnings_as_errors,
+        mgfx_version,
     }))
 }
 

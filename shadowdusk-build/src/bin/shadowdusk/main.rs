@@ -32,6 +32,8 @@ fn main() -> ExitCode {
     let options = pipeline::Options {
         preprocess: cli.preprocess.clone(),
         warnings_as_errors: cli.warnings_as_errors,
+        mgfx_version: cli.mgfx_version,
+        source_name: None,
     };
     let compiled = match pipeline::compile_file(&cli.input, &options) {
         Ok(c) => c,
