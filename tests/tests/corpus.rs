@@ -580,7 +580,13 @@ fn every_effect_parses_to_its_table_techniques_states_and_defaults() {
                 .samplers
                 .iter()
                 .find(|d| d.texture.as_deref() == Some(s.parameter))
-                .or_else(|| ast.samplers.iter().find(|d| d.name == s.parameter));
+                .or_else(|| ast.samplers.iter().find(|d| d.name == s.parameter))
+                // A modern `Texture2D` read through a `SamplerState` of another name.
+                .or_else(|| {
+                    ast.samplers
+                        .iter()
+                        .find(|d| !d.legacy && d.state.is_some() && d.state == s.state)
+                });
             let Some(decl) = decl else {
                 if s.state.is_some() {
                     failures.push(format!(

@@ -107,6 +107,8 @@ pub(super) fn entries() -> Vec<Entry> {
         mat_truncated_mul(),
         state_objects(),
         reg_explicit(),
+        smp_state_block(),
+        decl_qualifiers(),
         pp_include_case(),
     ]
 }
@@ -1311,5 +1313,102 @@ fn reg_explicit() -> Entry {
             sensitivity("Scale", scalar(0.3)),
             sensitivity("Offset", vector(&[0.3, 0.0, 0.3, 0.0])),
         ]),
+    )
+}
+
+// ---- more declaration and sampler forms ----------------------------------------------------
+
+const MASK_STRENGTH: f32 = 0.75;
+
+fn smp_state_block() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, col| {
+                let c = sample(&TEX8, uv)?;
+                let mask = sample(&OVERLAY, uv)?[0];
+                let k = lerp(1.0, mask, MASK_STRENGTH);
+                Some(map4(|i| c[i] * col[i] * k))
+            },
+            x,
+            y,
+        )
+    }
+    let point_clamp = SamplerState {
+        address_u: TA::Clamp,
+        address_v: TA::Clamp,
+        filter: TextureFilter::Point,
+        ..SamplerState::default()
+    };
+    sprite_entry(
+        "compat_smp_state_block.fx",
+        "a D3D10 SamplerState block (MIN_MAG_MIP_POINT, CLAMP) shared by two textures",
+        one_pass(
+            "Masked",
+            "P0",
+            vec![
+                sampler(0, ST::Sampler2D, "SpriteTexture").baked(point_clamp),
+                sampler(1, ST::Sampler2D, "MaskTexture").baked(point_clamp),
+            ],
+        ),
+        vec![
+            p_float("MaskStrength").with_default(&[1.0]),
+            p_tex2d("SpriteTexture"),
+            p_tex2d("MaskTexture"),
+        ],
+        vec![("MaskStrength", scalar(MASK_STRENGTH))],
+        vec![("SpriteTexture", TEX8), ("MaskTexture", OVERLAY)],
+        WARM,
+        Check::reference(reference),
+    )
+}
+
+const Q_TINT: [f32; 4] = [0.95, 0.85, 0.9, 1.0];
+const Q_AMOUNT: f32 = 0.6;
+const Q_BIAS: f32 = 0.05;
+const Q_CONTRAST: f32 = 1.1;
+const Q_WEIGHTS: [[f32; 3]; 3] = [[0.5, 0.3, 0.2], [0.2, 0.6, 0.2], [0.1, 0.2, 0.7]];
+
+fn decl_qualifiers() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                let rgb = [c[0], c[1], c[2]];
+                Some(map4(|i| {
+                    if i == 3 {
+                        return c[3] * Q_TINT[3];
+                    }
+                    let mixed = dot3(rgb, Q_WEIGHTS[i]);
+                    ((lerp(c[i], mixed, Q_AMOUNT) - 0.5) * Q_CONTRAST + 0.5 + Q_BIAS) * Q_TINT[i]
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_qualifiers.fx",
+        "uniform/extern/shared/const uniform qualifiers and a static const table",
+        one_pass("Grade", "P0", s0()),
+        vec![
+            p_vec("Tint", 4).with_default(&[1.0, 0.9, 0.8, 1.0]),
+            p_float("Amount").with_default(&[0.5]),
+            p_float("Bias"),
+            p_float("Contrast").with_default(&[1.25]),
+            p_tex2d("s0"),
+        ],
+        vec![
+            ("Tint", vector(&Q_TINT)),
+            ("Amount", scalar(Q_AMOUNT)),
+            ("Bias", scalar(Q_BIAS)),
+            ("Contrast", scalar(Q_CONTRAST)),
+        ],
+        vec![("s0", TEX8)],
+        WHITE,
+        Check::reference(reference),
     )
 }
