@@ -504,4 +504,13 @@ fn state_objects_are_baked_into_the_passes_that_set_them() {
     assert_eq!((code, l, c), (Code::SD0027, 3, 36));
     let (code, l, c, _) = fail(&with_ps("BlendState B { Wobble = 1; };"));
     assert_eq!((code, l, c), (Code::SD0026, 2, 16));
+    // `GeometryShader = NULL;` (technique11 style) clears a stage MonoGame lacks; a real
+    // geometry shader is refused.
+    ok(&with_ps(
+        "technique11 T { pass { GeometryShader = NULL; PixelShader = compile ps_5_0 PS(); } }",
+    ));
+    let (code, _, _, _) = fail(&with_ps(
+        "technique11 T { pass { GeometryShader = compile gs_5_0 PS(); PixelShader = compile ps_5_0 PS(); } }",
+    ));
+    assert_eq!(code, Code::SD0027);
 }

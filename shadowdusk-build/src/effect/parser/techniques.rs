@@ -159,6 +159,26 @@ impl Parser<'_> {
             let value = Value::from_tokens(self.src, &self.toks[vstart..self.i]);
             let vrange = self.span(vstart, self.i - 1);
             self.expect_semicolon()?;
+            // D3D10/11 effects clear the stages MonoGame does not have: `GeometryShader = NULL;`.
+            if matches!(
+                key_text.as_str(),
+                "geometryshader" | "hullshader" | "domainshader" | "computeshader"
+            ) {
+                if !matches!(&value, Value::Ident(v) if v.eq_ignore_ascii_case("null"))
+                    && !matches!(&value, Value::Number { value: v, .. } if *v == 0.0)
+                {
+                    return Err(self.err(
+                        Code::SD0027,
+                        self.range(key),
+                        format!(
+                            "`{}` with a shader: MonoGame has only vertex and pixel shaders",
+                            self.text(key)
+                        ),
+                        "remove the assignment, or assign NULL",
+                    ));
+                }
+                continue;
+            }
             if let Err(e) = render_states::apply(&mut states, self.text(key), &value) {
                 return Err(self.state_error(Code::SD0011, "render state", key, vrange, e));
             }
