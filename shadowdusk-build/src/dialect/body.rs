@@ -72,7 +72,8 @@ struct Flags {
 
 /// Rewrites the body and assembles the shader.
 pub fn emit(p: &Plan<'_>) -> Result<String, DialectError> {
-    let toks = tokenize(&p.cross.text);
+    let text = super::arrays::expand(&p.cross.text);
+    let toks = tokenize(&text);
     check_collisions(&toks)?;
     let array = match p.stage {
         Stage::Vertex => "vs_uniforms_vec4",

@@ -19,6 +19,7 @@
 //! identifiers equal to generated names (SD0215), and anything left that GLSL 1.10 lacks
 //! (`validate`, SD0219).
 
+mod arrays;
 mod body;
 mod header;
 pub mod interface;

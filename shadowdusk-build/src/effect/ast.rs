@@ -235,4 +235,6 @@ pub struct StructMember {
     pub name: String,
     /// Semantic and its range.
     pub semantic: Option<(String, Range<usize>)>,
+    /// Array length (`float2 Taps[5] : TEXCOORD0`), when a literal or constant expression.
+    pub array: Option<u32>,
 }

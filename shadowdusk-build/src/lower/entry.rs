@@ -268,10 +268,29 @@ pub fn rewrite(
             && p.semantic.is_some()
             && crate::effect::types::numeric(p.ty.trim()).is_some_and(|t| t.is_matrix)
     };
+    // A struct with an array member on an interface (`float2 Taps[5] : TEXCOORD0`, blur
+    // shaders): GLSL 1.10 varyings cannot be built from arrays, so the wrapper passes a copy
+    // with one member per element on consecutive semantics (TEXCOORD0..4).
+    let array_struct = |ty: &str| {
+        ast.structs.iter().find(|s| {
+            s.name == ty.trim()
+                && s.members
+                    .iter()
+                    .any(|m| m.array.is_some() && m.semantic.is_some())
+        })
+    };
+    let flat_input = |p: &crate::effect::Param| {
+        p.qualifier != "out"
+            && p.qualifier != "inout"
+            && p.qualifier != "uniform"
+            && array_struct(&p.ty).is_some()
+    };
+    let flat_return = array_struct(&f.return_type);
     let wrapped = uniforms > 0
+        || flat_return.is_some()
         || f.params
             .iter()
-            .any(|p| split(p) || two_way_param(p) || matrix_input(p));
+            .any(|p| split(p) || two_way_param(p) || matrix_input(p) || flat_input(p));
     if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
         edits.replace(r.clone(), new.clone());
     }
@@ -288,6 +307,23 @@ pub fn rewrite(
             continue;
         }
         let ty = p.ty.trim();
+        if let (true, Some(decl)) = (flat_input(p), array_struct(ty)) {
+            let flat = flat_struct(
+                decl,
+                &|sem| input_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
+                "in",
+            );
+            if !copies.contains(&flat.declaration) {
+                copies.push_str(&flat.declaration);
+            }
+            params.push(format!("{} __sd_in_{}", flat.name, p.name));
+            pre.push_str(&format!(" {ty} {};", p.name));
+            for (user, flat_member) in &flat.members {
+                pre.push_str(&format!(" {0}.{user} = __sd_in_{0}.{flat_member};", p.name));
+            }
+            call_args.push(p.name.clone());
+            continue;
+        }
         if two_way_param(p) {
             let Some(decl) = two_way.iter().find(|s| s.name == ty) else {
                 continue;
@@ -417,6 +453,34 @@ pub fn rewrite(
         _ => String::new(),
     };
     let call = format!("{}({})", f.name, call_args.join(", "));
+    if let Some(decl) = flat_return {
+        let flat = flat_struct(
+            decl,
+            &|sem| output_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
+            "out",
+        );
+        if !copies.contains(&flat.declaration) {
+            copies.push_str(&flat.declaration);
+        }
+        let mut body = format!(
+            "{{{pre} {} __sd_result = {call};{post} {} __sd_flat;",
+            f.return_type, flat.name
+        );
+        for (user, flat_member) in &flat.members {
+            body.push_str(&format!(" __sd_flat.{flat_member} = __sd_result.{user};"));
+        }
+        body.push_str(" return __sd_flat; }");
+        edits.replace_mapped(
+            src.len()..src.len(),
+            format!(
+                "\n{copies}{} {WRAPPER}({}) {body}\n",
+                flat.name,
+                params.join(", ")
+            ),
+            shader.range.start,
+        );
+        return Ok(WRAPPER.to_string());
+    }
     let body = if f.return_type.trim() == "void" {
         format!("{{{pre} {call};{post} }}")
     } else if post.is_empty() {
@@ -437,6 +501,51 @@ pub fn rewrite(
         shader.range.start,
     );
     Ok(WRAPPER.to_string())
+}
+
+/// A copy of an interface struct with every array member split into one member per element, on
+/// consecutive semantic indices.
+struct FlatStruct {
+    name: String,
+    declaration: String,
+    /// (member access in the user's struct, member in the copy): `Taps[2]` and `Taps_2`.
+    members: Vec<(String, String)>,
+}
+
+fn flat_struct(
+    decl: &crate::effect::StructDecl,
+    semantic: &dyn Fn(&str) -> String,
+    direction: &str,
+) -> FlatStruct {
+    let name = format!("__sd_{direction}_{}", decl.name);
+    let mut fields = String::new();
+    let mut members = Vec::new();
+    for m in &decl.members {
+        let Some((sem, _)) = &m.semantic else {
+            continue;
+        };
+        let sem = semantic(sem);
+        match m.array {
+            Some(n) => {
+                let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                let (base, first) = sem.split_at(sem.len() - digits);
+                let first: u32 = first.parse().unwrap_or(0);
+                for k in 0..n {
+                    fields.push_str(&format!(" {} {}_{k} : {base}{};", m.ty, m.name, first + k));
+                    members.push((format!("{}[{k}]", m.name), format!("{}_{k}", m.name)));
+                }
+            }
+            None => {
+                fields.push_str(&format!(" {} {} : {sem};", m.ty, m.name));
+                members.push((m.name.clone(), m.name.clone()));
+            }
+        }
+    }
+    FlatStruct {
+        declaration: format!("struct {name} {{{fields} }};\n"),
+        name,
+        members,
+    }
 }
 
 /// A parameter's text for the wrapper: as written, with the semantic replaced and any default

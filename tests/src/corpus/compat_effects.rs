@@ -109,6 +109,7 @@ pub(super) fn entries() -> Vec<Entry> {
         reg_explicit(),
         smp_state_block(),
         decl_qualifiers(),
+        sem_array_varyings(),
         pp_include_case(),
     ]
 }
@@ -1411,4 +1412,68 @@ fn decl_qualifiers() -> Entry {
         WHITE,
         Check::reference(reference),
     )
+}
+
+const TAP_SCALE: f32 = 1.0 / 64.0;
+const TAP_OFFSETS: [f32; 6] = [-0.125, 0.0, 0.0, 0.0, 0.125, 0.0625];
+
+fn sem_array_varyings() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = pixel_quad(QUAD, QUAD_COLORS);
+        let vp = pixel_ortho(W, H);
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = position(&mesh, v);
+                let mut vary: Vec<f32> = mesh.element(v, 1).iter().map(|c| c / 255.0).collect();
+                for k in 0..3 {
+                    vary.push(p[0] * TAP_SCALE + TAP_OFFSETS[2 * k]);
+                    vary.push(p[1] * TAP_SCALE + TAP_OFFSETS[2 * k + 1]);
+                }
+                (super::mul_vm(p, &vp), vary)
+            },
+            |a| {
+                let mut sum = [0.0f32; 4];
+                for k in 0..3 {
+                    let c = sample(&TEX8, [a[4 + 2 * k], a[5 + 2 * k]])?;
+                    for i in 0..4 {
+                        sum[i] += c[i];
+                    }
+                }
+                Some(map4(|i| sum[i] / 3.0 * a[i]))
+            },
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_sem_array_varyings.fx",
+        concern: "float2 Taps[3] : TEXCOORD0 varyings written and read with loops",
+        techniques: vec![technique("Blur", vec![vs_ps_pass("P0", s0())])],
+        parameters: vec![
+            p_mat("ViewProjection", 4, 4),
+            p_float("UVScale"),
+            p_vec("TapOffsets", 2).array(3),
+            p_tex2d("s0"),
+        ],
+        render: Render {
+            technique: "Blur",
+            values: vec![
+                ("ViewProjection", mat4(&pixel_ortho(W, H))),
+                ("UVScale", scalar(TAP_SCALE)),
+                (
+                    "TapOffsets",
+                    Value {
+                        rows: 1,
+                        columns: 2,
+                        hlsl: TAP_OFFSETS.to_vec(),
+                    },
+                ),
+            ],
+            textures: vec![("s0", TEX8)],
+            geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference),
+        },
+    }
 }

@@ -318,8 +318,11 @@ impl<'a> Parser<'a> {
                 }
                 let mname = self.text(self.i).to_string();
                 self.i += 1;
+                let mut array = None;
                 while self.is(self.i, "[") {
-                    self.i = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
+                    let close = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
+                    array = self.const_value(self.i + 1..close - 1).map(|n| n as u32);
+                    self.i = close;
                 }
                 let mut semantic = None;
                 while self.is(self.i, ":") {
@@ -337,6 +340,7 @@ impl<'a> Parser<'a> {
                     ty: ty.clone(),
                     name: mname,
                     semantic,
+                    array,
                 });
                 if self.is(self.i, ",") {
                     self.i += 1;
