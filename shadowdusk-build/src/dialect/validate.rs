@@ -124,6 +124,17 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
                 }
             }
             Kind::Ident => {
+                if FORBIDDEN.contains(&t.text) && is_non_square(t.text) {
+                    // DXC maps HLSL rows to SPIR-V (and GLSL) columns: GLSL matAxB is HLSL floatAxB.
+                    let b = t.text.as_bytes();
+                    let (r, c) = (b[3] as char, b[5] as char);
+                    return Err(DialectError::new(
+                        Code::SD0210,
+                        format!("a float{r}x{c} matrix is used in a way ShadowDusk cannot yet express in GLSL 1.10 / GLSL ES 1.00, which have no non-square matrices"),
+                        "multiplying a non-square matrix with a vector (`mul(v, M)`, `mul(M, v)`) is supported; for other uses (scaling or adding matrices, indexing a non-square local, transposing) declare the matrix float4x4 and use the components you need",
+                        None,
+                    ));
+                }
                 if FORBIDDEN.contains(&t.text) {
                     return Err(fail(
                         format!(
@@ -182,6 +193,12 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
         }
     }
     Ok(())
+}
+
+/// `mat2x3`, `mat4x3`, … (not `mat4x4`).
+fn is_non_square(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() == 6 && name.starts_with("mat") && b[4] == b'x' && b[3] != b[5]
 }
 
 fn fail(message: String, subject: Option<&str>) -> DialectError {

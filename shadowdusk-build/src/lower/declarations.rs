@@ -268,3 +268,126 @@ fn is_written<'s>(text: &dyn Fn(usize) -> &'s str, i: usize) -> bool {
         _ => false,
     }
 }
+
+/// Prefix of the float4-array carriers of non-square matrix uniforms.
+pub const MATRIX_CARRIER_PREFIX: &str = "__sd_m_";
+
+/// Non-square matrix uniforms (`float4x3 World`, `float4x3 Bones[72]`), which GLSL 1.10 cannot
+/// declare. MonoGame uploads such a matrix as one vec4 register per column (per row when
+/// `row_major`), so it is declared as exactly that — `float4 __sd_m_World[3]`,
+/// `float4 __sd_m_Bones[216]` — and every use reads the matrix back through a generated getter
+/// (`World` → `__sd_get_World()`, `Bones[i]` → `__sd_get_Bones(i)`), which builds it element by
+/// element from the registers. DXC inlines the getter, so the shader multiplies a matrix built
+/// in place, which the cross stage's `widen` pass turns into square-matrix maths GLSL 1.10 has.
+/// The parameter keeps its name, class and shape ([`RetypedUniform`]).
+pub fn non_square_uniforms(
+    parsed: &ParsedEffect,
+    toks: &[Token],
+    map: &SourceMap,
+    edits: &mut Edits,
+) -> Result<Vec<RetypedUniform>, Box<Diagnostic>> {
+    let src = parsed.stripped.as_str();
+    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
+    let mut out = Vec::new();
+    for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
+        let t = &g.ty;
+        let float_based = matches!(t.base.as_str(), "float" | "half") || t.base.starts_with("min1");
+        if !t.is_matrix || t.rows == t.columns || !float_based || g.cbuffer.is_some() {
+            continue;
+        }
+        let (r, c) = (t.rows, t.columns);
+        // Registers per matrix and the element each register component holds.
+        let (registers, width) = if t.row_major { (r, c) } else { (c, r) };
+        let carrier = format!("{MATRIX_CARRIER_PREFIX}{}", g.name);
+        let getter = format!("__sd_get_{}", g.name);
+        let Some(name_tok) = toks.iter().position(|x| x.range == g.range) else {
+            continue;
+        };
+        // Declaration: `float4x3 World` → `float4 __sd_m_World[3]`; an array's size is
+        // multiplied by the registers per element.
+        edits.replace(site.ty_range.clone(), format!("float{width}"));
+        match t.array {
+            None => edits.replace(g.range.clone(), format!("{carrier}[{registers}]")),
+            Some(n) => {
+                edits.replace(g.range.clone(), carrier.clone());
+                if text(name_tok + 1) == "[" {
+                    let close = (name_tok + 1..toks.len()).find(|&k| text(k) == "]");
+                    if let Some(close) = close {
+                        edits.replace(
+                            toks[name_tok + 1].range.start..toks[close].range.end,
+                            format!("[{}]", n * registers),
+                        );
+                    }
+                }
+            }
+        }
+        let swizzle = ["x", "y", "z", "w"];
+        let elements: Vec<String> = (0..r)
+            .flat_map(|row| (0..c).map(move |col| (row, col)))
+            .map(|(row, col)| {
+                let (reg, comp) = if t.row_major { (row, col) } else { (col, row) };
+                match t.array {
+                    None => format!("{carrier}[{reg}].{}", swizzle[comp as usize]),
+                    Some(_) => format!(
+                        "{carrier}[__sd_i * {registers} + {reg}].{}",
+                        swizzle[comp as usize]
+                    ),
+                }
+            })
+            .collect();
+        let ty = format!("{}{r}x{c}", t.base);
+        let params = if t.array.is_some() { "int __sd_i" } else { "" };
+        edits.insert(
+            site.stmt_end,
+            format!(
+                " {ty} {getter}({params}) {{ return {ty}({}); }}",
+                elements.join(", ")
+            ),
+        );
+        for (i, tok) in toks.iter().enumerate() {
+            if tok.kind != TokenKind::Ident
+                || tok.range == g.range
+                || tok.text(src) != g.name
+                || (i > 0 && text(i - 1) == ".")
+            {
+                continue;
+            }
+            match t.array {
+                None => edits.replace(tok.range.clone(), format!("{getter}()")),
+                Some(_) => {
+                    if text(i + 1) != "[" {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                Code::FX0012,
+                                format!(
+                                    "`{}` is an array of {ty} matrices, which the OpenGL profile keeps as vec4 registers; it can only be read element by element",
+                                    g.name
+                                ),
+                            )
+                            .at_opt(map.span(tok.range.clone()))
+                            .with_help(format!("index it here (`{}[i]`)", g.name)),
+                        ));
+                    }
+                    let mut depth = 0;
+                    let close = (i + 1..toks.len()).find(|&k| {
+                        match text(k) {
+                            "[" => depth += 1,
+                            "]" => depth -= 1,
+                            _ => {}
+                        }
+                        depth == 0
+                    });
+                    let Some(close) = close else { continue };
+                    edits.replace(tok.range.clone(), getter.clone());
+                    edits.replace(toks[i + 1].range.clone(), "(");
+                    edits.replace(toks[close].range.clone(), ")");
+                }
+            }
+        }
+        out.push(RetypedUniform {
+            name: g.name.clone(),
+            carrier,
+        });
+    }
+    Ok(out)
+}

@@ -160,7 +160,10 @@ fn lower_inner(
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
     declarations::written_uniforms(parsed, src, &toks, &mut edits);
-    let retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;
+    let mut retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;
+    retyped.extend(declarations::non_square_uniforms(
+        parsed, &toks, map, &mut edits,
+    )?);
     let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
     let emitter = emit::Emitter {
         src,

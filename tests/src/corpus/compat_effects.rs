@@ -110,6 +110,7 @@ pub(super) fn entries() -> Vec<Entry> {
         smp_state_block(),
         decl_qualifiers(),
         sem_array_varyings(),
+        mat_float4x3_uniforms(),
         pp_include_case(),
     ]
 }
@@ -1474,6 +1475,72 @@ fn sem_array_varyings() -> Entry {
             geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
             render_targets: 1,
             check: Check::reference(reference),
+        },
+    }
+}
+
+/// `float4x3` values as written in HLSL, row by row (4 rows of 3); non-symmetric, with the
+/// translation in the last row.
+const W43: [f32; 12] = [0.7, 0.1, 0.0, -0.2, 0.6, 0.0, 0.0, 0.0, 1.0, 4.0, 3.0, 0.0];
+const BONE0: [f32; 12] = [
+    0.2, -0.05, 0.0, 0.05, 0.15, 0.0, 0.0, 0.0, 0.0, 2.0, 1.0, 0.0,
+];
+const BONE1: [f32; 12] = [0.1, 0.1, 0.0, -0.1, 0.2, 0.0, 0.0, 0.0, 0.0, -1.0, 5.0, 0.0];
+const BONE_BLEND: f32 = 0.3;
+
+/// `mul(float4 v, float4x3 m)` with `m` row by row.
+fn mul_v43(v: [f32; 4], m: &[f32; 12]) -> [f32; 3] {
+    [0, 1, 2].map(|c| (0..4).map(|r| v[r] * m[r * 3 + c]).sum())
+}
+
+fn mat_float4x3_uniforms() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = pixel_quad(QUAD, QUAD_COLORS);
+        let vp = pixel_ortho(W, H);
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = position(&mesh, v);
+                let (w, b0, b1) = (mul_v43(p, &W43), mul_v43(p, &BONE0), mul_v43(p, &BONE1));
+                let q = [0, 1, 2].map(|i| w[i] + lerp(b0[i], b1[i], BONE_BLEND));
+                (
+                    super::mul_vm([q[0], q[1], q[2], 1.0], &vp),
+                    mesh.element(v, 1).iter().map(|c| c / 255.0).collect(),
+                )
+            },
+            |a| Some([a[0], a[1], a[2], a[3]]),
+            x,
+            y,
+        )
+    }
+    let bones: Vec<f32> = BONE0.iter().chain(&BONE1).copied().collect();
+    Entry {
+        file: "compat_mat_float4x3_uniforms.fx",
+        concern: "float4x3 World and a float4x3 Bones[2] palette multiplied with positions",
+        techniques: vec![technique("Skinned", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![
+            p_mat("World", 4, 3),
+            p_mat("Bones", 4, 3).array(2),
+            p_mat("ViewProjection", 4, 4),
+            p_float("BoneBlend"),
+        ],
+        render: Render {
+            technique: "Skinned",
+            values: vec![
+                ("World", matrix(4, 3, &W43)),
+                ("Bones", matrix(4, 3, &bones)),
+                ("ViewProjection", mat4(&pixel_ortho(W, H))),
+                ("BoneBlend", scalar(BONE_BLEND)),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(pixel_quad(QUAD, QUAD_COLORS)),
+            render_targets: 1,
+            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
+                parameter: "BoneBlend",
+                changed: scalar(0.9),
+                region: [0, 0, 64, 64],
+                min_fraction: 0.05,
+            }]),
         },
     }
 }

@@ -108,15 +108,6 @@ pub const KNOWN_DIFFERENCES: &[(&str, &[&str])] = &[
             "shaders[1].attributes[2].usage: ours Position, mgfxc TextureCoordinate",
         ],
     ),
-    // The lighting shaders transform positions by `float4x3 World` (three registers in mgfxc's
-    // records). The dialect refuses non-square matrices (shadowdusk-build/src/dialect/uniforms.rs,
-    // `check_member`), so the whole effect fails to compile. With World declared float4x4
-    // instead, every other record, parameter, technique and shader matches and the lit
-    // techniques draw the same pixels; only World's register count (4 vs 3) differs.
-    (
-        "BasicEffect.mgfx",
-        &["compile: error[SD0210]: uniform `World` is a float4x3 matrix, which ShadowDusk cannot yet express"],
-    ),
 ];
 
 /// XNA affine matrix (`m[r][c]` = `M(r+1, c+1)`, row-vector convention): scale, then translate.
