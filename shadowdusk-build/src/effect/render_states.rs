@@ -55,7 +55,7 @@ pub const KEYS: &[&str] = &[
     "SlopeScaleDepthBias",
 ];
 
-const BLENDS: &[(&str, Blend)] = &[
+pub(super) const BLENDS: &[(&str, Blend)] = &[
     ("Zero", Blend::Zero),
     ("One", Blend::One),
     ("SrcColor", Blend::SourceColor),
@@ -71,7 +71,7 @@ const BLENDS: &[(&str, Blend)] = &[
     ("InvBlendFactor", Blend::InverseBlendFactor),
 ];
 
-const BLEND_OPS: &[(&str, BlendFunction)] = &[
+pub(super) const BLEND_OPS: &[(&str, BlendFunction)] = &[
     ("Add", BlendFunction::Add),
     ("Subtract", BlendFunction::Subtract),
     ("RevSubtract", BlendFunction::ReverseSubtract),
@@ -79,7 +79,7 @@ const BLEND_OPS: &[(&str, BlendFunction)] = &[
     ("Max", BlendFunction::Max),
 ];
 
-const CMP_FUNCS: &[(&str, CompareFunction)] = &[
+pub(super) const CMP_FUNCS: &[(&str, CompareFunction)] = &[
     ("Never", CompareFunction::Never),
     ("Less", CompareFunction::Less),
     ("Equal", CompareFunction::Equal),
@@ -90,7 +90,7 @@ const CMP_FUNCS: &[(&str, CompareFunction)] = &[
     ("Always", CompareFunction::Always),
 ];
 
-const STENCIL_OPS: &[(&str, StencilOperation)] = &[
+pub(super) const STENCIL_OPS: &[(&str, StencilOperation)] = &[
     ("Keep", StencilOperation::Keep),
     ("Zero", StencilOperation::Zero),
     ("Replace", StencilOperation::Replace),
@@ -107,7 +107,7 @@ const CULL_MODES: &[(&str, CullMode)] = &[
     ("CCW", CullMode::CullCounterClockwiseFace),
 ];
 
-const FILL_MODES: &[(&str, FillMode)] = &[
+pub(super) const FILL_MODES: &[(&str, FillMode)] = &[
     ("Solid", FillMode::Solid),
     ("WireFrame", FillMode::WireFrame),
 ];
@@ -125,7 +125,7 @@ const CHANNELS: &[(&str, u8)] = &[
     ("0", 0),
 ];
 
-fn to_alpha(b: Blend) -> Blend {
+pub(super) fn to_alpha(b: Blend) -> Blend {
     match b {
         Blend::SourceColor => Blend::SourceAlpha,
         Blend::InverseSourceColor => Blend::InverseSourceAlpha,

@@ -22,10 +22,10 @@
 //! that target and are otherwise refused (MonoGame has one blend equation for all targets).
 
 use shadowdusk_mgfx::{
-    Blend, BlendFunction, BlendState, CompareFunction, CullMode, DepthStencilState, FillMode,
-    RasterizerState, StencilOperation,
+    Blend, BlendFunction, BlendState, CullMode, DepthStencilState, RasterizerState,
 };
 
+use super::render_states::{to_alpha, BLENDS, BLEND_OPS, CMP_FUNCS, FILL_MODES, STENCIL_OPS};
 use super::values::{self, Value, ValueError};
 
 /// Which object.
@@ -86,57 +86,6 @@ pub struct ObjectBlock {
     front_ccw: bool,
 }
 
-const BLENDS: &[(&str, Blend)] = &[
-    ("Zero", Blend::Zero),
-    ("One", Blend::One),
-    ("SrcColor", Blend::SourceColor),
-    ("InvSrcColor", Blend::InverseSourceColor),
-    ("SrcAlpha", Blend::SourceAlpha),
-    ("InvSrcAlpha", Blend::InverseSourceAlpha),
-    ("DestAlpha", Blend::DestinationAlpha),
-    ("InvDestAlpha", Blend::InverseDestinationAlpha),
-    ("DestColor", Blend::DestinationColor),
-    ("InvDestColor", Blend::InverseDestinationColor),
-    ("SrcAlphaSat", Blend::SourceAlphaSaturation),
-    ("BlendFactor", Blend::BlendFactor),
-    ("InvBlendFactor", Blend::InverseBlendFactor),
-];
-
-const BLEND_OPS: &[(&str, BlendFunction)] = &[
-    ("Add", BlendFunction::Add),
-    ("Subtract", BlendFunction::Subtract),
-    ("RevSubtract", BlendFunction::ReverseSubtract),
-    ("Min", BlendFunction::Min),
-    ("Max", BlendFunction::Max),
-];
-
-const CMP_FUNCS: &[(&str, CompareFunction)] = &[
-    ("Never", CompareFunction::Never),
-    ("Less", CompareFunction::Less),
-    ("Equal", CompareFunction::Equal),
-    ("LessEqual", CompareFunction::LessEqual),
-    ("Greater", CompareFunction::Greater),
-    ("NotEqual", CompareFunction::NotEqual),
-    ("GreaterEqual", CompareFunction::GreaterEqual),
-    ("Always", CompareFunction::Always),
-];
-
-const STENCIL_OPS: &[(&str, StencilOperation)] = &[
-    ("Keep", StencilOperation::Keep),
-    ("Zero", StencilOperation::Zero),
-    ("Replace", StencilOperation::Replace),
-    ("IncrSat", StencilOperation::IncrementSaturation),
-    ("DecrSat", StencilOperation::DecrementSaturation),
-    ("Invert", StencilOperation::Invert),
-    ("Incr", StencilOperation::Increment),
-    ("Decr", StencilOperation::Decrement),
-];
-
-const FILL_MODES: &[(&str, FillMode)] = &[
-    ("Solid", FillMode::Solid),
-    ("WireFrame", FillMode::WireFrame),
-];
-
 /// Blend keys, for the help text of an unknown key.
 const BLEND_KEYS: &str = "BlendEnable[0], AlphaBlendEnable, SrcBlend, DestBlend, BlendOp, \
      SrcBlendAlpha, DestBlendAlpha, BlendOpAlpha, RenderTargetWriteMask[n], BlendFactor";
@@ -190,16 +139,6 @@ fn channels(v: &Value) -> Result<u8, ValueError> {
                 ("false", 0),
             ],
         ),
-    }
-}
-
-fn to_alpha(b: Blend) -> Blend {
-    match b {
-        Blend::SourceColor => Blend::SourceAlpha,
-        Blend::InverseSourceColor => Blend::InverseSourceAlpha,
-        Blend::DestinationColor => Blend::DestinationAlpha,
-        Blend::InverseDestinationColor => Blend::InverseDestinationAlpha,
-        other => other,
     }
 }
 
@@ -380,6 +319,7 @@ impl ObjectBlock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shadowdusk_mgfx::{CompareFunction, FillMode, StencilOperation};
 
     fn bake(kind: ObjectKind, items: &[(&str, u32, &str)]) -> ObjectState {
         let mut b = ObjectBlock::new(kind);
