@@ -32,6 +32,10 @@ const OP_CONSTANT_NULL: u16 = 46;
 const OP_FUNCTION: u16 = 54;
 const OP_VECTOR_SHUFFLE: u16 = 79;
 const OP_COMPOSITE_CONSTRUCT: u16 = 80;
+const OP_COMPOSITE_EXTRACT: u16 = 81;
+const OP_COPY_OBJECT: u16 = 83;
+const OP_VECTOR_TIMES_SCALAR: u16 = 142;
+const OP_MATRIX_TIMES_SCALAR: u16 = 143;
 const OP_VECTOR_TIMES_MATRIX: u16 = 144;
 const OP_MATRIX_TIMES_VECTOR: u16 = 145;
 
@@ -104,6 +108,7 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
     if non_square.is_empty() {
         return None;
     }
+    let folded = fold_columns(&mut insts, &non_square);
 
     // Constructed non-square matrices whose every use is as the matrix of a product.
     let constructed: BTreeMap<u32, Shape> = insts
@@ -129,7 +134,7 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
             }
         }
     }
-    if widen.is_empty() {
+    if widen.is_empty() && !folded {
         return None;
     }
 
@@ -254,7 +259,7 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
             _ => out.push(x),
         }
     }
-    if !declared {
+    if !declared && !folded {
         return None;
     }
     let mut result = words[..5].to_vec();
@@ -263,4 +268,91 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
         result.extend(x.0);
     }
     Some(result)
+}
+
+/// Matrix arithmetic DXC spells column by column on a built matrix: a skinning blend
+/// (`skinning += Bones[i] * w`) scales a constructed `float4x3` and adds it column by column.
+/// Each column taken from a constructed matrix is its constructor operand (`OpCopyObject`), and
+/// from a scaled constructed matrix that operand times the scalar (`OpVectorTimesScalar`); the
+/// matrices then unused are dropped. The sums are vector maths GLSL 1.10 has, and what is left
+/// non-square is a matrix built from columns and multiplied, which [`widen`] handles.
+fn fold_columns(insts: &mut Vec<Inst>, non_square: &BTreeMap<u32, Shape>) -> bool {
+    let constructs: BTreeMap<u32, Vec<u32>> = insts
+        .iter()
+        .filter(|x| x.op() == OP_COMPOSITE_CONSTRUCT)
+        .filter(|x| x.operand(0).is_some_and(|t| non_square.contains_key(&t)))
+        .filter_map(|x| Some((x.operand(1)?, x.0[3..].to_vec())))
+        .collect();
+    let scaled: BTreeMap<u32, (u32, u32)> = insts
+        .iter()
+        .filter(|x| x.op() == OP_MATRIX_TIMES_SCALAR)
+        .filter_map(|x| {
+            let m = x.operand(2)?;
+            constructs
+                .contains_key(&m)
+                .then_some((x.operand(1)?, (m, x.operand(3)?)))
+        })
+        .collect();
+    let mut folded = false;
+    for x in insts.iter_mut() {
+        if x.op() != OP_COMPOSITE_EXTRACT || x.0.len() != 5 {
+            continue;
+        }
+        let (Some(rt), Some(res), Some(from), Some(k)) =
+            (x.operand(0), x.operand(1), x.operand(2), x.operand(3))
+        else {
+            continue;
+        };
+        if let Some(&(m, scalar)) = scaled.get(&from) {
+            if let Some(&column) = constructs[&m].get(k as usize) {
+                *x = Inst::new(OP_VECTOR_TIMES_SCALAR, &[rt, res, column, scalar]);
+                folded = true;
+            }
+        } else if let Some(&column) = constructs.get(&from).and_then(|c| c.get(k as usize)) {
+            *x = Inst::new(OP_COPY_OBJECT, &[rt, res, column]);
+            folded = true;
+        }
+    }
+    if !folded {
+        return false;
+    }
+    // Drop the matrices no longer used (a scaled one first frees its construct).
+    loop {
+        let used: BTreeSet<u32> = insts
+            .iter()
+            .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
+            .flat_map(|x| {
+                // Every word after the result id may be an operand (literals too: conservative).
+                let skip = if has_result_type(x.op()) { 3 } else { 1 };
+                x.0.iter().skip(skip).copied().collect::<Vec<_>>()
+            })
+            .collect();
+        let before = insts.len();
+        insts.retain(|x| {
+            let dead_matrix = matches!(x.op(), OP_COMPOSITE_CONSTRUCT | OP_MATRIX_TIMES_SCALAR)
+                && x.operand(1).is_some_and(|r| {
+                    (constructs.contains_key(&r) || scaled.contains_key(&r)) && !used.contains(&r)
+                });
+            !dead_matrix
+        });
+        if insts.len() == before {
+            break;
+        }
+    }
+    true
+}
+
+/// Whether `op` has a result type and id as its first two operands (the ones folding makes).
+fn has_result_type(op: u16) -> bool {
+    matches!(
+        op,
+        OP_COMPOSITE_CONSTRUCT
+            | OP_COMPOSITE_EXTRACT
+            | OP_COPY_OBJECT
+            | OP_VECTOR_TIMES_SCALAR
+            | OP_MATRIX_TIMES_SCALAR
+            | OP_VECTOR_TIMES_MATRIX
+            | OP_MATRIX_TIMES_VECTOR
+            | OP_VECTOR_SHUFFLE
+    )
 }

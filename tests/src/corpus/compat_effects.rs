@@ -111,6 +111,7 @@ pub(super) fn entries() -> Vec<Entry> {
         decl_qualifiers(),
         sem_array_varyings(),
         mat_float4x3_uniforms(),
+        mat_skinning(),
         pp_include_case(),
     ]
 }
@@ -1541,6 +1542,87 @@ fn mat_float4x3_uniforms() -> Entry {
                 region: [0, 0, 64, 64],
                 min_fraction: 0.05,
             }]),
+        },
+    }
+}
+
+/// Four bones, row by row (4 rows of 3): scales, shears and translations, all different.
+const SKIN_BONES: [[f32; 12]; 4] = [
+    [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+    [0.9, 0.2, 0.0, -0.1, 0.8, 0.0, 0.0, 0.0, 1.0, 6.0, 2.0, 0.0],
+    [0.8, -0.1, 0.0, 0.2, 1.1, 0.0, 0.0, 0.0, 1.0, -4.0, 5.0, 0.0],
+    [1.1, 0.05, 0.0, 0.1, 0.9, 0.0, 0.0, 0.0, 1.0, 3.0, -6.0, 0.0],
+];
+/// Per corner: two bone indices and their weights.
+const SKIN_INFLUENCES: [([u8; 2], [f32; 2]); 4] = [
+    ([0, 1], [0.75, 0.25]),
+    ([1, 2], [0.5, 0.5]),
+    ([2, 3], [0.6, 0.4]),
+    ([3, 0], [0.3, 0.7]),
+];
+
+fn skinned_quad() -> Mesh {
+    let mut mesh = pixel_quad(QUAD, QUAD_COLORS);
+    mesh.elements.push(VertexElement {
+        usage: U::BlendIndices,
+        index: 0,
+        format: ElementFormat::Byte4,
+    });
+    mesh.elements.push(VertexElement {
+        usage: U::BlendWeight,
+        index: 0,
+        format: ElementFormat::Vector4,
+    });
+    for (v, (idx, w)) in mesh.vertices.iter_mut().zip(SKIN_INFLUENCES) {
+        v.extend_from_slice(&[f32::from(idx[0]), f32::from(idx[1]), 0.0, 0.0]);
+        v.extend_from_slice(&[w[0], w[1], 0.0, 0.0]);
+    }
+    mesh
+}
+
+fn mat_skinning() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = skinned_quad();
+        let vp = pixel_ortho(W, H);
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = position(&mesh, v);
+                let (idx, w) = SKIN_INFLUENCES[v];
+                let mut skin = [0.0f32; 12];
+                for k in 0..2 {
+                    for (s, b) in skin.iter_mut().zip(&SKIN_BONES[idx[k] as usize]) {
+                        *s += b * w[k];
+                    }
+                }
+                let q = mul_v43(p, &skin);
+                (
+                    super::mul_vm([q[0], q[1], q[2], 1.0], &vp),
+                    mesh.element(v, 1).iter().map(|c| c / 255.0).collect(),
+                )
+            },
+            |a| Some([a[0], a[1], a[2], a[3]]),
+            x,
+            y,
+        )
+    }
+    let bones: Vec<f32> = SKIN_BONES.iter().flatten().copied().collect();
+    Entry {
+        file: "compat_mat_skinning.fx",
+        concern:
+            "skinning: a float4x3 palette blended by BLENDINDICES/BLENDWEIGHT into a float4x3 local",
+        techniques: vec![technique("Skinned", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![p_mat("Bones", 4, 3).array(4), p_mat("ViewProjection", 4, 4)],
+        render: Render {
+            technique: "Skinned",
+            values: vec![
+                ("Bones", matrix(4, 3, &bones)),
+                ("ViewProjection", mat4(&pixel_ortho(W, H))),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(skinned_quad()),
+            render_targets: 1,
+            check: Check::reference(reference),
         },
     }
 }
