@@ -108,7 +108,8 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
     if non_square.is_empty() {
         return None;
     }
-    let folded = fold_columns(&mut insts, &non_square);
+    let mut bound = words[3];
+    let folded = fold_columns(&mut insts, &non_square, &mut bound);
 
     // Constructed non-square matrices whose every use is as the matrix of a product.
     let constructed: BTreeMap<u32, Shape> = insts
@@ -138,7 +139,6 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
         return None;
     }
 
-    let mut bound = words[3];
     let mut fresh = || {
         bound += 1;
         bound - 1
@@ -276,7 +276,7 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
 /// from a scaled constructed matrix that operand times the scalar (`OpVectorTimesScalar`); the
 /// matrices then unused are dropped. The sums are vector maths GLSL 1.10 has, and what is left
 /// non-square is a matrix built from columns and multiplied, which [`widen`] handles.
-fn fold_columns(insts: &mut Vec<Inst>, non_square: &BTreeMap<u32, Shape>) -> bool {
+fn fold_columns(insts: &mut Vec<Inst>, non_square: &BTreeMap<u32, Shape>, bound: &mut u32) -> bool {
     let constructs: BTreeMap<u32, Vec<u32>> = insts
         .iter()
         .filter(|x| x.op() == OP_COMPOSITE_CONSTRUCT)
@@ -292,6 +292,12 @@ fn fold_columns(insts: &mut Vec<Inst>, non_square: &BTreeMap<u32, Shape>) -> boo
                 .contains_key(&m)
                 .then_some((x.operand(1)?, (m, x.operand(3)?)))
         })
+        .collect();
+    // Matrix type → its column vector type.
+    let column_types: BTreeMap<u32, u32> = insts
+        .iter()
+        .filter(|x| x.op() == OP_TYPE_MATRIX)
+        .filter_map(|x| Some((x.operand(0)?, x.operand(1)?)))
         .collect();
     let mut folded = false;
     for x in insts.iter_mut() {
@@ -313,6 +319,42 @@ fn fold_columns(insts: &mut Vec<Inst>, non_square: &BTreeMap<u32, Shape>) -> boo
             folded = true;
         }
     }
+    // A scaled matrix still used as a whole (multiplied by a vector) becomes a matrix built from
+    // scaled columns, which `widen` handles like any built matrix.
+    let mut rebuilt = Vec::with_capacity(insts.len());
+    for x in insts.drain(..) {
+        let (Some(&(m, scalar)), true) = (
+            x.operand(1).and_then(|r| scaled.get(&r)),
+            x.op() == OP_MATRIX_TIMES_SCALAR,
+        ) else {
+            rebuilt.push(x);
+            continue;
+        };
+        let (Some(rt), Some(res)) = (x.operand(0), x.operand(1)) else {
+            rebuilt.push(x);
+            continue;
+        };
+        // The column type is the constructor's operand type: find it from the construct's
+        // matrix type (`non_square` knows rows; the vector type id is read off a column use).
+        let columns = &constructs[&m];
+        let Some(column_type) = column_types.get(&rt).copied() else {
+            rebuilt.push(x);
+            continue;
+        };
+        let mut ops = vec![rt, res];
+        for &c in columns {
+            let id = *bound;
+            *bound += 1;
+            rebuilt.push(Inst::new(
+                OP_VECTOR_TIMES_SCALAR,
+                &[column_type, id, c, scalar],
+            ));
+            ops.push(id);
+        }
+        rebuilt.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+        folded = true;
+    }
+    *insts = rebuilt;
     if !folded {
         return false;
     }
@@ -330,9 +372,8 @@ fn fold_columns(insts: &mut Vec<Inst>, non_square: &BTreeMap<u32, Shape>) -> boo
         let before = insts.len();
         insts.retain(|x| {
             let dead_matrix = matches!(x.op(), OP_COMPOSITE_CONSTRUCT | OP_MATRIX_TIMES_SCALAR)
-                && x.operand(1).is_some_and(|r| {
-                    (constructs.contains_key(&r) || scaled.contains_key(&r)) && !used.contains(&r)
-                });
+                && x.operand(0).is_some_and(|t| non_square.contains_key(&t))
+                && x.operand(1).is_some_and(|r| !used.contains(&r));
             !dead_matrix
         });
         if insts.len() == before {

@@ -469,12 +469,89 @@ pub fn cases() -> Vec<Case> {
             ..case("BasicEffect.mgfx", "BasicEffect.fx")
         },
         Case {
+            // SkinnedEffect_VertexLighting_FourBone: four different bones per vertex, blended
+            // by weights that differ per corner, then lit by three lights with fog.
+            values: {
+                let mut v =
+                    lit_material(&["FogColor", "DiffuseColor", "FogVector", "WorldViewProj"]);
+                v.push(("Bones", skin_bones()));
+                v
+            },
+            textures: vec![("Texture", tex(35))],
+            draws: vec![with_extra(
+                with_extra(
+                    with_extra(
+                        quad(0.0, 0.0, 1.0, 1.0),
+                        (VertexElementUsage::Normal, 0, 3, CORNER_NORMALS.to_vec()),
+                    ),
+                    (
+                        VertexElementUsage::BlendIndices,
+                        0,
+                        4,
+                        SKIN_INDICES.to_vec(),
+                    ),
+                ),
+                (VertexElementUsage::BlendWeight, 0, 4, SKIN_WEIGHTS.to_vec()),
+            )],
+            technique: 4,
+            ..case("SkinnedEffect.mgfx", "SkinnedEffect.fx")
+        },
+        Case {
             values: vec![("MatrixTransform", sprite_projection())],
             textures: vec![("Texture", tex(23))],
             draws: vec![quad(2.0, 4.0, 14.0, 12.0)],
             ..case("SpriteEffect.mgfx", "SpriteEffect.fx")
         },
     ]
+}
+
+/// Bone indices per corner of [`quad`] (four each, as floats the attribute carries).
+const SKIN_INDICES: [f32; 16] = [
+    0.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 0.0, 2.0, 3.0, 0.0, 1.0, 3.0, 0.0, 1.0, 2.0,
+];
+/// Blend weights per corner, each summing to 1 and all different.
+const SKIN_WEIGHTS: [f32; 16] = [
+    0.4, 0.3, 0.2, 0.1, 0.5, 0.25, 0.15, 0.1, 0.7, 0.1, 0.1, 0.1, 0.25, 0.25, 0.3, 0.2,
+];
+
+/// The 72-bone palette: bones 0..3 scale, shear and move differently (the rest are zero, never
+/// read); float4x3 data column by column, as MonoGame stores it.
+fn skin_bones() -> Vec<f32> {
+    let bones: [[[f32; 3]; 4]; 4] = [
+        [
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [0.9, 0.1, 0.0],
+            [-0.1, 1.1, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.08, -0.05, 0.0],
+        ],
+        [
+            [1.2, 0.0, 0.0],
+            [0.1, 0.8, 0.0],
+            [0.0, 0.0, 1.0],
+            [-0.1, 0.06, 0.0],
+        ],
+        [
+            [0.8, -0.1, 0.0],
+            [0.0, 0.9, 0.1],
+            [0.0, 0.0, 1.0],
+            [0.05, 0.1, 0.0],
+        ],
+    ];
+    let mut data = vec![0.0; 72 * 12];
+    for (k, b) in bones.iter().enumerate() {
+        for c in 0..3 {
+            for r in 0..4 {
+                data[k * 12 + c * 4 + r] = b[r][c];
+            }
+        }
+    }
+    data
 }
 
 /// Normals for [`quad`]'s corners, tilted apart so lighting varies across the quad.
