@@ -354,6 +354,7 @@ fn stock_effects_match_monogame_layouts_field_by_field() {
         "DualTextureEffect",
         "SpriteEffect",
         "BasicEffect",
+        "SkinnedEffect",
     ] {
         if !compared.iter().any(|c| c == required) {
             failures.push(format!("no parity case for MonoGame's stock {required}"));
