@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use shadowdusk::gl::GlTexture;
 use shadowdusk::mgfx::{self, Effect, ParameterClass};
 use shadowdusk_build::pipeline::{compile_file, Compiled, Options};
-use shadowdusk_tests::{save_png, solid, texture_2d, Headless, Orientation};
+use shadowdusk_tests::{save_png, solid, texture_2d, texture_cube, Headless, Orientation};
 
 use cases::{Case, Texture, KNOWN_DIFFERENCES, SIZE};
 
@@ -202,6 +202,21 @@ fn create_textures(h: &Headless, case: &Case) -> Result<Vec<(&'static str, GlTex
     case.textures
         .iter()
         .map(|(name, t): &(&'static str, Texture)| {
+            if t.cube {
+                let faces: Vec<Vec<u8>> = (0..6u8)
+                    .map(|f| {
+                        Texture {
+                            seed: t.seed + f,
+                            cube: false,
+                            ..*t
+                        }
+                        .rgba()
+                    })
+                    .collect();
+                let faces: [&[u8]; 6] = std::array::from_fn(|f| faces[f].as_slice());
+                return texture_cube(h.gl(), Texture::SIDE, faces, t.filter)
+                    .map(|tex| (*name, tex));
+            }
             texture_2d(h.gl(), Texture::SIDE, Texture::SIDE, &t.rgba(), t.filter)
                 .map(|tex| (*name, tex))
         })
@@ -355,6 +370,7 @@ fn stock_effects_match_monogame_layouts_field_by_field() {
         "SpriteEffect",
         "BasicEffect",
         "SkinnedEffect",
+        "EnvironmentMapEffect",
     ] {
         if !compared.iter().any(|c| c == required) {
             failures.push(format!("no parity case for MonoGame's stock {required}"));

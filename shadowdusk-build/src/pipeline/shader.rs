@@ -63,9 +63,16 @@ pub fn compile(
         &spirv.warnings,
     ));
 
+    let mut explicit = explicit_registers(parsed, job.stage);
+    // A retyped uniform (an int carried as float, a non-square matrix kept as registers) keeps
+    // its placement under the carrier's name, which is what the SPIR-V holds.
+    for r in &lowered.retyped {
+        if let Some(&n) = explicit.get(&r.name) {
+            explicit.insert(r.carrier.clone(), n);
+        }
+    }
     let t = Instant::now();
-    let cross =
-        cross::to_glsl_with_registers(&spirv, job.stage, &explicit_registers(parsed, job.stage));
+    let cross = cross::to_glsl_with_registers(&spirv, job.stage, &explicit);
     timings.cross += t.elapsed();
     let cross = cross.map_err(|m| {
         Diagnostic::error(Code::SD0101, format!("{what}: {m}"))

@@ -44,6 +44,8 @@ pub struct Texture {
     pub filter: Filter,
     /// Every third texel gets a zero green channel (for shaders that test for zero).
     pub holes: bool,
+    /// A cube map: six faces, each the pattern of seed + face.
+    pub cube: bool,
 }
 
 impl Texture {
@@ -172,6 +174,7 @@ fn tex(seed: u8) -> Texture {
         seed,
         filter: Filter::Nearest,
         holes: false,
+        cube: false,
     }
 }
 
@@ -495,6 +498,41 @@ pub fn cases() -> Vec<Case> {
             )],
             technique: 4,
             ..case("SkinnedEffect.mgfx", "SkinnedEffect.fx")
+        },
+        Case {
+            // EnvironmentMapEffect_Fresnel_Specular: three lights, Fresnel-weighted cube map,
+            // environment specular and fog; normals differ per corner.
+            values: {
+                let mut v: Vec<(&'static str, Vec<f32>)> =
+                    lit_material(&["FogColor", "DiffuseColor", "FogVector", "WorldViewProj"])
+                        .into_iter()
+                        .filter(|(n, _)| {
+                            !n.starts_with("Specular") && !n.ends_with("SpecularColor")
+                        })
+                        .collect();
+                v.extend([
+                    ("EnvironmentMapAmount", vec![0.8]),
+                    ("FresnelFactor", vec![1.5]),
+                    ("EnvironmentMapSpecular", vec![0.3, 0.2, 0.1]),
+                ]);
+                v
+            },
+            textures: vec![
+                ("Texture", tex(36)),
+                (
+                    "EnvironmentMap",
+                    Texture {
+                        cube: true,
+                        ..tex(40)
+                    },
+                ),
+            ],
+            draws: vec![with_extra(
+                quad(0.0, 0.0, 1.0, 1.0),
+                (VertexElementUsage::Normal, 0, 3, CORNER_NORMALS.to_vec()),
+            )],
+            technique: 6,
+            ..case("EnvironmentMapEffect.mgfx", "EnvironmentMapEffect.fx")
         },
         Case {
             values: vec![("MatrixTransform", sprite_projection())],
