@@ -261,6 +261,23 @@ fn world() -> Mat4 {
     ]
 }
 
+/// Pixel `(x, y)` of `mesh` (element 1 its colour) moved by `m` (row-vector convention) and
+/// coloured by its interpolated vertex colours.
+fn vertex_colors(mesh: &Mesh, m: &Mat4, x: u32, y: u32) -> Option<[f32; 4]> {
+    mesh_pixel(
+        mesh,
+        |v| {
+            (
+                super::mul_vm(position(mesh, v), m),
+                mesh.element(v, 1).iter().map(|c| c / 255.0).collect(),
+            )
+        },
+        |a| Some([a[0], a[1], a[2], a[3]]),
+        x,
+        y,
+    )
+}
+
 fn position(mesh: &Mesh, v: usize) -> [f32; 4] {
     let p = mesh.element(v, 0);
     [p[0], p[1], p[2], 1.0]
@@ -933,17 +950,9 @@ fn sem_vpos_position() -> Entry {
 
 fn sem_sv_position_input() -> Entry {
     fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
-        let mesh = pixel_quad(QUAD, QUAD_COLORS);
-        let m = mat_mul(&world(), &pixel_ortho(W, H));
-        mesh_pixel(
-            &mesh,
-            |v| {
-                (
-                    super::mul_vm(position(&mesh, v), &m),
-                    mesh.element(v, 1).iter().map(|c| c / 255.0).collect(),
-                )
-            },
-            |a| Some([a[0], a[1], a[2], a[3]]),
+        vertex_colors(
+            &pixel_quad(QUAD, QUAD_COLORS),
+            &mat_mul(&world(), &pixel_ortho(W, H)),
             x,
             y,
         )
@@ -988,15 +997,9 @@ fn instanced_quad() -> Mesh {
 
 fn sem_instancing() -> Entry {
     fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
-        let mesh = instanced_quad();
-        let (w, vp) = (world(), pixel_ortho(W, H));
-        mesh_pixel(
-            &mesh,
-            |v| {
-                let p = super::mul_vm(super::mul_vm(position(&mesh, v), &w), &vp);
-                (p, mesh.element(v, 1).iter().map(|c| c / 255.0).collect())
-            },
-            |a| Some([a[0], a[1], a[2], a[3]]),
+        vertex_colors(
+            &instanced_quad(),
+            &mat_mul(&world(), &pixel_ortho(W, H)),
             x,
             y,
         )
