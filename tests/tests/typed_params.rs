@@ -17,6 +17,7 @@ use shadowdusk_tests::{draw_sprite, Headless, Orientation, Sprite};
 
 include_effect!("probes/ps_kinds.fx");
 include_effect!("probes/both_stages.fx");
+include_effect!("probes/mat43.fx");
 
 const CELL: u32 = 4;
 /// Largest difference allowed between a set value and its 8-bit read-back.
@@ -242,4 +243,31 @@ fn both_stages() {
     assert_cell(&cells, 1, ps_value, "PS uniform PsValue");
     assert_cell(&cells, 2, shared, "Shared as the vertex shader saw it");
     assert_cell(&cells, 3, shared, "Shared as the pixel shader saw it");
+}
+
+#[test]
+fn matrix_4x3_and_palette_have_monogame_set_value_meaning() {
+    // MonoGame's SetValue(Matrix) on a float4x3: register k holds the first four entries of
+    // column k, for three registers; HLSL `M[r]` is then XNA row r's first three entries.
+    let mut v = Values::new();
+    let mut p = mat43::Params::default();
+    let rows = |v: &mut Values| -> [[f32; 4]; 4] {
+        std::array::from_fn(|_| {
+            let [a, b, c] = v.v();
+            [a, b, c, 0.0]
+        })
+    };
+    let t = rows(&mut v);
+    p.set_transform(Matrix::from_rows(t));
+    let palette = [rows(&mut v), rows(&mut v)];
+    p.set_palette(&palette.map(Matrix::from_rows));
+    let Some(cells) = render("matrix_4x3_and_palette_have_monogame_set_value_meaning", &p, 12)
+    else {
+        return;
+    };
+    for (k, m) in [t, palette[0], palette[1]].iter().enumerate() {
+        for (r, row) in m.iter().enumerate() {
+            assert_cell(&cells, k * 4 + r, [row[0], row[1], row[2], 1.0], "float4x3 row");
+        }
+    }
 }
