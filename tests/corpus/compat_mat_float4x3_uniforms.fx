@@ -1,6 +1,9 @@
-// Concern: non-square matrix uniforms as BasicEffect and skinning write them: `float4x3 World` (three registers) and a `float4x3 Bones[2]` palette, multiplied with positions.
+// Concern: non-square matrix uniforms as BasicEffect and skinning libraries write them: `float4x3 World` (three registers) and a `float4x3 Bones[2]` palette in a cbuffer, multiplied with positions.
 float4x3 World;
-float4x3 Bones[2];
+cbuffer Skinning
+{
+    float4x3 Bones[2];
+};
 float4x4 ViewProjection;
 float BoneBlend;
 

@@ -261,13 +261,21 @@ fn matrix_4x3_and_palette_have_monogame_set_value_meaning() {
     p.set_transform(Matrix::from_rows(t));
     let palette = [rows(&mut v), rows(&mut v)];
     p.set_palette(&palette.map(Matrix::from_rows));
-    let Some(cells) = render("matrix_4x3_and_palette_have_monogame_set_value_meaning", &p, 12)
-    else {
+    let Some(cells) = render(
+        "matrix_4x3_and_palette_have_monogame_set_value_meaning",
+        &p,
+        12,
+    ) else {
         return;
     };
     for (k, m) in [t, palette[0], palette[1]].iter().enumerate() {
         for (r, row) in m.iter().enumerate() {
-            assert_cell(&cells, k * 4 + r, [row[0], row[1], row[2], 1.0], "float4x3 row");
+            assert_cell(
+                &cells,
+                k * 4 + r,
+                [row[0], row[1], row[2], 1.0],
+                "float4x3 row",
+            );
         }
     }
 }

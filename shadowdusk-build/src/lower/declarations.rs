@@ -292,7 +292,7 @@ pub fn non_square_uniforms(
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
         let t = &g.ty;
         let float_based = matches!(t.base.as_str(), "float" | "half") || t.base.starts_with("min1");
-        if !t.is_matrix || t.rows == t.columns || !float_based || g.cbuffer.is_some() {
+        if !t.is_matrix || t.rows == t.columns || !float_based {
             continue;
         }
         let (r, c) = (t.rows, t.columns);
@@ -337,8 +337,27 @@ pub fn non_square_uniforms(
             .collect();
         let ty = format!("{}{r}x{c}", t.base);
         let params = if t.array.is_some() { "int __sd_i" } else { "" };
+        // A cbuffer member's getter goes after the cbuffer (functions cannot be declared in it).
+        let getter_at = if g.cbuffer.is_some() {
+            let mut depth = 0i32;
+            let close = (name_tok..toks.len()).find(|&k| {
+                match text(k) {
+                    "{" => depth += 1,
+                    "}" => depth -= 1,
+                    _ => {}
+                }
+                depth < 0
+            });
+            match close {
+                Some(k) if text(k + 1) == ";" => toks[k + 1].range.end,
+                Some(k) => toks[k].range.end,
+                None => site.stmt_end,
+            }
+        } else {
+            site.stmt_end
+        };
         edits.insert(
-            site.stmt_end,
+            getter_at,
             format!(
                 " {ty} {getter}({params}) {{ return {ty}({}); }}",
                 elements.join(", ")
