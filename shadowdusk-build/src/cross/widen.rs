@@ -34,6 +34,7 @@ const OP_VECTOR_SHUFFLE: u16 = 79;
 const OP_COMPOSITE_CONSTRUCT: u16 = 80;
 const OP_COMPOSITE_EXTRACT: u16 = 81;
 const OP_COPY_OBJECT: u16 = 83;
+const OP_TRANSPOSE: u16 = 84;
 const OP_VECTOR_TIMES_SCALAR: u16 = 142;
 const OP_MATRIX_TIMES_SCALAR: u16 = 143;
 const OP_VECTOR_TIMES_MATRIX: u16 = 144;
@@ -111,28 +112,58 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
     let mut bound = words[3];
     let folded = fold_columns(&mut insts, &non_square, &mut bound);
 
-    // Constructed non-square matrices whose every use is as the matrix of a product.
+    // Constructed non-square matrices, and transposes of them, whose every use is as the
+    // matrix of a product or the operand of such a transpose (the transpose of a zero-padded
+    // square matrix is the zero-padded transpose).
     let constructed: BTreeMap<u32, Shape> = insts
         .iter()
-        .filter(|x| x.op() == OP_COMPOSITE_CONSTRUCT)
+        .filter(|x| matches!(x.op(), OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE))
         .filter_map(|x| Some((x.operand(1)?, *non_square.get(&x.operand(0)?)?)))
         .collect();
     let mut widen: BTreeSet<u32> = constructed.keys().copied().collect();
-    for x in insts
-        .iter()
-        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
-    {
-        let allowed_at = match x.op() {
-            OP_MATRIX_TIMES_VECTOR => Some(2),
-            OP_VECTOR_TIMES_MATRIX => Some(3),
-            _ => None,
-        };
-        // Any other appearance (or a coinciding literal, conservatively) keeps the matrix.
-        for (k, w) in x.0.iter().enumerate().skip(1) {
-            let defines = k == 2 && x.op() == OP_COMPOSITE_CONSTRUCT;
-            if widen.contains(w) && !defines && Some(k - 1) != allowed_at {
-                widen.remove(w);
+    loop {
+        let before = widen.len();
+        for x in insts
+            .iter()
+            .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
+        {
+            let allowed_at = match x.op() {
+                OP_MATRIX_TIMES_VECTOR => Some(2),
+                OP_VECTOR_TIMES_MATRIX => Some(3),
+                // A transpose may take a widened matrix only while it is widened itself.
+                OP_TRANSPOSE if x.operand(1).is_some_and(|r| widen.contains(&r)) => Some(2),
+                _ => None,
+            };
+            let defines = matches!(x.op(), OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE);
+            // Any other appearance (or a coinciding literal, conservatively) keeps the matrix.
+            let removed: Vec<u32> =
+                x.0.iter()
+                    .enumerate()
+                    .skip(1)
+                    .filter(|&(k, w)| {
+                        widen.contains(w) && !(defines && k == 2) && Some(k - 1) != allowed_at
+                    })
+                    .map(|(_, w)| *w)
+                    .collect();
+            for w in removed {
+                widen.remove(&w);
             }
+        }
+        // A transpose of a matrix that is not widened cannot be widened either.
+        let orphans: Vec<u32> = insts
+            .iter()
+            .filter(|x| x.op() == OP_TRANSPOSE)
+            .filter(|x| {
+                x.operand(1).is_some_and(|r| widen.contains(&r))
+                    && x.operand(2).is_some_and(|m| !widen.contains(&m))
+            })
+            .filter_map(|x| x.operand(1))
+            .collect();
+        for o in orphans {
+            widen.remove(&o);
+        }
+        if widen.len() == before {
+            break;
         }
     }
     if widen.is_empty() && !folded {
@@ -222,6 +253,14 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
                 let mut ops = vec![mat_of[&n], result];
                 ops.extend(columns);
                 out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+            }
+            OP_TRANSPOSE if x.operand(1).is_some_and(|r| widen.contains(&r)) => {
+                let result = x.operand(1)?;
+                let n = constructed[&result].n();
+                out.push(Inst::new(
+                    OP_TRANSPOSE,
+                    &[mat_of[&n], result, x.operand(2)?],
+                ));
             }
             OP_MATRIX_TIMES_VECTOR | OP_VECTOR_TIMES_MATRIX => {
                 let times_vector = x.op() == OP_MATRIX_TIMES_VECTOR;

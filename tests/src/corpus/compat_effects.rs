@@ -112,6 +112,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_array_varyings(),
         mat_float4x3_uniforms(),
         mat_skinning(),
+        mat_shapes(),
         pp_include_case(),
     ]
 }
@@ -1628,4 +1629,71 @@ fn mat_skinning() -> Entry {
             check: Check::reference(reference),
         },
     }
+}
+
+const SHAPE_A: [f32; 6] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
+const SHAPE_B: [f32; 6] = [0.7, 0.1, 0.2, 0.6, 0.3, 0.3];
+const SHAPE_C: [f32; 12] = [0.1, 0.2, 0.3, 0.05, 0.2, 0.1, 0.4, 0.1, 0.3, 0.3, 0.1, 0.2];
+const SHAPE_D: [f32; 8] = [0.5, 0.1, 0.2, 0.6, 0.3, 0.2, 0.1, 0.05];
+
+/// `mul(v, M)` for an R×C matrix written row by row.
+fn mul_row(v: &[f32], m: &[f32], c: usize) -> Vec<f32> {
+    (0..c)
+        .map(|j| v.iter().enumerate().map(|(i, x)| x * m[i * c + j]).sum())
+        .collect()
+}
+
+/// `mul(M, v)` for an R×C matrix written row by row.
+fn mul_col(m: &[f32], c: usize, v: &[f32]) -> Vec<f32> {
+    m.chunks(c)
+        .map(|row| row.iter().zip(v).map(|(a, b)| a * b).sum())
+        .collect()
+}
+
+fn mat_shapes() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let r1 = mul_row(&uv, &SHAPE_A, 3);
+                let r2 = mul_col(&SHAPE_B, 2, &uv);
+                let r3 = mul_col(&SHAPE_C, 4, &[uv[0], uv[1], 0.5, 1.0]);
+                let r4 = mul_row(&[uv[0], uv[1], 0.25, 1.0], &SHAPE_D, 2);
+                // transpose(A) is 3×2: row i is column i of A.
+                let r5: Vec<f32> = (0..3)
+                    .map(|i| SHAPE_A[i] * uv[0] + SHAPE_A[3 + i] * uv[1])
+                    .collect();
+                Some(map4(|i| {
+                    if i < 3 {
+                        (r1[i] * 0.3 + r2[i] * 0.3 + r3[i] * 0.2 + r5[i] * 0.2).clamp(0.0, 1.0)
+                    } else {
+                        (r4[0] * 0.5 + r4[1] * 0.5).clamp(0.0, 1.0)
+                    }
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_mat_shapes.fx",
+        "float2x3, float3x2, float3x4 and float4x2 uniforms in mul both ways, and a transpose",
+        one_pass("Shapes", "P0", vec![]),
+        vec![
+            p_mat("A", 2, 3),
+            p_mat("B", 3, 2),
+            p_mat("C", 3, 4),
+            p_mat("D", 4, 2),
+        ],
+        vec![
+            ("A", matrix(2, 3, &SHAPE_A)),
+            ("B", matrix(3, 2, &SHAPE_B)),
+            ("C", matrix(3, 4, &SHAPE_C)),
+            ("D", matrix(4, 2, &SHAPE_D)),
+        ],
+        vec![],
+        WHITE,
+        Check::reference(reference),
+    )
 }
