@@ -30,7 +30,7 @@ fn cases() -> Vec<Case> {
         c("missing entry", format!("{PS}technique T {{ pass P {{ PixelShader = compile ps_2_0 Nope(); }} }}\n"), ("SD0102", "missing_entry.fx", 2, 53)),
         c("HLSL type error", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0\n{{\n    return float4(uv, 0, 1) * undefinedThing;\n}}\n{TECH}"), ("SD0100", "type_error.fx", 3, 31)),
         c("struct uniform", format!("struct Light {{ float3 dir; float4 color; }};\nLight L;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return L.color; }}\n{TECH}"), ("SD0210", "struct_uniform.fx", 2, 7)),
-        c("non-square matrix row picked at run time", format!("float2x3 M;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return float4(M[(int)uv.x], 1); }}\n{TECH}"), ("SD0210", "non_square.fx", 3, 53)),
+        c("non-square local row picked at run time", format!("float2x3 M;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ float2x3 k = M * uv.y; return float4(k[(int)uv.x], 1); }}\n{TECH}"), ("SD0210", "non_square.fx", 2, 82)),
         c("int array passed whole", format!("int Counts[4];\nfloat First(int c[4]) {{ return c[0]; }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return First(Counts); }}\n{TECH}"), ("FX0012", "int_array.fx", 3, 58)),
         c("vertex texture", "sampler2D s0;\nfloat4 VS(float4 p : POSITION0) : POSITION0 { return p + tex2Dlod(s0, float4(0, 0, 0, 0)); }\nfloat4 PS() : COLOR0 { return 1; }\ntechnique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n".to_string(), ("SD0211", "vertex_texture.fx", 1, 11)),
     ]

@@ -7,16 +7,19 @@
 //! output would be refused. fxc got away with it because D3D9 bytecode has no matrix types
 //! (the multiply is three `dp4`s), and MojoShader never saw a matrix.
 //!
-//! The same product, with the matrix padded to N×N (N = the larger side) by zero rows and
-//! columns and the vector padded with zeros, has the original result in its first components.
-//! So each `OpCompositeConstruct` of a non-square float matrix whose every use is the matrix
-//! operand of `OpMatrixTimesVector` / `OpVectorTimesMatrix` is rebuilt as an N×N matrix, the
-//! vectors it multiplies are padded, and the products are shuffled back to their width. The
-//! result is exactly equal (the padding only ever adds products with zero).
+//! The same product, with the matrix padded to 4×4 by zero rows and columns and the vector
+//! padded with zeros, has the original result in its first components. So every non-square
+//! float matrix the shader builds (`OpCompositeConstruct`, `OpTranspose`, `OpMatrixTimesMatrix`)
+//! whose every use is a product with a vector or a matrix, or a transpose, is rebuilt as a 4×4
+//! matrix; the vectors it multiplies are padded and the products shuffled back to their width.
+//! One width for all shapes means products of different shapes (`mul(float4x3, float3x4)`)
+//! line up without further padding; a product or transpose that takes a widened matrix but
+//! yields a smaller square one (`mul(float3x4, float4x3)` is a float3x3) is cut back to its
+//! type, and a square operand beside a widened one is padded. The result is exactly equal (the
+//! padding only ever adds products with zero).
 //!
-//! Left alone, for the dialect stage to refuse with a named declaration: non-square matrices
-//! used any other way (uniforms, locals, transposes, matrix products — issue "non-square
-//! matrices").
+//! Left alone, for the dialect stage to refuse: non-square matrices used any other way — in
+//! practice a local whose row is picked at run time, which DXC spills to a matrix variable.
 //!
 //! Input and output are SPIR-V words; the module is only rewritten when something matches.
 
@@ -39,6 +42,7 @@ const OP_VECTOR_TIMES_SCALAR: u16 = 142;
 const OP_MATRIX_TIMES_SCALAR: u16 = 143;
 const OP_VECTOR_TIMES_MATRIX: u16 = 144;
 const OP_MATRIX_TIMES_VECTOR: u16 = 145;
+const OP_MATRIX_TIMES_MATRIX: u16 = 146;
 
 /// One instruction's words (the first holds word count and opcode).
 #[derive(Clone)]
@@ -66,8 +70,8 @@ struct Shape {
 }
 
 impl Shape {
-    fn n(self) -> u32 {
-        self.rows.max(self.columns)
+    fn square(self) -> bool {
+        self.rows == self.columns
     }
 }
 
@@ -112,36 +116,66 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
     let mut bound = words[3];
     let folded = fold_columns(&mut insts, &non_square, &mut bound);
 
-    // Constructed non-square matrices, and transposes of them, whose every use is as the
-    // matrix of a product or the operand of such a transpose (the transpose of a zero-padded
-    // square matrix is the zero-padded transpose).
-    let constructed: BTreeMap<u32, Shape> = insts
+    // The shape of every matrix-typed value (ids are unique, so an instruction whose first
+    // operand is a matrix type id declares a value of that type).
+    let matrix_types: BTreeMap<u32, Shape> = insts
         .iter()
-        .filter(|x| matches!(x.op(), OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE))
-        .filter_map(|x| Some((x.operand(1)?, *non_square.get(&x.operand(0)?)?)))
+        .filter(|x| x.op() == OP_TYPE_MATRIX)
+        .filter_map(|x| {
+            let (component, rows) = *vectors.get(&x.operand(1)?)?;
+            (component == float).then_some((
+                x.operand(0)?,
+                Shape {
+                    rows,
+                    columns: x.operand(2)?,
+                },
+            ))
+        })
         .collect();
-    let mut widen: BTreeSet<u32> = constructed.keys().copied().collect();
+    let shape_of: BTreeMap<u32, Shape> = insts
+        .iter()
+        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()) && x.op() != OP_TYPE_MATRIX)
+        .filter_map(|x| Some((x.operand(1)?, *matrix_types.get(&x.operand(0)?)?)))
+        .collect();
+
+    // Non-square values built in the shader (constructed, transposed, multiplied), held as
+    // 4×4 while every use is a product with a vector or matrix or a transpose.
+    let mut widen: BTreeSet<u32> = insts
+        .iter()
+        .filter(|x| {
+            matches!(
+                x.op(),
+                OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
+            )
+        })
+        .filter_map(|x| {
+            let r = x.operand(1)?;
+            (!shape_of.get(&r)?.square()).then_some(r)
+        })
+        .collect();
     loop {
         let before = widen.len();
         for x in insts
             .iter()
             .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
         {
-            let allowed_at = match x.op() {
-                OP_MATRIX_TIMES_VECTOR => Some(2),
-                OP_VECTOR_TIMES_MATRIX => Some(3),
-                // A transpose may take a widened matrix only while it is widened itself.
-                OP_TRANSPOSE if x.operand(1).is_some_and(|r| widen.contains(&r)) => Some(2),
-                _ => None,
+            let allowed: &[usize] = match x.op() {
+                OP_MATRIX_TIMES_VECTOR | OP_TRANSPOSE => &[2],
+                OP_VECTOR_TIMES_MATRIX => &[3],
+                OP_MATRIX_TIMES_MATRIX => &[2, 3],
+                _ => &[],
             };
-            let defines = matches!(x.op(), OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE);
+            let defines = matches!(
+                x.op(),
+                OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
+            );
             // Any other appearance (or a coinciding literal, conservatively) keeps the matrix.
             let removed: Vec<u32> =
                 x.0.iter()
                     .enumerate()
                     .skip(1)
                     .filter(|&(k, w)| {
-                        widen.contains(w) && !(defines && k == 2) && Some(k - 1) != allowed_at
+                        widen.contains(w) && !(defines && k == 2) && !allowed.contains(&(k - 1))
                     })
                     .map(|(_, w)| *w)
                     .collect();
@@ -149,24 +183,22 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
                 widen.remove(&w);
             }
         }
-        // A transpose of a matrix that is not widened cannot be widened either.
-        let orphans: Vec<u32> = insts
-            .iter()
-            .filter(|x| x.op() == OP_TRANSPOSE)
-            .filter(|x| {
-                x.operand(1).is_some_and(|r| widen.contains(&r))
-                    && x.operand(2).is_some_and(|m| !widen.contains(&m))
-            })
-            .filter_map(|x| x.operand(1))
-            .collect();
-        for o in orphans {
-            widen.remove(&o);
-        }
         if widen.len() == before {
             break;
         }
     }
-    if widen.is_empty() && !folded {
+    // Transposes and products computed at 4×4: those that make a widened value, and those
+    // that take one (their result is then cut back to its own type).
+    let wide_ops: BTreeSet<u32> = insts
+        .iter()
+        .filter(|x| matches!(x.op(), OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX))
+        .filter(|x| {
+            x.operand(1).is_some_and(|r| widen.contains(&r))
+                || x.0[3..].iter().any(|o| widen.contains(o))
+        })
+        .filter_map(|x| x.operand(1))
+        .collect();
+    if widen.is_empty() && wide_ops.is_empty() && !folded {
         return None;
     }
 
@@ -181,14 +213,10 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
         .filter(|(_, (c, _))| *c == float)
         .map(|(id, (_, n))| (*n, *id))
         .collect();
-    let mut mat_of: BTreeMap<u32, u32> = insts
+    let mat4 = matrix_types
         .iter()
-        .filter(|x| x.op() == OP_TYPE_MATRIX)
-        .filter_map(|x| {
-            let (component, rows) = *vectors.get(&x.operand(1)?)?;
-            (component == float && rows == x.operand(2)?).then_some((rows, x.operand(0)?))
-        })
-        .collect();
+        .find(|(_, s)| s.rows == 4 && s.columns == 4)
+        .map(|(id, _)| *id);
     let zero = match insts
         .iter()
         .find(|x| x.op() == OP_CONSTANT && x.operand(0) == Some(float) && x.operand(2) == Some(0))
@@ -200,41 +228,29 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
             id
         }
     };
-    let mut null_of: BTreeMap<u32, u32> = BTreeMap::new();
-    for n in widen
-        .iter()
-        .map(|id| constructed[id].n())
-        .collect::<BTreeSet<_>>()
-    {
-        let v = *vec_of.entry(n).or_insert_with(|| {
-            let id = fresh();
-            declarations.push(Inst::new(OP_TYPE_VECTOR, &[id, float, n]));
-            id
-        });
-        mat_of.entry(n).or_insert_with(|| {
-            let id = fresh();
-            declarations.push(Inst::new(OP_TYPE_MATRIX, &[id, v, n]));
-            id
-        });
+    let vec4 = *vec_of.entry(WIDE).or_insert_with(|| {
         let id = fresh();
-        declarations.push(Inst::new(OP_CONSTANT_NULL, &[v, id]));
-        null_of.insert(n, id);
-    }
+        declarations.push(Inst::new(OP_TYPE_VECTOR, &[id, float, WIDE]));
+        id
+    });
+    let mat4 = mat4.unwrap_or_else(|| {
+        let id = fresh();
+        declarations.push(Inst::new(OP_TYPE_MATRIX, &[id, vec4, WIDE]));
+        id
+    });
+    let null4 = fresh();
+    declarations.push(Inst::new(OP_CONSTANT_NULL, &[vec4, null4]));
 
     let mut out: Vec<Inst> = Vec::with_capacity(insts.len() + declarations.len());
     let mut declared = false;
-    // Pads `value` (a `from`-wide float vector) with zeros to `n` components.
-    let pad =
-        |out: &mut Vec<Inst>, value: u32, from: u32, n: u32, fresh: &mut dyn FnMut() -> u32| {
-            if from >= n {
-                return value;
-            }
-            let id = fresh();
-            let mut ops = vec![vec_of[&n], id, value];
-            ops.extend(std::iter::repeat_n(zero, (n - from) as usize));
-            out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
-            id
-        };
+    let mut e = Emit {
+        vec_of: &vec_of,
+        zero,
+        vec4,
+        mat4,
+        null4,
+        fresh: &mut fresh,
+    };
     for x in insts {
         if x.op() == OP_FUNCTION && !declared {
             out.append(&mut declarations);
@@ -243,24 +259,40 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
         match x.op() {
             OP_COMPOSITE_CONSTRUCT if x.operand(1).is_some_and(|r| widen.contains(&r)) => {
                 let result = x.operand(1)?;
-                let s = constructed[&result];
-                let n = s.n();
+                let s = shape_of[&result];
                 let mut columns: Vec<u32> = x.0[3..]
                     .iter()
-                    .map(|&c| pad(&mut out, c, s.rows, n, &mut fresh))
+                    .map(|&c| e.pad(&mut out, c, s.rows))
                     .collect();
-                columns.resize(n as usize, null_of[&n]);
-                let mut ops = vec![mat_of[&n], result];
+                columns.resize(WIDE as usize, null4);
+                let mut ops = vec![mat4, result];
                 ops.extend(columns);
                 out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
             }
-            OP_TRANSPOSE if x.operand(1).is_some_and(|r| widen.contains(&r)) => {
-                let result = x.operand(1)?;
-                let n = constructed[&result].n();
-                out.push(Inst::new(
-                    OP_TRANSPOSE,
-                    &[mat_of[&n], result, x.operand(2)?],
-                ));
+            OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
+                if x.operand(1).is_some_and(|r| wide_ops.contains(&r)) =>
+            {
+                let (rt, result) = (x.operand(0)?, x.operand(1)?);
+                let operands: Vec<u32> = x.0[3..]
+                    .iter()
+                    .map(|&m| {
+                        if widen.contains(&m) {
+                            Some(m)
+                        } else {
+                            e.pad_matrix(&mut out, m, *shape_of.get(&m)?)
+                        }
+                    })
+                    .collect::<Option<_>>()?;
+                // A 4×4 result is already its own type; a widened one stays wide; any other
+                // is cut back to the type the shader declared.
+                let keep = widen.contains(&result) || rt == mat4;
+                let wide = if keep { result } else { (e.fresh)() };
+                let mut ops = vec![mat4, wide];
+                ops.extend(operands);
+                out.push(Inst::new(x.op(), &ops));
+                if !keep {
+                    e.shrink(&mut out, wide, rt, result, shape_of[&result]);
+                }
             }
             OP_MATRIX_TIMES_VECTOR | OP_VECTOR_TIMES_MATRIX => {
                 let times_vector = x.op() == OP_MATRIX_TIMES_VECTOR;
@@ -269,27 +301,27 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
                 } else {
                     (x.operand(3)?, x.operand(2)?)
                 };
-                let Some(&s) = constructed.get(&m).filter(|_| widen.contains(&m)) else {
+                if !widen.contains(&m) {
                     out.push(x);
                     continue;
-                };
-                let n = s.n();
+                }
+                let s = shape_of[&m];
                 // M·v takes a `columns`-wide v and gives `rows`; v·M the other way round.
                 let (v_width, r_width) = if times_vector {
                     (s.columns, s.rows)
                 } else {
                     (s.rows, s.columns)
                 };
-                let pv = pad(&mut out, v, v_width, n, &mut fresh);
+                let pv = e.pad(&mut out, v, v_width);
                 let result = x.operand(1)?;
-                let product = if r_width < n { fresh() } else { result };
+                let product = if r_width < WIDE { (e.fresh)() } else { result };
                 let ops = if times_vector {
-                    [vec_of[&n], product, m, pv]
+                    [vec4, product, m, pv]
                 } else {
-                    [vec_of[&n], product, pv, m]
+                    [vec4, product, pv, m]
                 };
                 out.push(Inst::new(x.op(), &ops));
-                if r_width < n {
+                if r_width < WIDE {
                     let mut ops = vec![x.operand(0)?, result, product, product];
                     ops.extend(0..r_width);
                     out.push(Inst::new(OP_VECTOR_SHUFFLE, &ops));
@@ -307,6 +339,74 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
         result.extend(x.0);
     }
     Some(result)
+}
+
+/// The width every widened matrix takes: 4×4 holds every shape, so products of widened
+/// matrices of different shapes line up without further padding.
+const WIDE: u32 = 4;
+
+/// What emitting widened code needs: the float vector types by width, the ids of `0.0`,
+/// `vec4`, `mat4` and a null `vec4`, and fresh ids.
+struct Emit<'a> {
+    vec_of: &'a BTreeMap<u32, u32>,
+    zero: u32,
+    vec4: u32,
+    mat4: u32,
+    null4: u32,
+    fresh: &'a mut dyn FnMut() -> u32,
+}
+
+impl Emit<'_> {
+    /// `value` (a `from`-wide float vector) padded with zeros to 4 components.
+    fn pad(&mut self, out: &mut Vec<Inst>, value: u32, from: u32) -> u32 {
+        if from >= WIDE {
+            return value;
+        }
+        let id = (self.fresh)();
+        let mut ops = vec![self.vec4, id, value];
+        ops.extend(std::iter::repeat_n(self.zero, (WIDE - from) as usize));
+        out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+        id
+    }
+
+    /// Matrix `m` of shape `s` as a zero-padded 4×4, column by column.
+    fn pad_matrix(&mut self, out: &mut Vec<Inst>, m: u32, s: Shape) -> Option<u32> {
+        if s.rows == WIDE && s.columns == WIDE {
+            return Some(m);
+        }
+        let column_type = *self.vec_of.get(&s.rows)?;
+        let mut columns = Vec::with_capacity(WIDE as usize);
+        for k in 0..s.columns {
+            let c = (self.fresh)();
+            out.push(Inst::new(OP_COMPOSITE_EXTRACT, &[column_type, c, m, k]));
+            columns.push(self.pad(out, c, s.rows));
+        }
+        columns.resize(WIDE as usize, self.null4);
+        let id = (self.fresh)();
+        let mut ops = vec![self.mat4, id];
+        ops.extend(columns);
+        out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+        Some(id)
+    }
+
+    /// `result` (of type `rt`, shape `s`) as the top-left block of the 4×4 `wide`.
+    fn shrink(&mut self, out: &mut Vec<Inst>, wide: u32, rt: u32, result: u32, s: Shape) {
+        let mut ops = vec![rt, result];
+        for k in 0..s.columns {
+            let c = (self.fresh)();
+            out.push(Inst::new(OP_COMPOSITE_EXTRACT, &[self.vec4, c, wide, k]));
+            if s.rows < WIDE {
+                let cut = (self.fresh)();
+                let mut shuffle = vec![self.vec_of[&s.rows], cut, c, c];
+                shuffle.extend(0..s.rows);
+                out.push(Inst::new(OP_VECTOR_SHUFFLE, &shuffle));
+                ops.push(cut);
+            } else {
+                ops.push(c);
+            }
+        }
+        out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+    }
 }
 
 /// Matrix arithmetic DXC spells column by column on a built matrix: a skinning blend

@@ -131,7 +131,7 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
                     return Err(DialectError::new(
                         Code::SD0210,
                         format!("a float{r}x{c} matrix is used in a way ShadowDusk cannot yet express in GLSL 1.10 / GLSL ES 1.00, which have no non-square matrices"),
-                        "multiplying a non-square matrix with a vector (`mul(v, M)`, `mul(M, v)`) is supported, also after scaling, summing or transposing matrices as skinning does; for other uses (a row picked at run time, a non-square matrix passed around) declare the matrix float4x4 and use the components you need",
+                        "non-square matrices may be multiplied with vectors and matrices, scaled, summed, cast, transposed and read at constant rows and elements (uniform rows also at run time); for other uses declare the matrix float4x4 and use the components you need",
                         None,
                     ));
                 }

@@ -151,7 +151,13 @@ impl<'a> P<'a> {
             }
             TokenKind::Punct if text == "(" => {
                 self.i += 1;
-                let v = self.expr()?;
+                let mut v = self.expr()?;
+                // `(0.5, 0.5, 0.5, 0.5)` is C's comma operator, not a vector: the last value,
+                // splat by the caller (fxc takes it so, with a warning).
+                while self.peek() == Some(",") {
+                    self.i += 1;
+                    v = self.expr()?;
+                }
                 self.expect(")")?;
                 Ok(v)
             }
@@ -242,5 +248,13 @@ mod tests {
         assert_eq!(eval("float", None, "sin(1)"), Err(0));
         assert!(eval("float4", None, "float4(1, 2)").is_err());
         assert!(eval("float", Some(3), "{1, 2}").is_err());
+    }
+
+    #[test]
+    fn parenthesized_lists_are_the_comma_operator() {
+        let t = types::numeric("float4").unwrap();
+        let src = "(0.5f, 0.25, 0.75f)";
+        let l = super::super::lexer::tokenize(src);
+        assert_eq!(evaluate(src, &l.tokens, &t, &|_| None), Ok(vec![0.75; 4]));
     }
 }

@@ -126,12 +126,30 @@ pub fn parse(expanded: &Expanded) -> Result<ParsedEffect, Diagnostics> {
         }
         return Err(d);
     }
+    let pack_matrix = lexed
+        .tokens
+        .iter()
+        .filter(|t| t.kind == lexer::TokenKind::Directive)
+        .filter_map(|t| {
+            let words: Vec<&str> = t
+                .text(src)
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            match words.as_slice() {
+                ["pragma", "pack_matrix", .., "row_major"] => Some((t.range.start, true)),
+                ["pragma", "pack_matrix", .., "column_major"] => Some((t.range.start, false)),
+                _ => None,
+            }
+        })
+        .collect();
     let toks: Vec<lexer::Token> = lexed
         .tokens
         .into_iter()
         .filter(|t| t.kind != lexer::TokenKind::Directive)
         .collect();
     let mut p = parser::Parser::new(src, &toks, &expanded.map);
+    p.pack_matrix = pack_matrix;
     if let Err(d) = p.run() {
         return Err((*d).into());
     }

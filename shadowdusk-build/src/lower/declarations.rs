@@ -306,6 +306,19 @@ pub fn non_square_uniforms(
         // Declaration: `float4x3 World` → `float4 __sd_m_World[3]`; an array's size is
         // multiplied by the registers per element.
         edits.replace(site.ty_range.clone(), format!("float{width}"));
+        // A packing qualifier would be an error on the vector carrier.
+        if let Some(ty_tok) = toks
+            .iter()
+            .position(|x| x.range.start == site.ty_range.start)
+        {
+            for q in toks[..ty_tok].iter().rev().take(4) {
+                match q.text(src) {
+                    "row_major" | "column_major" => edits.replace(q.range.clone(), ""),
+                    "static" | "const" | "uniform" | "extern" | "shared" | "volatile" => {}
+                    _ => break,
+                }
+            }
+        }
         match t.array {
             None => edits.replace(g.range.clone(), format!("{carrier}[{registers}]")),
             Some(n) => {
@@ -337,6 +350,38 @@ pub fn non_square_uniforms(
             .collect();
         let ty = format!("{}{r}x{c}", t.base);
         let params = if t.array.is_some() { "int __sd_i" } else { "" };
+        // A row picked by index (`World[i]`, `Bones[b][i]`, also at run time) is read straight
+        // from the registers: a row-major matrix's row is a register; a column-major one's is
+        // one component of each register, chosen without indexing a vector dynamically (GLSL ES
+        // 1.00 fragment shaders need not support that).
+        let register = |reg: String| match t.array {
+            None => format!("{carrier}[{reg}]"),
+            Some(_) => format!("{carrier}[__sd_i * {registers} + {reg}]"),
+        };
+        let row_ty = format!("{}{c}", t.base);
+        let row_body = if t.row_major {
+            format!("return {};", register("__sd_row".into()))
+        } else {
+            let row_of = |row: u32| {
+                let parts: Vec<String> = (0..c)
+                    .map(|col| format!("{}.{}", register(col.to_string()), swizzle[row as usize]))
+                    .collect();
+                format!("{row_ty}({})", parts.join(", "))
+            };
+            // Selects, not branches: SPIRV-Cross spells early returns as `do … while (false)`,
+            // a loop GLSL ES 1.00 need not accept.
+            let mut chosen = row_of(r - 1);
+            for row in (0..r - 1).rev() {
+                chosen = format!("__sd_row == {row} ? {} : ({chosen})", row_of(row));
+            }
+            format!("return {chosen};")
+        };
+        let row_params = if t.array.is_some() {
+            "int __sd_i, int __sd_row"
+        } else {
+            "int __sd_row"
+        };
+        let row_getter = format!("__sd_row_{}", g.name);
         // A cbuffer member's getter goes after the cbuffer (functions cannot be declared in it).
         let getter_at = if g.cbuffer.is_some() {
             let mut depth = 0i32;
@@ -359,7 +404,7 @@ pub fn non_square_uniforms(
         edits.insert(
             getter_at,
             format!(
-                " {ty} {getter}({params}) {{ return {ty}({}); }}",
+                " {ty} {getter}({params}) {{ return {ty}({}); }} {row_ty} {row_getter}({row_params}) {{ {row_body} }}",
                 elements.join(", ")
             ),
         );
@@ -371,7 +416,27 @@ pub fn non_square_uniforms(
             {
                 continue;
             }
+            // The bracket that closes the one opening at `open`.
+            let closing = |open: usize| {
+                let mut depth = 0;
+                (open..toks.len()).find(|&k| {
+                    match text(k) {
+                        "[" => depth += 1,
+                        "]" => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+            };
             match t.array {
+                None if text(i + 1) == "[" => {
+                    let Some(close) = closing(i + 1) else {
+                        continue;
+                    };
+                    edits.replace(tok.range.clone(), row_getter.clone());
+                    edits.replace(toks[i + 1].range.clone(), "(");
+                    edits.replace(toks[close].range.clone(), ")");
+                }
                 None => edits.replace(tok.range.clone(), format!("{getter}()")),
                 Some(_) => {
                     if text(i + 1) != "[" {
@@ -387,19 +452,23 @@ pub fn non_square_uniforms(
                             .with_help(format!("index it here (`{}[i]`)", g.name)),
                         ));
                     }
-                    let mut depth = 0;
-                    let close = (i + 1..toks.len()).find(|&k| {
-                        match text(k) {
-                            "[" => depth += 1,
-                            "]" => depth -= 1,
-                            _ => {}
-                        }
-                        depth == 0
-                    });
-                    let Some(close) = close else { continue };
-                    edits.replace(tok.range.clone(), getter.clone());
-                    edits.replace(toks[i + 1].range.clone(), "(");
-                    edits.replace(toks[close].range.clone(), ")");
+                    let Some(close) = closing(i + 1) else {
+                        continue;
+                    };
+                    if text(close + 1) == "[" {
+                        // `Bones[b][i]`: row i of element b.
+                        let Some(second) = closing(close + 1) else {
+                            continue;
+                        };
+                        edits.replace(tok.range.clone(), row_getter.clone());
+                        edits.replace(toks[i + 1].range.clone(), "(");
+                        edits.replace(toks[close].range.start..toks[close + 1].range.end, ", ");
+                        edits.replace(toks[second].range.clone(), ")");
+                    } else {
+                        edits.replace(tok.range.clone(), getter.clone());
+                        edits.replace(toks[i + 1].range.clone(), "(");
+                        edits.replace(toks[close].range.clone(), ")");
+                    }
                 }
             }
         }

@@ -719,3 +719,57 @@ fn uniforms_written_by_shader_code_work_on_a_per_invocation_copy() {
         assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
     }
 }
+
+#[test]
+fn non_square_packing_follows_pragma_and_qualifiers() {
+    // `#pragma pack_matrix(row_major)` makes later matrices row-major (one register per HLSL
+    // row); `column_major` on a declaration overrides it; a later pragma switches back.
+    let c = case(
+        "#pragma pack_matrix(row_major)\nfloat4x3 R;\ncolumn_major float2x3 C;\n#pragma pack_matrix(column_major)\nfloat4x3 D;\nrow_major float3x2 Q;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return float4(mul(float4(uv, 0, 1), R) + mul(uv, C) + mul(float4(uv, 1, 1), D) + float3(mul(float3(uv, 1), Q), 0), 1); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for (declaration, getter) in [
+        (
+            "float3 __sd_m_R[4];",
+            "float3 __sd_row_R(int __sd_row) { return __sd_m_R[__sd_row]; }",
+        ),
+        (
+            "float2 __sd_m_C[3];",
+            "float2x3(__sd_m_C[0].x, __sd_m_C[1].x, __sd_m_C[2].x,",
+        ),
+        (
+            "float4 __sd_m_D[3];",
+            "float4x3(__sd_m_D[0].x, __sd_m_D[1].x, __sd_m_D[2].x,",
+        ),
+        (
+            "float2 __sd_m_Q[3];",
+            "float3x2(__sd_m_Q[0].x, __sd_m_Q[0].y, __sd_m_Q[1].x,",
+        ),
+    ] {
+        assert!(l.text.contains(declaration), "{declaration}\n{}", l.text);
+        assert!(l.text.contains(getter), "{getter}\n{}", l.text);
+    }
+    assert!(!l.text.contains("column_major float2") && !l.text.contains("row_major float2"));
+}
+
+#[test]
+fn rows_of_non_square_uniforms_are_read_from_registers() {
+    let c = case(
+        "float4x3 W;\nfloat4x3 Pal[3];\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { int i = (int)(uv.x * 4); return float4(W[i] + Pal[(int)uv.y][i] + Pal[1][2], W[i][1]); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains(
+        "float3 __sd_row_W(int __sd_row) { return __sd_row == 0 ? float3(__sd_m_W[0].x, __sd_m_W[1].x, __sd_m_W[2].x) : (__sd_row == 1 ?"
+    ), "{}", l.text);
+    assert!(
+        l.text.contains(
+            "__sd_row_W(i) + __sd_row_Pal((int)uv.y, i) + __sd_row_Pal(1, 2), __sd_row_W(i)[1]"
+        ),
+        "{}",
+        l.text
+    );
+}

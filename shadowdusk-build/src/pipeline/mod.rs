@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod dxc_messages;
+mod non_square_hint;
 mod plan;
 mod reflection;
 mod shader;

@@ -214,6 +214,24 @@ fn dialect_diagnostic(
     at: Option<Span>,
     what: &str,
 ) -> Diagnostics {
+    if e.code == Code::SD0210 && e.subject.is_none() {
+        if let Some(pick) = super::non_square_hint::find(parsed) {
+            return Diagnostic::error(
+                Code::SD0210,
+                format!(
+                    "`{}` is a {} local whose row is picked at run time; GLSL 1.10 / GLSL ES 1.00 have no non-square matrices to index",
+                    pick.name, pick.ty
+                ),
+            )
+            .at_opt(expanded.map.span(pick.range).or(at))
+            .with_note(format!("while translating {what} to MonoGame's GLSL dialect"))
+            .with_help(format!(
+                "pick rows of `{}` with constant indices (an `[unroll]` loop counter counts), index the uniform it came from (`M[i]` on a uniform works), or declare it float4x4 and use the components you need",
+                pick.name
+            ))
+            .into();
+        }
+    }
     let subject = e.subject.as_deref().map(|s| {
         s.trim_start_matches(CARRIER_PREFIX)
             .trim_start_matches(SYNTH_PREFIX)

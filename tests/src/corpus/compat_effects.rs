@@ -113,6 +113,8 @@ pub(super) fn entries() -> Vec<Entry> {
         mat_float4x3_uniforms(),
         mat_skinning(),
         mat_shapes(),
+        mat_locals(),
+        mat_rows(),
         pp_include_case(),
     ]
 }
@@ -1691,6 +1693,175 @@ fn mat_shapes() -> Entry {
             ("B", matrix(3, 2, &SHAPE_B)),
             ("C", matrix(3, 4, &SHAPE_C)),
             ("D", matrix(4, 2, &SHAPE_D)),
+        ],
+        vec![],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+/// An HLSL matrix for the CPU references: `m[r][c]` is `_m{r}{c}`.
+type Hm = Vec<Vec<f32>>;
+
+fn hm(rows: usize, columns: usize, values: &[f32]) -> Hm {
+    values[..rows * columns]
+        .chunks(columns)
+        .map(<[f32]>::to_vec)
+        .collect()
+}
+
+/// `mul(A, B)`.
+fn hm_mul(a: &Hm, b: &Hm) -> Hm {
+    a.iter()
+        .map(|row| {
+            (0..b[0].len())
+                .map(|c| row.iter().zip(b).map(|(x, brow)| x * brow[c]).sum())
+                .collect()
+        })
+        .collect()
+}
+
+fn hm_transpose(a: &Hm) -> Hm {
+    (0..a[0].len())
+        .map(|c| a.iter().map(|row| row[c]).collect())
+        .collect()
+}
+
+/// `mul(v, M)`.
+fn v_hm(v: &[f32], m: &Hm) -> Vec<f32> {
+    hm_mul(&vec![v.to_vec()], m).remove(0)
+}
+
+/// `mul(M, v)`.
+fn hm_v(m: &Hm, v: &[f32]) -> Vec<f32> {
+    m.iter()
+        .map(|row| row.iter().zip(v).map(|(a, b)| a * b).sum())
+        .collect()
+}
+
+const LOCALS_W: [f32; 12] = [
+    0.1, 0.5, 0.2, 0.3, 0.05, 0.4, 0.6, 0.2, 0.1, 0.15, 0.35, 0.25,
+];
+const LOCALS_C: [f32; 12] = [
+    0.2, 0.1, 0.4, 0.3, 0.5, 0.05, 0.1, 0.2, 0.3, 0.25, 0.15, 0.6,
+];
+const LOCALS_PAL: [f32; 24] = [
+    0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, // element 0 (unused)
+    0.3, 0.1, 0.05, 0.2, 0.45, 0.1, 0.05, 0.15, 0.5, 0.4, 0.2, 0.3,
+];
+
+fn mat_locals() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let w = hm(4, 3, &LOCALS_W);
+                let c = hm(3, 4, &LOCALS_C);
+                let pal1 = hm(4, 3, &LOCALS_PAL[12..]);
+                let m: Hm = (0..4)
+                    .map(|i| {
+                        (0..3)
+                            .map(|j| w[i][j] * uv[0] + pal1[i][j] * uv[1])
+                            .collect()
+                    })
+                    .collect();
+                let r: Hm = m[..3].to_vec();
+                let a = v_hm(&[uv[0], uv[1], 1.0], &r);
+                let k = hm(2, 3, &[uv[0], 0.2, 0.3, 0.4, uv[1], 0.6]);
+                let b = v_hm(&uv, &k);
+                let t = hm_v(&hm_transpose(&k), &[0.5, 0.25]);
+                let row: Vec<f32> = (0..3).map(|j| w[2][j] + m[3][j]).collect();
+                let e = w[0][1] + m[3][0] + k[1][2] + c[2][3];
+                let wc = hm_mul(&w, &c);
+                let cw = hm_mul(&c, &w);
+                let p = v_hm(&[uv[0], uv[1], 0.5, 1.0], &wc);
+                let q = hm_v(&cw, &[uv[0], uv[1], 1.0]);
+                let kr = hm_mul(&k, &r);
+                let s = v_hm(&[0.3, 0.6], &kr);
+                Some(map4(|i| {
+                    if i < 3 {
+                        (a[i] * 0.3
+                            + b[i] * 0.2
+                            + t[i] * 0.2
+                            + row[i] * 0.1
+                            + q[i] * 0.05
+                            + s[i] * 0.2
+                            + p[i] * 0.05)
+                            .clamp(0.0, 1.0)
+                    } else {
+                        (e * 0.2 + p[3] * 0.1).clamp(0.0, 1.0)
+                    }
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_mat_locals.fx",
+        "non-square locals: accumulated, cast, constructed, rows and elements, transposed, multiplied together",
+        one_pass("Locals", "P0", vec![]),
+        vec![
+            p_mat("W", 4, 3),
+            p_mat("C", 3, 4),
+            p_mat("Pal", 4, 3).array(2),
+        ],
+        vec![
+            ("W", matrix(4, 3, &LOCALS_W)),
+            ("C", matrix(3, 4, &LOCALS_C)),
+            ("Pal", matrix(4, 3, &LOCALS_PAL)),
+        ],
+        vec![],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const ROWS_A: [f32; 6] = [0.15, 0.55, 0.35, 0.65, 0.05, 0.45];
+const ROWS_PAL: [f32; 36] = [
+    0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.25, 0.35, 0.45, //
+    0.9, 0.1, 0.5, 0.2, 0.6, 0.3, 0.7, 0.4, 0.05, 0.55, 0.15, 0.65, //
+    0.3, 0.8, 0.2, 0.6, 0.1, 0.7, 0.4, 0.9, 0.5, 0.35, 0.75, 0.05,
+];
+
+fn mat_rows() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let w = hm(4, 3, &LOCALS_W);
+                let a = hm(2, 3, &ROWS_A);
+                let i = (uv[0] * 4.0) as usize;
+                let j = (uv[1] * 2.0) as usize;
+                let b = (uv[1] * 3.0) as usize;
+                let pal = hm(4, 3, &ROWS_PAL[b * 12..]);
+                Some(map4(|c| {
+                    if c < 3 {
+                        (w[i][c] * 0.5 + pal[i][c] * 0.3 + a[j][c] * 0.2).clamp(0.0, 1.0)
+                    } else {
+                        (w[i][j] + 0.25).clamp(0.0, 1.0)
+                    }
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_mat_rows.fx",
+        "rows of non-square uniforms and palette elements picked at run time",
+        one_pass("Rows", "P0", vec![]),
+        vec![
+            p_mat("W", 4, 3),
+            p_mat("A", 2, 3),
+            p_mat("Pal", 4, 3).array(3),
+        ],
+        vec![
+            ("W", matrix(4, 3, &LOCALS_W)),
+            ("A", matrix(2, 3, &ROWS_A)),
+            ("Pal", matrix(4, 3, &ROWS_PAL)),
         ],
         vec![],
         WHITE,

@@ -44,6 +44,8 @@ pub struct Parser<'a> {
     pub blank: Vec<Range<usize>>,
     /// `static const` scalars seen so far, for array sizes and initializers.
     consts: std::collections::BTreeMap<String, f64>,
+    /// Where `#pragma pack_matrix(...)` switches the default packing: (offset, row-major).
+    pub pack_matrix: Vec<(usize, bool)>,
 }
 
 type R<T> = Result<T, Box<Diagnostic>>;
@@ -105,6 +107,7 @@ impl<'a> Parser<'a> {
             sites: DeclSites::default(),
             blank: Vec::new(),
             consts: Default::default(),
+            pack_matrix: Vec::new(),
         }
     }
 
@@ -469,13 +472,21 @@ impl<'a> Parser<'a> {
     fn declaration(&mut self, cbuffer: Option<&str>) -> R<()> {
         let mut is_static = false;
         let mut is_const = false;
-        let mut row_major = false;
+        // `#pragma pack_matrix` sets the default; a qualifier overrides it.
+        let at = self.toks.get(self.i).map_or(0, |t| t.range.start);
+        let mut row_major = self
+            .pack_matrix
+            .iter()
+            .rev()
+            .find(|(offset, _)| *offset < at)
+            .is_some_and(|(_, row)| *row);
         while self.is_ident(self.i) && QUALIFIERS.contains(&self.text(self.i)) {
             match self.text(self.i) {
                 // A non-static `const` global is still a uniform: fxc and DXC both place it
                 // in `$Globals` (its initializer becomes the parameter's default).
                 "static" | "groupshared" => is_static = true,
                 "row_major" => row_major = true,
+                "column_major" => row_major = false,
                 "const" => is_const = true,
                 _ => {}
             }
