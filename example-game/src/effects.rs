@@ -6,3 +6,4 @@ shadowdusk::include_effect!("shaders/sepia.fx");
 shadowdusk::include_effect!("shaders/grayscale.fx");
 shadowdusk::include_effect!("shaders/wave.fx");
 shadowdusk::include_effect!("shaders/cube.fx");
+shadowdusk::include_effect!("shaders/skinned.fx");

@@ -9,8 +9,9 @@ use shadowdusk::gl::{
 use shadowdusk::params::EffectParams;
 
 use crate::cube::{self, CubeMesh};
-use crate::effects::{cube as cube_fx, grayscale, sepia, tint, wave};
+use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
 use crate::scene::{self, Rect, Scene};
+use crate::skinned::{self, SkinnedMesh};
 use crate::{font, texture};
 
 /// A key the game reacts to.
@@ -29,6 +30,7 @@ struct Effects {
     grayscale: GlEffect,
     wave: GlEffect,
     cube: GlEffect,
+    skinned: GlEffect,
 }
 
 /// The typed parameters of every effect, set each frame.
@@ -44,6 +46,7 @@ struct Params {
     cube: cube_fx::Params,
     /// The same cube in the render target (another projection).
     cube_inset: cube_fx::Params,
+    skinned: skinned_fx::Params,
 }
 
 /// The game state and its GL objects. Call [`Game::destroy`] with the same context.
@@ -56,6 +59,7 @@ pub struct Game {
     font: GlTexture,
     batch: SpriteBatch,
     mesh: CubeMesh,
+    ribbon: SkinnedMesh,
     inset: GlRenderTarget,
 }
 
@@ -82,6 +86,7 @@ impl Game {
             grayscale: load(gl, "grayscale", grayscale::MGFX)?,
             wave: load(gl, "wave", wave::MGFX)?,
             cube: load(gl, "cube", cube_fx::MGFX)?,
+            skinned: load(gl, "skinned", skinned_fx::MGFX)?,
         };
         let sprite = texture(gl, texture::SIZE, texture::SIZE, &texture::sprite_pixels())?;
         let atlas = font::atlas();
@@ -98,11 +103,13 @@ impl Game {
                 wave: wave::Params::DEFAULT,
                 cube: cube_fx::Params::DEFAULT,
                 cube_inset: cube_fx::Params::DEFAULT,
+                skinned: skinned_fx::Params::DEFAULT,
             },
             sprite,
             font,
             batch: SpriteBatch::new(gl).map_err(|e| e.to_string())?,
             mesh: CubeMesh::new(gl)?,
+            ribbon: SkinnedMesh::new(gl)?,
             inset: GlRenderTarget::new(gl, scene::INSET.width, scene::INSET.height)
                 .map_err(|e| e.to_string())?,
         };
@@ -158,6 +165,7 @@ impl Game {
             params.set_projection(cube::projection(width, height));
             params.set_light_direction(cube::LIGHT_DIRECTION);
         }
+        skinned::update(&mut p.skinned, time, scene::WIDTH, scene::HEIGHT);
     }
 
     /// Draws the active scene into the bound back buffer of `width`×`height`.
@@ -173,6 +181,15 @@ impl Game {
         GlRenderTarget::unbind(gl, width, height);
         clear(gl, scene::BACKGROUND);
         match self.scene {
+            Scene::Skinned => {
+                // SAFETY: a state change on the current context.
+                unsafe { gl.disable(glow::BLEND) };
+                let technique = skinned_fx::Technique::SkinnedEffectOneLightTwoBones.index();
+                let pass = skinned_fx::passes::skinned_effect_one_light_two_bones::P0;
+                let fx = &mut self.effects.skinned;
+                let applied = apply(fx, gl, &self.params.skinned, technique, pass, &screen)?;
+                self.ribbon.draw(gl, &applied)?;
+            }
             Scene::Cube => {
                 self.draw_cube(gl, &screen, false)?;
                 sprite_state(gl);
@@ -211,7 +228,7 @@ impl Game {
         sprite_state(gl);
         let mut text = font::layout(&self.scene.label(), 16.0, 12.0, 3.0, [255; 4]);
         text.extend(font::layout(
-            "1-5 OR TAB: SWITCH EFFECT    ESC: QUIT",
+            "1-6 OR TAB: SWITCH EFFECT    ESC: QUIT",
             16.0,
             height as f32 - 22.0,
             2.0,
@@ -288,7 +305,7 @@ impl Game {
                 let t = wave::Technique::Wave.index();
                 apply(&mut e.wave, gl, &p.wave, t, wave::passes::wave::P0, target)?
             }
-            Scene::Cube => return Ok(()),
+            Scene::Cube | Scene::Skinned => return Ok(()),
         };
         self.batch
             .draw(gl, &pass, &[sprite(scene::EFFECT)])
@@ -326,13 +343,14 @@ impl Game {
     /// Frees every GL object.
     pub fn destroy(self, gl: &glow::Context) {
         let e = self.effects;
-        for fx in [e.tint, e.sepia, e.grayscale, e.wave, e.cube] {
+        for fx in [e.tint, e.sepia, e.grayscale, e.wave, e.cube, e.skinned] {
             fx.destroy(gl);
         }
         self.sprite.delete(gl);
         self.font.delete(gl);
         self.batch.delete(gl);
         self.mesh.destroy(gl);
+        self.ribbon.destroy(gl);
         self.inset.delete(gl);
     }
 }

@@ -3,10 +3,11 @@
 //! `shadowdusk::include_effect!` ([`effects`]), and loaded into OpenGL by
 //! `shadowdusk::gl::GlEffect` the way MonoGame's OpenGL runtime loads them.
 //!
-//! Scenes (keys `1`–`5`, Tab for the next): a sprite through `tint`, `sepia`, `grayscale` and
+//! Scenes (keys `1`–`6`, Tab for the next): a sprite through `tint`, `sepia`, `grayscale` and
 //! a time-driven `wave`, each beside the untouched sprite; and a textured, lit cube drawn by a
 //! custom vertex and pixel shader in two passes (outline, lit), both to the back buffer and to
-//! a render target shown as an inset. Parameters are set every frame through the generated
+//! a render target shown as an inset; and a ribbon bent by two bones, skinned on the GPU by a
+//! SkinnedEffect-style `float4x3` bone palette whose bones are glam values. Parameters are set every frame through the generated
 //! typed setters. The label of the active scene is drawn with a built-in bitmap font.
 //!
 //! The binary runs in a window (winit + glutin) or headless (`--headless`, EGL surfaceless);
@@ -21,5 +22,6 @@ pub mod options;
 pub mod run;
 pub mod scene;
 pub mod screenshots;
+pub mod skinned;
 pub mod texture;
 pub mod window;

@@ -30,7 +30,7 @@ usage: example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scen
                       frame 1 and frame N: OUT-tint.png, ... or DIR/tint.png, ...
   --scene NAME        first scene: tint, sepia, grayscale, wave, cube
 
-keys: 1-5 choose a scene, Tab the next one, Esc quits";
+keys: 1-6 choose a scene, Tab the next one, Esc quits";
 
 /// Parses the arguments after the program name. `Ok(None)` for `--help`.
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {

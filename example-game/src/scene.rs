@@ -75,16 +75,19 @@ pub enum Scene {
     Wave,
     /// The lit, textured, outlined cube.
     Cube,
+    /// The ribbon bent by two bones (GPU skinning).
+    Skinned,
 }
 
 impl Scene {
     /// Every scene, in key order (key `1` is the first).
-    pub const ALL: [Scene; 5] = [
+    pub const ALL: [Scene; 6] = [
         Scene::Tint,
         Scene::Sepia,
         Scene::Grayscale,
         Scene::Wave,
         Scene::Cube,
+        Scene::Skinned,
     ];
 
     /// Lower-case name, used in screenshot file names and `--scene`.
@@ -95,6 +98,7 @@ impl Scene {
             Scene::Grayscale => "grayscale",
             Scene::Wave => "wave",
             Scene::Cube => "cube",
+            Scene::Skinned => "skinned",
         }
     }
 
@@ -148,8 +152,9 @@ mod tests {
 
     #[test]
     fn scenes_cycle_and_are_found_by_name() {
-        assert_eq!(Scene::Cube.next(), Scene::Tint);
+        assert_eq!(Scene::Cube.next(), Scene::Skinned);
+        assert_eq!(Scene::Skinned.next(), Scene::Tint);
         assert_eq!(Scene::from_name("wave"), Some(Scene::Wave));
-        assert_eq!(Scene::Sepia.label(), "[2/5] SEPIA");
+        assert_eq!(Scene::Sepia.label(), "[2/6] SEPIA");
     }
 }

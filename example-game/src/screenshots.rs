@@ -10,8 +10,8 @@ use shadowdusk::gl::RenderTarget;
 use crate::game::Game;
 use crate::scene::Scene;
 
-/// The scene captured at frame 1 and at the last frame, to show that it animates.
-pub const ANIMATED: Scene = Scene::Wave;
+/// The scenes captured at frame 1 and at the last frame, to show that they animate.
+pub const ANIMATED: [Scene; 2] = [Scene::Wave, Scene::Skinned];
 
 /// Where screenshots go: `out.png` → `out-<what>.png`; a folder → `<folder>/<what>.png`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,16 +93,20 @@ impl Shots {
         size: (u32, u32),
     ) -> Result<Vec<PathBuf>, String> {
         let mut written = Vec::new();
-        let animated = |n: u64| format!("{}-frame{n}", ANIMATED.name());
+        let animated = |scene: Scene, n: u64| format!("{}-frame{n}", scene.name());
         if frame == 1 {
-            written.push(self.capture(game, gl, ANIMATED, &animated(1), size)?);
+            for scene in ANIMATED {
+                written.push(self.capture(game, gl, scene, &animated(scene, 1), size)?);
+            }
         }
         if frame == last {
             for scene in Scene::ALL {
                 written.push(self.capture(game, gl, scene, scene.name(), size)?);
             }
             if last != 1 {
-                written.push(self.capture(game, gl, ANIMATED, &animated(last), size)?);
+                for scene in ANIMATED {
+                    written.push(self.capture(game, gl, scene, &animated(scene, last), size)?);
+                }
             }
         }
         Ok(written)

@@ -12,6 +12,7 @@ use example_game::effects::cube as cube_fx;
 use example_game::math::{self, normalize, Vec3};
 use example_game::run::EXIT_NO_GL;
 use example_game::scene::{self, frame_time, tint_at, Rect};
+use example_game::skinned;
 use example_game::texture;
 use image::RgbaImage;
 
@@ -44,12 +45,15 @@ fn run_game() -> Option<PathBuf> {
     let written: Vec<&str> = stdout.lines().filter(|l| l.starts_with("wrote ")).collect();
     let expected = [
         "wave-frame1",
+        "skinned-frame1",
         "tint",
         "sepia",
         "grayscale",
         "wave",
         "cube",
+        "skinned",
         &format!("wave-frame{FRAMES}"),
+        &format!("skinned-frame{FRAMES}"),
     ];
     assert_eq!(written.len(), expected.len(), "files written:\n{stdout}");
     for (line, what) in written.iter().zip(expected) {
@@ -354,4 +358,55 @@ fn game_screenshots() {
     grayscale(&dir);
     wave(&dir);
     cube(&dir);
+    skinned_mesh(&dir);
+}
+
+/// The ribbon's centre on vertex row `row` after skinning at `time`, as a pixel, and the row's
+/// colour (the lighting is 1 for a normal facing the light, which skinning about +z keeps).
+fn ribbon_row(row: usize, time: f32) -> ((u32, u32), [i32; 3]) {
+    let (vertices, _) = skinned::mesh();
+    let (a, b) = (&vertices[row * 2], &vertices[row * 2 + 1]);
+    let centre = (skinned::skin(a, time) + skinned::skin(b, time)) * 0.5;
+    let (x, y) = skinned::project(centre, scene::WIDTH, scene::HEIGHT);
+    let c = a.color;
+    (
+        (x as u32, y as u32),
+        [unorm(c[0]), unorm(c[1]), unorm(c[2])],
+    )
+}
+
+fn skinned_mesh(dir: &Path) {
+    let first = load(dir, "skinned-frame1");
+    let last = load(dir, &format!("skinned-frame{FRAMES}"));
+    assert_eq!(last.as_raw(), load(dir, "skinned").as_raw());
+    let rows = skinned::mesh().0.len() / 2;
+    // Every inner row lies where the CPU skinning of the same bones puts it, in its colour.
+    for (img, frame) in [(&first, 1), (&last, FRAMES)] {
+        for row in 1..rows - 1 {
+            let ((x, y), want) = ribbon_row(row, frame_time(frame));
+            assert!(
+                close(rgb(img, x, y), want, 3),
+                "frame {frame}: ribbon row {row} at ({x},{y}) is {:?}, want {want:?}",
+                rgb(img, x, y)
+            );
+        }
+    }
+    // The lower bone holds still and the upper one bends the mesh between the two frames.
+    let (bottom_first, _) = ribbon_row(1, frame_time(1));
+    let (bottom_last, _) = ribbon_row(1, frame_time(FRAMES));
+    assert_eq!(bottom_first, bottom_last);
+    let (tip_first, _) = ribbon_row(rows - 2, frame_time(1));
+    let (tip_last, _) = ribbon_row(rows - 2, frame_time(FRAMES));
+    let moved = tip_first.0.abs_diff(tip_last.0) + tip_first.1.abs_diff(tip_last.1);
+    assert!(moved > 60, "the tip moved only {moved} pixels");
+    let background = scene::BACKGROUND;
+    let background = [background[0], background[1], background[2]].map(i32::from);
+    assert!(
+        close(rgb(&last, tip_first.0, tip_first.1), background, 2),
+        "where the tip was at frame 1, frame {FRAMES} shows background"
+    );
+    assert!(
+        close(rgb(&first, tip_last.0, tip_last.1), background, 2),
+        "where the tip is at frame {FRAMES}, frame 1 shows background"
+    );
 }

@@ -108,7 +108,16 @@ fn window_matches_headless() {
         "{}",
         String::from_utf8_lossy(&headless.stderr)
     );
-    let names = ["tint", "sepia", "grayscale", "wave", "cube", "wave-frame1"];
+    let names = [
+        "tint",
+        "sepia",
+        "grayscale",
+        "wave",
+        "cube",
+        "skinned",
+        "wave-frame1",
+        "skinned-frame1",
+    ];
     for name in names {
         let file = format!("shot-{name}.png");
         let w = image::open(window_dir.join(&file))

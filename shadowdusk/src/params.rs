@@ -9,12 +9,16 @@
 //! - [`EffectParams`], the trait a GL loader uses to upload `Params` record by record (the same
 //!   unit MonoGame uploads with `glUniform4fv`);
 //! - [`Matrix`], MonoGame's (XNA's) 4×4 matrix in its own convention, with conversions;
-//! - [`write_matrix`] / [`read_matrix`], the matrix register rule;
+//! - [`Mat`], an HLSL `floatRxC` value, which every generated matrix setter takes (from arrays,
+//!   [`Matrix`], glam and mint types) and writes as MonoGame's register image;
+//! - [`write_matrix`] / [`read_matrix`], the same register rule for a [`Matrix`] of any shape;
 //! - [`IndexOutOfRange`], returned by the element setters of array parameters.
 //!
 //! With the `bytemuck` feature, generated `Params` are `Pod` and `Zeroable` (through the hidden
 //! `__impl_pod!` macro, so the user crate needs no feature of its own). With the `mint` feature,
-//! [`Matrix`] converts from `mint::RowMatrix4<f32>` and `mint::ColumnMatrix4<f32>`.
+//! [`Matrix`] converts from `mint::RowMatrix4<f32>` and `mint::ColumnMatrix4<f32>`, and [`Mat`]
+//! from mint's row matrices; with the `glam` feature both convert from `glam::Mat4`, `Mat3` and
+//! `Affine3A` (the same transform, as MonoGame's matrix would describe it).
 
 use core::fmt;
 
@@ -161,6 +165,230 @@ impl From<mint::ColumnMatrix4<f32>> for Matrix {
     }
 }
 
+/// An HLSL `float{R}x{C}` value as the shader sees it: `rows[r][c]` is `_m{r}{c}` (row `r`,
+/// column `c`, as HLSL indexes `m[r][c]`). The setters generated for matrix parameters take
+/// anything that converts into it:
+///
+/// - `[[f32; C]; R]`: the rows;
+/// - `[f32; R*C]`: the same values row after row (`[f32; 12]` for a `float4x3`);
+/// - [`Matrix`], MonoGame's matrix: its top-left R×C block, which is what
+///   `EffectParameter.SetValue(Matrix)` gives the shader (a `float4x3 World` set from a 4×4
+///   world matrix drops the last column);
+/// - with the `glam` feature, `glam::Mat4`, `Mat3` and `Affine3A` as the **same transform**
+///   (glam multiplies column vectors, HLSL's `mul(v, M)` row vectors, so the HLSL matrix is the
+///   transpose: row `i` is glam's column `i`; an `Affine3A` bone is a `float4x3` whose last row
+///   is the translation);
+/// - with the `mint` feature, `mint::RowMatrix{R}x{C}` (the rows) and the conversions into
+///   [`Matrix`].
+///
+/// MonoGame stores the value column by column (register `k` holds column `k`, `R` lanes);
+/// [`Mat::write_registers`] writes exactly that image.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct Mat<const R: usize, const C: usize> {
+    /// `rows[r][c]` = `_m{r}{c}`.
+    pub rows: [[f32; C]; R],
+}
+
+impl<const R: usize, const C: usize> Default for Mat<R, C> {
+    fn default() -> Self {
+        Mat {
+            rows: [[0.0; C]; R],
+        }
+    }
+}
+
+impl<const R: usize, const C: usize> Mat<R, C> {
+    /// From the rows (`rows[r][c]` = `_m{r}{c}`).
+    pub const fn from_rows(rows: [[f32; C]; R]) -> Self {
+        Mat { rows }
+    }
+
+    /// Column `c` (`R` values); zeros past the last column.
+    pub fn column(&self, c: usize) -> [f32; R] {
+        let mut out = [0.0; R];
+        if c < C {
+            for (o, row) in out.iter_mut().zip(&self.rows) {
+                *o = row[c];
+            }
+        }
+        out
+    }
+
+    /// Writes the register image MonoGame uploads: register `k` receives column `k` in its first
+    /// `R` lanes (mgfx-format.md §7.2); later lanes keep their values. Registers past `C`, or past
+    /// the slice, are left alone.
+    pub fn write_registers(&self, registers: &mut [[f32; 4]]) {
+        for (k, register) in registers.iter_mut().take(C).enumerate() {
+            for (lane, row) in register.iter_mut().zip(&self.rows) {
+                *lane = row[k];
+            }
+        }
+    }
+
+    /// Reads back what [`Mat::write_registers`] wrote (missing registers read as zero).
+    pub fn from_registers(registers: &[[f32; 4]]) -> Self {
+        let mut m = Mat::default();
+        for (k, register) in registers.iter().take(C).enumerate() {
+            for (row, lane) in m.rows.iter_mut().zip(register) {
+                row[k] = *lane;
+            }
+        }
+        m
+    }
+}
+
+impl<const R: usize, const C: usize> From<[[f32; C]; R]> for Mat<R, C> {
+    /// The rows.
+    fn from(rows: [[f32; C]; R]) -> Self {
+        Mat { rows }
+    }
+}
+
+impl<const R: usize, const C: usize> From<Mat<R, C>> for [[f32; C]; R] {
+    /// The rows.
+    fn from(m: Mat<R, C>) -> Self {
+        m.rows
+    }
+}
+
+impl<const R: usize, const C: usize> From<Matrix> for Mat<R, C> {
+    /// The top-left R×C block of MonoGame's matrix: what `SetValue(Matrix)` gives the shader.
+    fn from(m: Matrix) -> Self {
+        let mut out = Mat::default();
+        for (r, row) in out.rows.iter_mut().enumerate().take(4) {
+            for (c, value) in row.iter_mut().enumerate().take(4) {
+                *value = m.rows[r][c];
+            }
+        }
+        out
+    }
+}
+
+impl<const R: usize, const C: usize> From<Mat<R, C>> for Matrix {
+    /// The value in the top-left block of a MonoGame matrix, zeros elsewhere.
+    fn from(m: Mat<R, C>) -> Matrix {
+        let mut out = Matrix::ZERO;
+        for (r, row) in m.rows.iter().enumerate().take(4) {
+            for (c, value) in row.iter().enumerate().take(4) {
+                out.rows[r][c] = *value;
+            }
+        }
+        out
+    }
+}
+
+/// `From<[f32; R*C]>` per shape (stable const generics cannot multiply).
+macro_rules! flat_arrays {
+    ($(($r:literal, $c:literal, $n:literal)),* $(,)?) => {$(
+        impl From<[f32; $n]> for Mat<$r, $c> {
+            /// The values row after row.
+            fn from(values: [f32; $n]) -> Self {
+                let mut m = Mat::<$r, $c>::default();
+                for (row, chunk) in m.rows.iter_mut().zip(values.chunks_exact($c)) {
+                    row.copy_from_slice(chunk);
+                }
+                m
+            }
+        }
+    )*};
+}
+
+flat_arrays!(
+    (1, 2, 2),
+    (1, 3, 3),
+    (1, 4, 4),
+    (2, 1, 2),
+    (2, 2, 4),
+    (2, 3, 6),
+    (2, 4, 8),
+    (3, 1, 3),
+    (3, 2, 6),
+    (3, 3, 9),
+    (3, 4, 12),
+    (4, 1, 4),
+    (4, 2, 8),
+    (4, 3, 12),
+    (4, 4, 16),
+);
+
+#[cfg(feature = "glam")]
+mod glam_conversions {
+    use super::{Mat, Matrix};
+
+    impl From<glam::Mat4> for Matrix {
+        /// The same transform in MonoGame's row-vector convention: the transpose, row `i` being
+        /// glam's column `i` (the translation ends up in row 4, where XNA keeps it).
+        fn from(m: glam::Mat4) -> Matrix {
+            Matrix::from_columns(m.to_cols_array_2d())
+        }
+    }
+
+    impl From<glam::Affine3A> for Matrix {
+        /// As `glam::Mat4::from(affine)`.
+        fn from(a: glam::Affine3A) -> Matrix {
+            glam::Mat4::from(a).into()
+        }
+    }
+
+    impl From<glam::Mat3> for Matrix {
+        /// As `glam::Mat4::from_mat3(m)`.
+        fn from(m: glam::Mat3) -> Matrix {
+            glam::Mat4::from_mat3(m).into()
+        }
+    }
+
+    impl<const R: usize, const C: usize> From<glam::Mat4> for Mat<R, C> {
+        /// The same transform as HLSL's `mul(v, M)` sees it (see [`Mat`]).
+        fn from(m: glam::Mat4) -> Self {
+            Matrix::from(m).into()
+        }
+    }
+
+    impl<const R: usize, const C: usize> From<glam::Affine3A> for Mat<R, C> {
+        /// The same transform; for a `float4x3` the rows are the three axes and the translation.
+        fn from(a: glam::Affine3A) -> Self {
+            Matrix::from(a).into()
+        }
+    }
+
+    impl<const R: usize, const C: usize> From<glam::Mat3> for Mat<R, C> {
+        /// The same linear transform.
+        fn from(m: glam::Mat3) -> Self {
+            Matrix::from(m).into()
+        }
+    }
+}
+
+#[cfg(feature = "mint")]
+mod mint_conversions {
+    use super::Mat;
+
+    /// `mint::RowMatrix{R}x{C}` → `Mat<R, C>`: mint's rows are the HLSL rows.
+    macro_rules! row_matrices {
+        ($(($t:ident, $r:literal, $c:literal, [$($f:ident),*])),* $(,)?) => {$(
+            impl From<mint::$t<f32>> for Mat<$r, $c> {
+                /// The rows.
+                fn from(m: mint::$t<f32>) -> Self {
+                    Mat { rows: [$(m.$f.into()),*] }
+                }
+            }
+        )*};
+    }
+
+    row_matrices!(
+        (RowMatrix2, 2, 2, [x, y]),
+        (RowMatrix2x3, 2, 3, [x, y]),
+        (RowMatrix2x4, 2, 4, [x, y]),
+        (RowMatrix3x2, 3, 2, [x, y, z]),
+        (RowMatrix3, 3, 3, [x, y, z]),
+        (RowMatrix3x4, 3, 4, [x, y, z]),
+        (RowMatrix4x2, 4, 2, [x, y, z, w]),
+        (RowMatrix4x3, 4, 3, [x, y, z, w]),
+        (RowMatrix4, 4, 4, [x, y, z, w]),
+    );
+}
+
 /// Writes `m` as an HLSL `float{rows}x{columns}` the way MonoGame does: register `k` receives the
 /// first `rows` entries of column `k` of `m` (`SetValue(Matrix)` stores
 /// `data[k*rows + r] = M(r+1, k+1)`, and the constant buffer copies `rows` floats per register,
@@ -276,6 +504,51 @@ mod tests {
         assert_eq!(Matrix::from_columns(m.rows).rows, m.rows);
         let rows: [[f32; 4]; 4] = Matrix::from(m.rows).into();
         assert_eq!(rows, m.rows);
+    }
+
+    #[test]
+    fn mat_writes_columns_and_converts_from_every_form() {
+        // float4x3 rows r = (10r+1, 10r+2, 10r+3).
+        let rows: [[f32; 3]; 4] =
+            std::array::from_fn(|r| std::array::from_fn(|c| (10 * r + c + 1) as f32));
+        let m = Mat::from(rows);
+        let flat: [f32; 12] = std::array::from_fn(|i| rows[i / 3][i % 3]);
+        assert_eq!(Mat::<4, 3>::from(flat), m);
+        let mut regs = [[-1.0f32; 4]; 4];
+        m.write_registers(&mut regs);
+        assert_eq!(regs[0], [1.0, 11.0, 21.0, 31.0]);
+        assert_eq!(regs[2], [3.0, 13.0, 23.0, 33.0]);
+        assert_eq!(regs[3], [-1.0; 4], "a float4x3 uses three registers");
+        assert_eq!(Mat::<4, 3>::from_registers(&regs), m);
+        // MonoGame's SetValue(Matrix): the top-left block, and the same registers as write_matrix.
+        let big = numbered();
+        let mut expect = [[0.0f32; 4]; 3];
+        write_matrix(&mut expect, &big, 4, 3);
+        let mut got = [[0.0f32; 4]; 3];
+        Mat::<4, 3>::from(big).write_registers(&mut got);
+        assert_eq!(got, expect);
+        let three_by_two = Mat::<3, 2>::from(big);
+        assert_eq!(three_by_two.rows, [[11.0, 12.0], [21.0, 22.0], [31.0, 32.0]]);
+        assert_eq!(Matrix::from(three_by_two).rows[2], [31.0, 32.0, 0.0, 0.0]);
+    }
+
+    #[cfg(feature = "glam")]
+    #[test]
+    fn glam_is_the_same_transform() {
+        let t = glam::Mat4::from_translation(glam::Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(Matrix::from(t).rows[3], [1.0, 2.0, 3.0, 1.0]);
+        let bone = glam::Affine3A::from_rotation_z(0.5)
+            * glam::Affine3A::from_translation(glam::Vec3::new(4.0, 0.0, 0.0));
+        let m = Mat::<4, 3>::from(bone);
+        // HLSL mul(float4(p, 1), m) equals glam's bone.transform_point3(p).
+        let p = glam::Vec3::new(0.3, -0.7, 0.2);
+        let hlsl: Vec<f32> = (0..3)
+            .map(|c| p.x * m.rows[0][c] + p.y * m.rows[1][c] + p.z * m.rows[2][c] + m.rows[3][c])
+            .collect();
+        let want = bone.transform_point3(p);
+        for (a, b) in hlsl.iter().zip(want.to_array()) {
+            assert!((a - b).abs() < 1e-5, "{hlsl:?} vs {want:?}");
+        }
     }
 
     #[test]

@@ -54,25 +54,20 @@ pub mod array_uniform_vs {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 4 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 4>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 4]; 4]`, `[f32; 16]` row after row, MonoGame's `Matrix` (its top-left 4×4 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 4 registers, as MonoGame uploads it.
         pub fn set_bones<T>(&mut self, values: &[T])
         where
             T: ::core::marker::Copy
-                + ::core::convert::Into<::shadowdusk::params::Matrix>,
+                + ::core::convert::Into<::shadowdusk::params::Mat<4, 4>>,
         {
             let count = ::core::cmp::min(values.len(), 2);
             for (i, &value) in ::core::iter::Iterator::enumerate(
                 values[..count].iter(),
             ) {
-                let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(
+                let value: ::shadowdusk::params::Mat<4, 4> = ::core::convert::Into::into(
                     value,
                 );
-                ::shadowdusk::params::write_matrix(
-                    &mut self.vs_uniforms_vec4_0[i * 4..i * 4 + 4],
-                    &value,
-                    4,
-                    4,
-                );
+                value.write_registers(&mut self.vs_uniforms_vec4_0[i * 4..i * 4 + 4]);
             }
         }
         /// Sets element `index` of `Bones` (`float4x4[2]`).
@@ -85,7 +80,7 @@ pub mod array_uniform_vs {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 4 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 4>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 4]; 4]`, `[f32; 16]` row after row, MonoGame's `Matrix` (its top-left 4×4 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 4 registers, as MonoGame uploads it.
         ///
         /// # Errors
         ///
@@ -93,7 +88,7 @@ pub mod array_uniform_vs {
         pub fn set_bones_at(
             &mut self,
             index: usize,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 4>>,
         ) -> ::core::result::Result<(), ::shadowdusk::params::IndexOutOfRange> {
             if index >= 2 {
                 return ::core::result::Result::Err(::shadowdusk::params::IndexOutOfRange {
@@ -101,13 +96,11 @@ pub mod array_uniform_vs {
                     len: 2,
                 });
             }
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_0[index * 4..index * 4 + 4],
-                &value,
-                4,
-                4,
+            let value: ::shadowdusk::params::Mat<4, 4> = ::core::convert::Into::into(
+                value,
             );
+            value
+                .write_registers(&mut self.vs_uniforms_vec4_0[index * 4..index * 4 + 4]);
             ::core::result::Result::Ok(())
         }
         /// Returns every element of `Bones` (`float4x4[2]`).
@@ -119,12 +112,11 @@ pub mod array_uniform_vs {
         /// - `vs_uniforms_vec4_0[0..8]` (record 0 `vs_uniforms_vec4`, vertex shader 1)
         ///
         /// Default: all zero.
-        pub fn bones(&self) -> [::shadowdusk::params::Matrix; 2] {
-            ::core::array::from_fn(|i| ::shadowdusk::params::read_matrix(
-                &self.vs_uniforms_vec4_0[i * 4..i * 4 + 4],
+        pub fn bones(&self) -> [::shadowdusk::params::Mat<4, 4>; 2] {
+            ::core::array::from_fn(|i| ::shadowdusk::params::Mat::<
                 4,
                 4,
-            ))
+            >::from_registers(&self.vs_uniforms_vec4_0[i * 4..i * 4 + 4]))
         }
         /// Returns element `index` of `Bones` (`float4x4[2]`), `None` when `index >= 2`.
         ///
@@ -138,14 +130,13 @@ pub mod array_uniform_vs {
         pub fn bones_at(
             &self,
             index: usize,
-        ) -> ::core::option::Option<::shadowdusk::params::Matrix> {
+        ) -> ::core::option::Option<::shadowdusk::params::Mat<4, 4>> {
             if index < 2 {
                 ::core::option::Option::Some(
-                    ::shadowdusk::params::read_matrix(
-                        &self.vs_uniforms_vec4_0[index * 4..index * 4 + 4],
+                    ::shadowdusk::params::Mat::<
                         4,
                         4,
-                    ),
+                    >::from_registers(&self.vs_uniforms_vec4_0[index * 4..index * 4 + 4]),
                 )
             } else {
                 ::core::option::Option::None

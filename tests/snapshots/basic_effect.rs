@@ -257,42 +257,19 @@ pub mod basic_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 4 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 4>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 4]; 4]`, `[f32; 16]` row after row, MonoGame's `Matrix` (its top-left 4×4 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 4 registers, as MonoGame uploads it.
         pub fn set_world_view_proj(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 4>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[2..6],
-                &value,
-                4,
-                4,
+            let value: ::shadowdusk::params::Mat<4, 4> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_2[1..5],
-                &value,
-                4,
-                4,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_3[15..19],
-                &value,
-                4,
-                4,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[9..13],
-                &value,
-                4,
-                4,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_6[2..6],
-                &value,
-                4,
-                4,
-            );
+            value.write_registers(&mut self.vs_uniforms_vec4_1[2..6]);
+            value.write_registers(&mut self.vs_uniforms_vec4_2[1..5]);
+            value.write_registers(&mut self.vs_uniforms_vec4_3[15..19]);
+            value.write_registers(&mut self.vs_uniforms_vec4_4[9..13]);
+            value.write_registers(&mut self.vs_uniforms_vec4_6[2..6]);
         }
         /// Returns `WorldViewProj` (`float4x4`).
         ///
@@ -308,9 +285,12 @@ pub mod basic_effect {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_1`; matrix entries outside the declared rows and columns are zero.
-        pub fn world_view_proj(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_1[2..6], 4, 4)
+        /// Read from `vs_uniforms_vec4_1`.
+        pub fn world_view_proj(&self) -> ::shadowdusk::params::Mat<4, 4> {
+            ::shadowdusk::params::Mat::<
+                4,
+                4,
+            >::from_registers(&self.vs_uniforms_vec4_1[2..6])
         }
         /// Sets `EmissiveColor` (`float3`).
         ///
@@ -815,30 +795,17 @@ pub mod basic_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 4]`, `[f32; 12]` row after row, MonoGame's `Matrix` (its top-left 4×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         pub fn set_world(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 3>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_3[19..22],
-                &value,
-                4,
-                3,
+            let value: ::shadowdusk::params::Mat<4, 3> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[13..16],
-                &value,
-                4,
-                3,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_6[6..9],
-                &value,
-                4,
-                3,
-            );
+            value.write_registers(&mut self.vs_uniforms_vec4_3[19..22]);
+            value.write_registers(&mut self.vs_uniforms_vec4_4[13..16]);
+            value.write_registers(&mut self.vs_uniforms_vec4_6[6..9]);
         }
         /// Returns `World` (`float4x3`).
         ///
@@ -852,9 +819,12 @@ pub mod basic_effect {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_3`; matrix entries outside the declared rows and columns are zero.
-        pub fn world(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_3[19..22], 4, 3)
+        /// Read from `vs_uniforms_vec4_3`.
+        pub fn world(&self) -> ::shadowdusk::params::Mat<4, 3> {
+            ::shadowdusk::params::Mat::<
+                4,
+                3,
+            >::from_registers(&self.vs_uniforms_vec4_3[19..22])
         }
         /// Sets `WorldInverseTranspose` (`float3x3`).
         ///
@@ -868,30 +838,17 @@ pub mod basic_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 3 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<3, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 3]`, `[f32; 9]` row after row, MonoGame's `Matrix` (its top-left 3×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         pub fn set_world_inverse_transpose(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<3, 3>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_3[22..25],
-                &value,
-                3,
-                3,
+            let value: ::shadowdusk::params::Mat<3, 3> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[16..19],
-                &value,
-                3,
-                3,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_6[9..12],
-                &value,
-                3,
-                3,
-            );
+            value.write_registers(&mut self.vs_uniforms_vec4_3[22..25]);
+            value.write_registers(&mut self.vs_uniforms_vec4_4[16..19]);
+            value.write_registers(&mut self.vs_uniforms_vec4_6[9..12]);
         }
         /// Returns `WorldInverseTranspose` (`float3x3`).
         ///
@@ -905,9 +862,12 @@ pub mod basic_effect {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_3`; matrix entries outside the declared rows and columns are zero.
-        pub fn world_inverse_transpose(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_3[22..25], 3, 3)
+        /// Read from `vs_uniforms_vec4_3`.
+        pub fn world_inverse_transpose(&self) -> ::shadowdusk::params::Mat<3, 3> {
+            ::shadowdusk::params::Mat::<
+                3,
+                3,
+            >::from_registers(&self.vs_uniforms_vec4_3[22..25])
         }
     }
     impl ::shadowdusk::params::EffectParams for Params {

@@ -162,37 +162,22 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 4]`, `[f32; 12]` row after row, MonoGame's `Matrix` (its top-left 4×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         pub fn set_bones<T>(&mut self, values: &[T])
         where
             T: ::core::marker::Copy
-                + ::core::convert::Into<::shadowdusk::params::Matrix>,
+                + ::core::convert::Into<::shadowdusk::params::Mat<4, 3>>,
         {
             let count = ::core::cmp::min(values.len(), 72);
             for (i, &value) in ::core::iter::Iterator::enumerate(
                 values[..count].iter(),
             ) {
-                let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(
+                let value: ::shadowdusk::params::Mat<4, 3> = ::core::convert::Into::into(
                     value,
                 );
-                ::shadowdusk::params::write_matrix(
-                    &mut self.vs_uniforms_vec4_1[i * 3..i * 3 + 3],
-                    &value,
-                    4,
-                    3,
-                );
-                ::shadowdusk::params::write_matrix(
-                    &mut self.vs_uniforms_vec4_2[i * 3..i * 3 + 3],
-                    &value,
-                    4,
-                    3,
-                );
-                ::shadowdusk::params::write_matrix(
-                    &mut self.vs_uniforms_vec4_4[i * 3..i * 3 + 3],
-                    &value,
-                    4,
-                    3,
-                );
+                value.write_registers(&mut self.vs_uniforms_vec4_1[i * 3..i * 3 + 3]);
+                value.write_registers(&mut self.vs_uniforms_vec4_2[i * 3..i * 3 + 3]);
+                value.write_registers(&mut self.vs_uniforms_vec4_4[i * 3..i * 3 + 3]);
             }
         }
         /// Sets element `index` of `Bones` (`float4x3[72]`).
@@ -207,7 +192,7 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 4]`, `[f32; 12]` row after row, MonoGame's `Matrix` (its top-left 4×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         ///
         /// # Errors
         ///
@@ -215,7 +200,7 @@ pub mod skinned_effect {
         pub fn set_bones_at(
             &mut self,
             index: usize,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 3>>,
         ) -> ::core::result::Result<(), ::shadowdusk::params::IndexOutOfRange> {
             if index >= 72 {
                 return ::core::result::Result::Err(::shadowdusk::params::IndexOutOfRange {
@@ -223,25 +208,15 @@ pub mod skinned_effect {
                     len: 72,
                 });
             }
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[index * 3..index * 3 + 3],
-                &value,
-                4,
-                3,
+            let value: ::shadowdusk::params::Mat<4, 3> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_2[index * 3..index * 3 + 3],
-                &value,
-                4,
-                3,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[index * 3..index * 3 + 3],
-                &value,
-                4,
-                3,
-            );
+            value
+                .write_registers(&mut self.vs_uniforms_vec4_1[index * 3..index * 3 + 3]);
+            value
+                .write_registers(&mut self.vs_uniforms_vec4_2[index * 3..index * 3 + 3]);
+            value
+                .write_registers(&mut self.vs_uniforms_vec4_4[index * 3..index * 3 + 3]);
             ::core::result::Result::Ok(())
         }
         /// Returns every element of `Bones` (`float4x3[72]`).
@@ -255,12 +230,11 @@ pub mod skinned_effect {
         /// - `vs_uniforms_vec4_4[0..216]` (record 4 `vs_uniforms_vec4`, vertex shaders 9, 10, 11)
         ///
         /// Default: all zero.
-        pub fn bones(&self) -> [::shadowdusk::params::Matrix; 72] {
-            ::core::array::from_fn(|i| ::shadowdusk::params::read_matrix(
-                &self.vs_uniforms_vec4_1[i * 3..i * 3 + 3],
+        pub fn bones(&self) -> [::shadowdusk::params::Mat<4, 3>; 72] {
+            ::core::array::from_fn(|i| ::shadowdusk::params::Mat::<
                 4,
                 3,
-            ))
+            >::from_registers(&self.vs_uniforms_vec4_1[i * 3..i * 3 + 3]))
         }
         /// Returns element `index` of `Bones` (`float4x3[72]`), `None` when `index >= 72`.
         ///
@@ -276,14 +250,13 @@ pub mod skinned_effect {
         pub fn bones_at(
             &self,
             index: usize,
-        ) -> ::core::option::Option<::shadowdusk::params::Matrix> {
+        ) -> ::core::option::Option<::shadowdusk::params::Mat<4, 3>> {
             if index < 72 {
                 ::core::option::Option::Some(
-                    ::shadowdusk::params::read_matrix(
-                        &self.vs_uniforms_vec4_1[index * 3..index * 3 + 3],
+                    ::shadowdusk::params::Mat::<
                         4,
                         3,
-                    ),
+                    >::from_registers(&self.vs_uniforms_vec4_1[index * 3..index * 3 + 3]),
                 )
             } else {
                 ::core::option::Option::None
@@ -864,30 +837,17 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 4 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 4>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 4]; 4]`, `[f32; 16]` row after row, MonoGame's `Matrix` (its top-left 4×4 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 4 registers, as MonoGame uploads it.
         pub fn set_world_view_proj(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 4>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[231..235],
-                &value,
-                4,
-                4,
+            let value: ::shadowdusk::params::Mat<4, 4> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_2[225..229],
-                &value,
-                4,
-                4,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[218..222],
-                &value,
-                4,
-                4,
-            );
+            value.write_registers(&mut self.vs_uniforms_vec4_1[231..235]);
+            value.write_registers(&mut self.vs_uniforms_vec4_2[225..229]);
+            value.write_registers(&mut self.vs_uniforms_vec4_4[218..222]);
         }
         /// Returns `WorldViewProj` (`float4x4`).
         ///
@@ -901,9 +861,12 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_1`; matrix entries outside the declared rows and columns are zero.
-        pub fn world_view_proj(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_1[231..235], 4, 4)
+        /// Read from `vs_uniforms_vec4_1`.
+        pub fn world_view_proj(&self) -> ::shadowdusk::params::Mat<4, 4> {
+            ::shadowdusk::params::Mat::<
+                4,
+                4,
+            >::from_registers(&self.vs_uniforms_vec4_1[231..235])
         }
         /// Sets `World` (`float4x3`).
         ///
@@ -917,30 +880,17 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 4]`, `[f32; 12]` row after row, MonoGame's `Matrix` (its top-left 4×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         pub fn set_world(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 3>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[235..238],
-                &value,
-                4,
-                3,
+            let value: ::shadowdusk::params::Mat<4, 3> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_2[229..232],
-                &value,
-                4,
-                3,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[222..225],
-                &value,
-                4,
-                3,
-            );
+            value.write_registers(&mut self.vs_uniforms_vec4_1[235..238]);
+            value.write_registers(&mut self.vs_uniforms_vec4_2[229..232]);
+            value.write_registers(&mut self.vs_uniforms_vec4_4[222..225]);
         }
         /// Returns `World` (`float4x3`).
         ///
@@ -954,9 +904,12 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_1`; matrix entries outside the declared rows and columns are zero.
-        pub fn world(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_1[235..238], 4, 3)
+        /// Read from `vs_uniforms_vec4_1`.
+        pub fn world(&self) -> ::shadowdusk::params::Mat<4, 3> {
+            ::shadowdusk::params::Mat::<
+                4,
+                3,
+            >::from_registers(&self.vs_uniforms_vec4_1[235..238])
         }
         /// Sets `WorldInverseTranspose` (`float3x3`).
         ///
@@ -970,30 +923,17 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 3 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<3, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 3]`, `[f32; 9]` row after row, MonoGame's `Matrix` (its top-left 3×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         pub fn set_world_inverse_transpose(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<3, 3>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[238..241],
-                &value,
-                3,
-                3,
+            let value: ::shadowdusk::params::Mat<3, 3> = ::core::convert::Into::into(
+                value,
             );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_2[232..235],
-                &value,
-                3,
-                3,
-            );
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_4[225..228],
-                &value,
-                3,
-                3,
-            );
+            value.write_registers(&mut self.vs_uniforms_vec4_1[238..241]);
+            value.write_registers(&mut self.vs_uniforms_vec4_2[232..235]);
+            value.write_registers(&mut self.vs_uniforms_vec4_4[225..228]);
         }
         /// Returns `WorldInverseTranspose` (`float3x3`).
         ///
@@ -1007,9 +947,12 @@ pub mod skinned_effect {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_1`; matrix entries outside the declared rows and columns are zero.
-        pub fn world_inverse_transpose(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_1[238..241], 3, 3)
+        /// Read from `vs_uniforms_vec4_1`.
+        pub fn world_inverse_transpose(&self) -> ::shadowdusk::params::Mat<3, 3> {
+            ::shadowdusk::params::Mat::<
+                3,
+                3,
+            >::from_registers(&self.vs_uniforms_vec4_1[238..241])
         }
     }
     impl ::shadowdusk::params::EffectParams for Params {

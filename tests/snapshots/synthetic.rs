@@ -236,18 +236,15 @@ pub mod synthetic {
         ///
         /// Default: `[[1.0, 4.0, 7.0], [2.0, 5.0, 8.0], [3.0, 6.0, 9.0]]`.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 3 entries of column `k`, for 3 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<3, 3>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 3]; 3]`, `[f32; 9]` row after row, MonoGame's `Matrix` (its top-left 3×3 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 3 registers, as MonoGame uploads it.
         pub fn set_normal3(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<3, 3>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[0..3],
-                &value,
-                3,
-                3,
+            let value: ::shadowdusk::params::Mat<3, 3> = ::core::convert::Into::into(
+                value,
             );
+            value.write_registers(&mut self.vs_uniforms_vec4_1[0..3]);
         }
         /// Returns `Normal3` (`float3x3`).
         ///
@@ -259,9 +256,12 @@ pub mod synthetic {
         ///
         /// Default: `[[1.0, 4.0, 7.0], [2.0, 5.0, 8.0], [3.0, 6.0, 9.0]]`.
         ///
-        /// Read from `vs_uniforms_vec4_1`; matrix entries outside the declared rows and columns are zero.
-        pub fn normal3(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_1[0..3], 3, 3)
+        /// Read from `vs_uniforms_vec4_1`.
+        pub fn normal3(&self) -> ::shadowdusk::params::Mat<3, 3> {
+            ::shadowdusk::params::Mat::<
+                3,
+                3,
+            >::from_registers(&self.vs_uniforms_vec4_1[0..3])
         }
         /// Sets `Uv` (`float3x2`).
         ///
@@ -273,18 +273,15 @@ pub mod synthetic {
         ///
         /// Default: `[[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]`.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 3 entries of column `k`, for 2 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<3, 2>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 2]; 3]`, `[f32; 6]` row after row, MonoGame's `Matrix` (its top-left 3×2 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 2 registers, as MonoGame uploads it.
         pub fn set_uv(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<3, 2>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_1[3..5],
-                &value,
-                3,
-                2,
+            let value: ::shadowdusk::params::Mat<3, 2> = ::core::convert::Into::into(
+                value,
             );
+            value.write_registers(&mut self.vs_uniforms_vec4_1[3..5]);
         }
         /// Returns `Uv` (`float3x2`).
         ///
@@ -296,9 +293,12 @@ pub mod synthetic {
         ///
         /// Default: `[[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]`.
         ///
-        /// Read from `vs_uniforms_vec4_1`; matrix entries outside the declared rows and columns are zero.
-        pub fn uv(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_1[3..5], 3, 2)
+        /// Read from `vs_uniforms_vec4_1`.
+        pub fn uv(&self) -> ::shadowdusk::params::Mat<3, 2> {
+            ::shadowdusk::params::Mat::<
+                3,
+                2,
+            >::from_registers(&self.vs_uniforms_vec4_1[3..5])
         }
         /// Sets the first `min(values.len(), 3)` elements of `Points` (`float2[3]`); later elements keep their values and extra values are ignored.
         ///

@@ -54,18 +54,15 @@ pub mod vs_transform_color_texture {
         ///
         /// Default: all zero.
         ///
-        /// Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` receives the first 4 entries of column `k`, for 4 registers; other entries are ignored.
+        /// Takes the HLSL value (`Mat<4, 4>`: `rows[r][c]` is `_m{r}{c}`), or anything that converts into it: `[[f32; 4]; 4]`, `[f32; 16]` row after row, MonoGame's `Matrix` (its top-left 4×4 block, as `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` receives column `k`, for 4 registers, as MonoGame uploads it.
         pub fn set_world_view_projection(
             &mut self,
-            value: impl ::core::convert::Into<::shadowdusk::params::Matrix>,
+            value: impl ::core::convert::Into<::shadowdusk::params::Mat<4, 4>>,
         ) {
-            let value: ::shadowdusk::params::Matrix = ::core::convert::Into::into(value);
-            ::shadowdusk::params::write_matrix(
-                &mut self.vs_uniforms_vec4_0[0..4],
-                &value,
-                4,
-                4,
+            let value: ::shadowdusk::params::Mat<4, 4> = ::core::convert::Into::into(
+                value,
             );
+            value.write_registers(&mut self.vs_uniforms_vec4_0[0..4]);
         }
         /// Returns `WorldViewProjection` (`float4x4`).
         ///
@@ -77,9 +74,12 @@ pub mod vs_transform_color_texture {
         ///
         /// Default: all zero.
         ///
-        /// Read from `vs_uniforms_vec4_0`; matrix entries outside the declared rows and columns are zero.
-        pub fn world_view_projection(&self) -> ::shadowdusk::params::Matrix {
-            ::shadowdusk::params::read_matrix(&self.vs_uniforms_vec4_0[0..4], 4, 4)
+        /// Read from `vs_uniforms_vec4_0`.
+        pub fn world_view_projection(&self) -> ::shadowdusk::params::Mat<4, 4> {
+            ::shadowdusk::params::Mat::<
+                4,
+                4,
+            >::from_registers(&self.vs_uniforms_vec4_0[0..4])
         }
         /// Sets `Tint` (`float4`).
         ///

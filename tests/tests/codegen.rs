@@ -417,7 +417,7 @@ mod generated {
 }
 
 use generated::*;
-use shadowdusk::params::{EffectParams, IndexOutOfRange, Matrix};
+use shadowdusk::params::{EffectParams, IndexOutOfRange, Mat, Matrix};
 
 /// MonoGame's parameter storage and `ConstantBuffer.SetParameter`, modelled from
 /// mgfx-format.md §7.1–§7.2 independently of the generator.
@@ -534,11 +534,12 @@ fn mat(seed: u32) -> Matrix {
 }
 
 /// `m` with entries outside the first `rows` rows and `columns` columns zeroed.
-fn block(m: &Matrix, rows: usize, columns: usize) -> Matrix {
-    let mut out = Matrix::ZERO;
-    for r in 0..rows {
-        for c in 0..columns {
-            out.rows[r][c] = m.rows[r][c];
+/// The top-left R×C block of `m`, as a `floatRxC` parameter receives it from `SetValue(Matrix)`.
+fn block<const R: usize, const C: usize>(m: &Matrix) -> Mat<R, C> {
+    let mut out = Mat::<R, C>::default();
+    for (r, row) in out.rows.iter_mut().enumerate() {
+        for (c, value) in row.iter_mut().enumerate() {
+            *value = m.rows[r][c];
         }
     }
     out
@@ -591,7 +592,7 @@ fn synthetic_default_holds_the_baked_initializers() {
     assert_eq!(p.mask(), [true, false, true]);
     assert_eq!(p.points(), [[0.5, -0.5], [1.5, 0.5], [2.5, 1.5]]);
     // Column-major data 1..9: HLSL row 0 is (1, 4, 7).
-    assert_eq!(p.normal3().rows[0], [1.0, 4.0, 7.0, 0.0]);
+    assert_eq!(p.normal3().rows[0], [1.0, 4.0, 7.0]);
     assert_eq!(p.vs_uniforms_vec4_1[0], [1.0, 2.0, 3.0, 0.0]);
     assert_eq!(p, synthetic::Params::DEFAULT);
 }
@@ -669,9 +670,9 @@ fn basic_effect_every_setter_matches_monogame() {
     // Getters round-trip, matrices within their declared block.
     assert_eq!(p.fog_color(), vals::<3>(0));
     assert_eq!(p.specular_power(), 60.0);
-    assert_eq!(p.world_view_proj(), mat(3));
-    assert_eq!(p.world(), block(&mat(17), 4, 3));
-    assert_eq!(p.world_inverse_transpose(), block(&mat(18), 3, 3));
+    assert_eq!(p.world_view_proj(), block::<4, 4>(&mat(3)));
+    assert_eq!(p.world(), block::<4, 3>(&mat(17)));
+    assert_eq!(p.world_inverse_transpose(), block::<3, 3>(&mat(18)));
     assert_eq!(basic_effect::textures::TEXTURE, 19);
     assert_eq!(basic_effect::Technique::ALL.len(), 32);
     assert_eq!(
@@ -749,9 +750,9 @@ fn skinned_effect_bone_array() {
     // Element 71 of a float4x3[72] is at registers 213..216 of every vertex record.
     assert_eq!(p.vs_uniforms_vec4_1[213], mat(71).column(0));
     assert_eq!(p.vs_uniforms_vec4_4[215], mat(71).column(2));
-    assert_eq!(p.bones_at(71), Some(block(&mat(71), 4, 3)));
+    assert_eq!(p.bones_at(71), Some(block::<4, 3>(&mat(71))));
     assert_eq!(p.bones_at(72), None);
-    assert_eq!(p.bones()[5], block(&mat(99), 4, 3));
+    assert_eq!(p.bones()[5], block::<4, 3>(&mat(99)));
 }
 
 #[test]
@@ -828,8 +829,8 @@ fn synthetic_values_ints_bools_and_unused() {
     // Getters.
     assert_eq!((p.gain(), p.count(), p.enabled()), (0.75, -4, false));
     assert_eq!((p.offset(), p.mask()), ([3, -9], [false, true, true]));
-    assert_eq!(p.normal3(), block(&mat(1), 3, 3));
-    assert_eq!(p.uv(), block(&mat(2), 3, 2));
+    assert_eq!(p.normal3(), block::<3, 3>(&mat(1)));
+    assert_eq!(p.uv(), block::<3, 2>(&mat(2)));
     assert_eq!(p.points_at(0), Some([9.0, 8.0]));
     assert_eq!(p.unused(), [0.25, 0.5, 0.75, 1.0]);
     assert_eq!(p.unused_list(), [9.0, 10.0]);

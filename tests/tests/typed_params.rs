@@ -123,7 +123,7 @@ fn ps_kinds_probe() -> (ps_kinds::Params, Vec<Expected>) {
             [0.95; 4]
         }
     });
-    p.set_mat3(m3);
+    p.set_mat3(Matrix::from_rows(m3));
     for (r, row) in m3.iter().take(3).enumerate() {
         expect.push((8 + r, [row[0], row[1], row[2], 1.0], "float3x3 Mat3 row"));
     }
@@ -278,4 +278,46 @@ fn matrix_4x3_and_palette_have_monogame_set_value_meaning() {
             );
         }
     }
+}
+
+#[test]
+fn matrix_4x3_setters_take_rust_shapes_glam_and_mint() {
+    // The same register image as SetValue(Matrix), reached from the shapes a Rust user holds:
+    // HLSL rows, a flat row-major array, a glam affine bone (the same transform) and mint rows.
+    let mut v = Values::new();
+    let mut p = mat43::Params::default();
+    let rows = |v: &mut Values| -> [[f32; 3]; 4] { std::array::from_fn(|_| v.v()) };
+    let t = rows(&mut v);
+    p.set_transform(t);
+    let flat = rows(&mut v);
+    let [a, b] = [flat, rows(&mut v)];
+    let flat_values: Vec<f32> = a.iter().flatten().copied().collect();
+    let flat_array: [f32; 12] = flat_values.try_into().expect("twelve values");
+    p.set_palette(&[flat_array]);
+    // A glam bone: column-vector convention, so the HLSL rows are its axes and translation.
+    let bone = glam::Affine3A::from_cols(
+        glam::Vec3A::from(b[0]),
+        glam::Vec3A::from(b[1]),
+        glam::Vec3A::from(b[2]),
+        glam::Vec3A::from(b[3]),
+    );
+    p.set_palette_at(1, bone).expect("index 1 is in range");
+    let Some(cells) = render("matrix_4x3_setters_take_rust_shapes_glam_and_mint", &p, 12) else {
+        return;
+    };
+    for (k, m) in [t, a, b].iter().enumerate() {
+        for (r, row) in m.iter().enumerate() {
+            assert_cell(
+                &cells,
+                k * 4 + r,
+                [row[0], row[1], row[2], 1.0],
+                "float4x3 row",
+            );
+        }
+    }
+    // mint's row matrix is the rows too; the getter reads back what every form wrote.
+    let mut q = mat43::Params::default();
+    q.set_transform(mint::RowMatrix4x3::<f32>::from(t));
+    assert_eq!(q.transform().rows, t);
+    assert_eq!(p.palette_at(1).map(|m| m.rows), Some(b));
 }

@@ -46,9 +46,10 @@ fn value_type(ctx: &Ctx, v: &ValueParam) -> TokenStream {
             let n = lit(n);
             quote!([#lane; #n])
         }
-        Shape::Matrix { .. } => {
+        Shape::Matrix { rows, columns } => {
             let k = &ctx.krate;
-            quote!(#k::params::Matrix)
+            let (r, c) = (lit(rows), lit(columns));
+            quote!(#k::params::Mat<#r, #c>)
         }
     }
 }
@@ -110,7 +111,7 @@ fn lane_out(scalar: Scalar, lane: TokenStream) -> TokenStream {
 }
 
 /// Statements writing `value` (already of the value type) at register `index` of `field`.
-fn write_value(ctx: &Ctx, v: &ValueParam, field: &Ident, index: &TokenStream) -> TokenStream {
+fn write_value(v: &ValueParam, field: &Ident, index: &TokenStream) -> TokenStream {
     let value = quote!(value);
     match v.shape {
         Shape::Scalar => {
@@ -133,11 +134,9 @@ fn write_value(ctx: &Ctx, v: &ValueParam, field: &Ident, index: &TokenStream) ->
             });
             quote!(#(#stmts)*)
         }
-        Shape::Matrix { rows, columns } => {
-            let k = &ctx.krate;
-            let (r, c) = (lit(rows), lit(columns));
+        Shape::Matrix { columns, .. } => {
             let range = reg_range(index, columns);
-            quote!(#k::params::write_matrix(&mut self.#field[#range], &value, #r, #c);)
+            quote!(value.write_registers(&mut self.#field[#range]);)
         }
     }
 }
@@ -158,7 +157,7 @@ fn read_value(ctx: &Ctx, v: &ValueParam, field: &Ident, index: &TokenStream) -> 
             let k = &ctx.krate;
             let (r, c) = (lit(rows), lit(columns));
             let range = reg_range(index, columns);
-            quote!(#k::params::read_matrix(&self.#field[#range], #r, #c))
+            quote!(#k::params::Mat::<#r, #c>::from_registers(&self.#field[#range]))
         }
     }
 }
@@ -194,18 +193,13 @@ fn default_value(ctx: &Ctx, v: &ValueParam, data: &[u32]) -> TokenStream {
         }
         Shape::Matrix { rows, columns } => {
             let k = &ctx.krate;
-            let rows_tokens = (0..4).map(|r| {
-                let cells = (0..4).map(|c| {
-                    let bits = if r < rows && c < columns {
-                        data.get(c * rows + r).copied().unwrap_or(0)
-                    } else {
-                        0
-                    };
-                    docs::float_tokens(bits)
-                });
+            // MGFX data is column by column (mgfx-format.md §6.2).
+            let rows_tokens = (0..rows).map(|r| {
+                let cells = (0..columns)
+                    .map(|c| docs::float_tokens(data.get(c * rows + r).copied().unwrap_or(0)));
                 quote!([#(#cells),*])
             });
-            quote!(#k::params::Matrix { rows: [#(#rows_tokens),*] })
+            quote!(#k::params::Mat { rows: [#(#rows_tokens),*] })
         }
     }
 }
@@ -266,9 +260,12 @@ fn semantics_lines(v: &ValueParam) -> Vec<String> {
     let mut out = Vec::new();
     match (v.scalar, v.shape) {
         (_, Shape::Matrix { rows, columns }) => out.push(format!(
-            "Takes MonoGame's (XNA's, row-vector) matrix, as `SetValue(Matrix)` does: register `k` \
-             receives the first {rows} entries of column `k`, for {columns} registers; other \
-             entries are ignored."
+            "Takes the HLSL value (`Mat<{rows}, {columns}>`: `rows[r][c]` is `_m{{r}}{{c}}`), or \
+             anything that converts into it: `[[f32; {columns}]; {rows}]`, `[f32; {n}]` row \
+             after row, MonoGame's `Matrix` (its top-left {rows}×{columns} block, as \
+             `SetValue(Matrix)`), and glam or mint matrices with those features. Register `k` \
+             receives column `k`, for {columns} registers, as MonoGame uploads it.",
+            n = rows * columns
         )),
         (Scalar::Int, _) => {
             out.push("Stored as a float, as MonoGame's OpenGL runtime does.".to_string())
@@ -311,13 +308,8 @@ fn single(ctx: &Ctx, v: &ValueParam, name: &str) -> TokenStream {
     get_doc.extend(common_lines(ctx, v));
     if !v.placements.is_empty() {
         get_doc.push(String::new());
-        let matrix_note = if matches!(v.shape, Shape::Matrix { .. }) {
-            "; matrix entries outside the declared rows and columns are zero"
-        } else {
-            ""
-        };
         get_doc.push(format!(
-            "Read from {}{matrix_note}.",
+            "Read from {}.",
             docs::code(&ctx.fields[v.placements[0].record].to_string())
         ))
     }
@@ -348,7 +340,7 @@ fn single(ctx: &Ctx, v: &ValueParam, name: &str) -> TokenStream {
     };
     let writes = v.placements.iter().map(|p| {
         let idx = reg_index(p.register, 1, None);
-        write_value(ctx, v, &ctx.fields[p.record], &idx)
+        write_value(v, &ctx.fields[p.record], &idx)
     });
     let first = &v.placements[0];
     let read = read_value(
@@ -470,14 +462,14 @@ fn array(ctx: &Ctx, v: &ValueParam, name: &str, len: usize) -> TokenStream {
     let index_ident = Ident::new("index", Span::call_site());
     let writes_i = v.placements.iter().map(|p| {
         let idx = reg_index(p.register, per, Some(&i));
-        write_value(ctx, v, &ctx.fields[p.record], &idx)
+        write_value(v, &ctx.fields[p.record], &idx)
     });
     let writes_index: Vec<TokenStream> = v
         .placements
         .iter()
         .map(|p| {
             let idx = reg_index(p.register, per, Some(&index_ident));
-            write_value(ctx, v, &ctx.fields[p.record], &idx)
+            write_value(v, &ctx.fields[p.record], &idx)
         })
         .collect();
     let first = &v.placements[0];

@@ -199,7 +199,7 @@ pub fn cases() -> Vec<Case> {
     // Beyond 0..1 so clamp, wrap, mirror and border addressing all show.
     let wide = [[-0.5, -0.25], [1.5, 1.25]];
     let s = SIZE as f32;
-    vec![
+    let mut all = vec![
         Case {
             values: vec![("TintColor", vec![0.9, 0.6, 0.3, 0.8])],
             textures: vec![("SpriteTexture", tex(1))],
@@ -471,34 +471,7 @@ pub fn cases() -> Vec<Case> {
             technique: 28,
             ..case("BasicEffect.mgfx", "BasicEffect.fx")
         },
-        Case {
-            // SkinnedEffect_VertexLighting_FourBone: four different bones per vertex, blended
-            // by weights that differ per corner, then lit by three lights with fog.
-            values: {
-                let mut v =
-                    lit_material(&["FogColor", "DiffuseColor", "FogVector", "WorldViewProj"]);
-                v.push(("Bones", skin_bones()));
-                v
-            },
-            textures: vec![("Texture", tex(35))],
-            draws: vec![with_extra(
-                with_extra(
-                    with_extra(
-                        quad(0.0, 0.0, 1.0, 1.0),
-                        (VertexElementUsage::Normal, 0, 3, CORNER_NORMALS.to_vec()),
-                    ),
-                    (
-                        VertexElementUsage::BlendIndices,
-                        0,
-                        4,
-                        SKIN_INDICES.to_vec(),
-                    ),
-                ),
-                (VertexElementUsage::BlendWeight, 0, 4, SKIN_WEIGHTS.to_vec()),
-            )],
-            technique: 4,
-            ..case("SkinnedEffect.mgfx", "SkinnedEffect.fx")
-        },
+        skinned(4),
         Case {
             // EnvironmentMapEffect_Fresnel_Specular: three lights, Fresnel-weighted cube map,
             // environment specular and fog; normals differ per corner.
@@ -540,7 +513,42 @@ pub fn cases() -> Vec<Case> {
             draws: vec![quad(2.0, 4.0, 14.0, 12.0)],
             ..case("SpriteEffect.mgfx", "SpriteEffect.fx")
         },
-    ]
+    ];
+    // Every pass of SkinnedEffect: one, two and four bones under vertex, one-light and
+    // per-pixel lighting, with and without fog.
+    all.extend((0..18).filter(|&t| t != 4).map(skinned));
+    all
+}
+
+/// MonoGame's SkinnedEffect, technique `technique` (4 is VertexLighting_FourBone): different
+/// bones per vertex, blended by weights that differ per corner, then lit by three lights (one
+/// for the OneLight techniques, per pixel for PixelLighting) with or without fog.
+fn skinned(technique: usize) -> Case {
+    Case {
+        values: {
+            let mut v = lit_material(&["FogColor", "DiffuseColor", "FogVector", "WorldViewProj"]);
+            v.push(("Bones", skin_bones()));
+            v
+        },
+        textures: vec![("Texture", tex(35))],
+        draws: vec![with_extra(
+            with_extra(
+                with_extra(
+                    quad(0.0, 0.0, 1.0, 1.0),
+                    (VertexElementUsage::Normal, 0, 3, CORNER_NORMALS.to_vec()),
+                ),
+                (
+                    VertexElementUsage::BlendIndices,
+                    0,
+                    4,
+                    SKIN_INDICES.to_vec(),
+                ),
+            ),
+            (VertexElementUsage::BlendWeight, 0, 4, SKIN_WEIGHTS.to_vec()),
+        )],
+        technique,
+        ..case("SkinnedEffect.mgfx", "SkinnedEffect.fx")
+    }
 }
 
 /// Bone indices per corner of [`quad`] (four each, as floats the attribute carries).
@@ -552,15 +560,15 @@ const SKIN_WEIGHTS: [f32; 16] = [
     0.4, 0.3, 0.2, 0.1, 0.5, 0.25, 0.15, 0.1, 0.7, 0.1, 0.1, 0.1, 0.25, 0.25, 0.3, 0.2,
 ];
 
-/// The 72-bone palette: bones 0..3 scale, shear and move differently (the rest are zero, never
+/// The 72-bone palette: bones 0..3 all scale, shear and move, each differently (the rest are zero, never
 /// read); float4x3 data column by column, as MonoGame stores it.
 fn skin_bones() -> Vec<f32> {
     let bones: [[[f32; 3]; 4]; 4] = [
         [
-            [1.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, 0.0, 1.0],
-            [0.0, 0.0, 0.0],
+            [0.95, -0.05, 0.02],
+            [0.08, 1.05, 0.0],
+            [0.0, 0.03, 0.97],
+            [-0.04, 0.03, 0.0],
         ],
         [
             [0.9, 0.1, 0.0],
