@@ -23,7 +23,7 @@ use crate::reflect::EffectReflection;
 pub const DIR: &str = "shadowdusk";
 
 /// Bumped whenever [`Manifest`] changes shape; a manifest of another version is ignored.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The three files of one effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +66,9 @@ pub struct Manifest {
     pub mgfx: PathBuf,
     /// Hex blake3 of everything the output depends on (sources, includes, options, compiler).
     pub cache_key: String,
+    /// [`sources_hash`] of `reflection.files_read` when the effect was compiled: how
+    /// `include_effect!` tells that the artifact is current (contents, not modification times).
+    pub sources_hash: String,
     /// Defines the effect was compiled with, in order.
     pub defines: Vec<(String, String)>,
     /// Include directories the effect was compiled with.
@@ -87,6 +90,26 @@ impl Manifest {
         let m: Manifest = serde_json::from_str(&text).ok()?;
         (m.format == FORMAT).then_some(m)
     }
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it and a rename, so a reader — or a
+/// later build after this one is killed — sees the old file or the new one, never half of one.
+/// The CLI and the build script write every output this way.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    crate::builder::write_atomic(path, bytes)
+}
+
+/// Hex blake3 of the contents of `files`, in order (each length-prefixed); `None` when one
+/// cannot be read. Contents only, so a manifest moved to another checkout by the shared cache
+/// still matches files with the same text.
+pub fn sources_hash(files: &[PathBuf]) -> Option<String> {
+    let mut h = blake3::Hasher::new();
+    for f in files {
+        let bytes = std::fs::read(f).ok()?;
+        h.update(&(bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    Some(h.finalize().to_hex().to_string())
 }
 
 #[cfg(test)]

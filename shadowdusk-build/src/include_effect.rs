@@ -7,6 +7,7 @@
 //! include_effect!("shaders/tint.fx");                       // → pub mod tint { … }
 //! include_effect!("shaders/tint.fx", name = warm_tint);     // → pub mod warm_tint { … }
 //! include_effect!("shaders/tint.fx", crate = ::my_engine::shadowdusk);
+//! include_effect!("shaders/tint.fx", in_process);          // no build script: compile here
 //! ```
 //!
 //! The path is relative to the crate root (`CARGO_MANIFEST_DIR`, the folder holding
@@ -15,19 +16,21 @@
 //! `::shadowdusk`).
 //!
 //! Output: the module [`codegen`] generates (`pub mod name { … }`). Its bytes come from the
-//! build script's artifact ([`crate::artifact`]) when `OUT_DIR` holds one for this file that is
-//! not older than any file it was compiled from (`include_bytes!` of the `.mgfx`); otherwise
-//! the effect is compiled in-process and embedded as a byte string, so a crate without a build
-//! script works too. Either way the module holds a hidden `const _: &[u8] = include_bytes!(…)`
-//! per source file (the effect and every include), which is how rustc learns to rebuild the
-//! crate when one changes.
+//! build script's artifact ([`crate::artifact`]): `OUT_DIR` must hold one for this file whose
+//! recorded source contents match the files on disk (`include_bytes!` of the `.mgfx`), so the
+//! module always has exactly the defines and include folders the `Builder` compiled it with. A
+//! missing or out-of-date artifact is an error saying what to do, never a silent compile with
+//! other options. `in_process` asks for the other way explicitly: the effect is compiled here
+//! with default options and embedded as a byte string (a crate without a build script). Either
+//! way the module holds a hidden `const _: &[u8] = include_bytes!(…)` per source file (the
+//! effect and every include), which is how rustc learns to rebuild the crate when one
+//! changes.
 //!
 //! Errors become `compile_error!` spanned on the path literal, never a panic: malformed macro
 //! input, a missing file, a shader error (rendered with `path:line:col`, code, message and
 //! snippet, paths relative to the crate root) and a code generation error.
 
 use std::path::{Component, Path, PathBuf};
-use std::time::SystemTime;
 
 use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
@@ -78,6 +81,9 @@ struct Input {
     path: LitStr,
     name: Option<Ident>,
     krate: Option<syn::Path>,
+    /// `in_process`: compile here with default options instead of using the build script's
+    /// artifact.
+    in_process: bool,
 }
 
 impl Parse for Input {
@@ -92,6 +98,7 @@ impl Parse for Input {
             path,
             name: None,
             krate: None,
+            in_process: false,
         };
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
@@ -108,8 +115,15 @@ impl Parse for Input {
                 continue;
             }
             let key: Ident = input.parse().map_err(|e| {
-                syn::Error::new(e.span(), "expected `name = <ident>` or `crate = <path>`")
+                syn::Error::new(
+                    e.span(),
+                    "expected `name = <ident>`, `crate = <path>` or `in_process`",
+                )
             })?;
+            if key == "in_process" {
+                out.in_process = true;
+                continue;
+            }
             input.parse::<Token![=]>()?;
             match key.to_string().as_str() {
                 "name" if out.name.is_some() => {
@@ -119,7 +133,9 @@ impl Parse for Input {
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
-                        format!("unknown option `{other}`; expected `name` or `crate`"),
+                        format!(
+                            "unknown option `{other}`; expected `name`, `crate` or `in_process`"
+                        ),
                     ));
                 }
             }
@@ -195,13 +211,10 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
         None => env.crate_path.clone(),
     };
 
-    let source = match env
-        .out_dir
-        .as_deref()
-        .and_then(|out| from_artifact(out, Path::new(&shown), &abs))
-    {
-        Some(s) => s,
-        None => compile_in_process(&abs, env)?,
+    let source = if input.in_process {
+        compile_in_process(&abs, env)?
+    } else {
+        from_artifact(env.out_dir.as_deref(), Path::new(&shown), &abs)?
     };
 
     let options = CodegenOptions {
@@ -214,42 +227,63 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
     Ok(append_to_module(module, tracking_items(&abs, &source.deps)))
 }
 
-/// The build script's artifact for `rel`, when it exists, describes this file, and is not older
-/// than any file it was compiled from (a folder the build script no longer compiles leaves its
-/// old artifacts behind).
-fn from_artifact(out_dir: &Path, rel: &Path, abs: &Path) -> Option<Source> {
+/// The build script's artifact for `rel`: it must exist, describe this file, and have been
+/// compiled from exactly the contents the effect's files have now. Otherwise the message says
+/// what to do (the macro never compiles with options other than the build script's on its own).
+fn from_artifact(out_dir: Option<&Path>, rel: &Path, abs: &Path) -> Result<Source, String> {
+    let shown = rel.display();
+    let in_process = format!(
+        "or write `include_effect!(\"{shown}\", in_process)` to compile it here with default options \
+         (no defines or include folders)"
+    );
+    let Some(out_dir) = out_dir else {
+        return Err(format!(
+            "`{shown}` has no compiled artifact: this crate has no build script\n\
+             help: add `shadowdusk_build::Builder::new().file(\"{shown}\").compile();` to build.rs \
+             (with `shadowdusk-build` in [build-dependencies]), {in_process}"
+        ));
+    };
     let paths = artifact::paths(out_dir, rel);
-    let manifest = Manifest::load(&paths.manifest)?;
+    let missing = || {
+        format!(
+            "the build script did not compile `{shown}` (no {} in OUT_DIR)\n\
+             help: add it to the `shadowdusk_build::Builder` in build.rs (`.file(\"{shown}\")`, or a \
+             `.dir(..)` that holds it), {in_process}",
+            paths.manifest.display()
+        )
+    };
+    let manifest = Manifest::load(&paths.manifest).ok_or_else(missing)?;
     if !same_file(&manifest.source, abs) {
-        return None;
+        return Err(missing());
     }
     let mgfx_path = if manifest.mgfx.is_absolute() {
         manifest.mgfx.clone()
     } else {
         paths.mgfx.clone()
     };
-    let built = modified(&mgfx_path)?;
     let mut deps = manifest.reflection.files_read.clone();
     if deps.is_empty() {
         deps.push(abs.to_path_buf());
     }
-    for d in &deps {
-        if modified(d)? > built {
-            return None;
-        }
+    let stale = || {
+        format!(
+            "the build script's artifact for `{shown}` is out of date: the effect or one of its \
+             includes changed since it was compiled\n\
+             help: build the crate again (`cargo build` reruns the build script, which recompiles \
+             it)"
+        )
+    };
+    if artifact::sources_hash(&deps).as_deref() != Some(manifest.sources_hash.as_str()) {
+        return Err(stale());
     }
-    let bytes = std::fs::read(&mgfx_path).ok()?;
-    let effect = shadowdusk_mgfx::read(&bytes).ok()?;
-    Some(Source {
+    let bytes = std::fs::read(&mgfx_path).map_err(|_| stale())?;
+    let effect = shadowdusk_mgfx::read(&bytes).map_err(|_| stale())?;
+    Ok(Source {
         mgfx: MgfxSource::IncludeBytes(mgfx_path),
         effect,
         reflection: manifest.reflection,
         deps,
     })
-}
-
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).ok()?.modified().ok()
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

@@ -528,7 +528,10 @@ mod tests {
         Mat::<4, 3>::from(big).write_registers(&mut got);
         assert_eq!(got, expect);
         let three_by_two = Mat::<3, 2>::from(big);
-        assert_eq!(three_by_two.rows, [[11.0, 12.0], [21.0, 22.0], [31.0, 32.0]]);
+        assert_eq!(
+            three_by_two.rows,
+            [[11.0, 12.0], [21.0, 22.0], [31.0, 32.0]]
+        );
         assert_eq!(Matrix::from(three_by_two).rows[2], [31.0, 32.0, 0.0, 0.0]);
     }
 

@@ -1,6 +1,6 @@
 //! Headless OpenGL for render tests: `shadowdusk::gl::headless` (EGL on Mesa's surfaceless
 //! platform with a pbuffer, toolchain.md §3; no X and no GPU) with what the tests add on top: a
-//! VAO, clears, the loud skip, and read-back as `image` buffers.
+//! VAO, clears, the loud skip ([`crate::skip`]), and read-back as `image` buffers.
 //!
 //! Orientation: MonoGame's back buffer is read with `glReadPixels`, whose row 0 is the bottom
 //! row; its render targets are stored top row first because `posFixup.y = -1` flips y while one
@@ -52,15 +52,12 @@ impl Headless {
         })
     }
 
-    /// `Headless::new`, or `None` after printing loudly why render tests are skipped.
+    /// `Headless::new`, or `None` after [`crate::skip`] (a failure under
+    /// `SHADOWDUSK_REQUIRE_ALL=1`) says why render tests cannot run.
     pub fn or_skip(test: &str, width: u32, height: u32) -> Option<Headless> {
-        match Headless::new(width, height) {
-            Ok(h) => Some(h),
-            Err(e) => {
-                eprintln!("!!! SKIPPED {test}: headless OpenGL unavailable: {e}");
-                None
-            }
-        }
+        Headless::new(width, height)
+            .map_err(|e| crate::skip(test, &format!("headless OpenGL unavailable: {e}")))
+            .ok()
     }
 
     /// The GL functions.

@@ -628,7 +628,10 @@ fn every_shader_lowers_compiles_translates_and_rewrites() {
     use shadowdusk_build::source::SourceFiles;
 
     if !shadowdusk_build::dxc::available() {
-        eprintln!("!!! SKIPPED every_shader_lowers_compiles_translates_and_rewrites: DXC is not available (run `cargo xtask setup`)");
+        shadowdusk_tests::skip(
+            "every_shader_lowers_compiles_translates_and_rewrites",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
         return;
     }
     let mut failures = Vec::new();

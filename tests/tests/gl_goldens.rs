@@ -3,7 +3,8 @@
 //! (`python3 ../shared/tools/mgfx_dump.py FILE`). This proves the loader against mgfxc's own
 //! files, independently of ShadowDusk's compiler.
 //!
-//! Skips loudly (never silently passes) when the goldens, the MGFX reader or EGL are missing.
+//! Skips loudly (never silently passes; fails under `SHADOWDUSK_REQUIRE_ALL=1`) when the goldens
+//! or EGL are missing. A golden the MGFX reader refuses is a failure, never a skip.
 
 use std::path::PathBuf;
 
@@ -29,26 +30,21 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden/shadowdusk-opengl")
 }
 
-/// The golden's bytes parsed, or `None` after saying loudly why the test is skipped.
+/// The golden's bytes parsed, or `None` after [`shadowdusk_tests::skip`] when `../shared` has
+/// no goldens at all. A golden that is missing from a present corpus, cannot be read, or that
+/// `shadowdusk::mgfx::read` refuses fails the test: that is a reader bug or a lost file.
 fn golden(test: &str, name: &str) -> Option<mgfx::Effect> {
-    let path = golden_dir().join(name);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!(
-                "!!! SKIPPED {test}: golden {} not readable ({e})",
-                path.display()
-            );
-            return None;
-        }
-    };
-    match mgfx::read(&bytes) {
-        Ok(effect) => Some(effect),
-        Err(e) => {
-            eprintln!("!!! SKIPPED {test}: shadowdusk::mgfx::read({name}) returned Err: {e}");
-            None
-        }
+    let dir = golden_dir();
+    if !dir.is_dir() {
+        shadowdusk_tests::skip(test, &format!("{} not found", dir.display()));
+        return None;
     }
+    let path = dir.join(name);
+    let bytes = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{test}: golden {} not readable: {e}", path.display()));
+    let effect = mgfx::read(&bytes)
+        .unwrap_or_else(|e| panic!("{test}: shadowdusk::mgfx::read({name}) returned Err: {e}"));
+    Some(effect)
 }
 
 fn setup(test: &str, name: &str) -> Option<(Headless, GlEffect)> {

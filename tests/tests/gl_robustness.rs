@@ -13,7 +13,7 @@ const EFFECTS: [&str; 2] = ["template_tint.fx", "vs_wvp_chain.fx"];
 
 fn compiled(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
     if !shadowdusk_build::dxc::available() {
-        eprintln!("!!! SKIPPED {test}: DXC is not available (run `cargo xtask setup`)");
+        shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
         return None;
     }
     Some(

@@ -237,10 +237,11 @@ fn listed_fx_files(dir: &Path) -> BTreeSet<String> {
 #[test]
 fn every_pair_matches_its_mgfxc_golden() {
     if !golden_dir().is_dir() {
-        eprintln!(
-            "!!! SKIPPED {TEST}: {} not found; golden parity was NOT checked",
+        let why = format!(
+            "{} not found; golden parity was NOT checked",
             golden_dir().display()
         );
+        shadowdusk_tests::skip(TEST, &why);
         return;
     }
     let gl = Headless::or_skip(&format!("{TEST} (pixel comparison only)"), SIZE, SIZE);
@@ -330,13 +331,11 @@ fn every_pair_matches_its_mgfxc_golden() {
 fn stock_effects_match_monogame_layouts_field_by_field() {
     let stock =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden/monogame-stock");
-    assert!(
-        stock.is_dir() || std::env::var_os("CI").is_none(),
-        "{} is missing under CI",
-        stock.display()
-    );
     if !stock.is_dir() {
-        eprintln!("!!! SKIPPED stock parity: {} not found", stock.display());
+        shadowdusk_tests::skip(
+            "stock_effects_match_monogame_layouts_field_by_field",
+            &format!("{} not found", stock.display()),
+        );
         return;
     }
     let mut compared = Vec::new();

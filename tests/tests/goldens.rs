@@ -9,17 +9,15 @@ use shadowdusk::mgfx::{
     StencilOperation, TextureAddressMode, TextureFilter,
 };
 
-fn golden_dir() -> Option<PathBuf> {
+/// `../shared/golden`, or `None` after [`shadowdusk_tests::skip`] says it is missing.
+fn golden_dir(test: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/golden"));
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: ../shared/golden not found at {} -- MGFX golden tests did not run",
-            dir.display()
-        );
-        None
+        return Some(dir);
     }
+    let why = format!("../shared/golden not found at {}", dir.display());
+    shadowdusk_tests::skip(test, &why);
+    None
 }
 
 fn golden_files(dir: &Path) -> Vec<PathBuf> {
@@ -42,15 +40,17 @@ fn golden_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn load(rel: &str) -> Option<Effect> {
-    let dir = golden_dir()?;
+fn load(test: &str, rel: &str) -> Option<Effect> {
+    let dir = golden_dir(test)?;
     let bytes = std::fs::read(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     Some(read(&bytes).unwrap_or_else(|e| panic!("{rel}: {e}")))
 }
 
 #[test]
 fn every_golden_reads_hashes_and_rewrites_identically() {
-    let Some(dir) = golden_dir() else { return };
+    let Some(dir) = golden_dir("every_golden_reads_hashes_and_rewrites_identically") else {
+        return;
+    };
     let files = golden_files(&dir);
     // 46 OpenGL goldens + 13 stock files (README.md of shared/golden).
     assert!(files.len() >= 59, "only {} golden files found", files.len());
@@ -104,7 +104,7 @@ fn every_golden_reads_hashes_and_rewrites_identically() {
 
 #[test]
 fn tint_shader_fields() {
-    let Some(e) = load("shadowdusk-opengl/TintShader.mgfx") else {
+    let Some(e) = load("tint_shader_fields", "shadowdusk-opengl/TintShader.mgfx") else {
         return;
     };
     assert_eq!(e.key, 0xA0E0_3BE5_u32 as i32);
@@ -153,7 +153,10 @@ fn tint_shader_fields() {
 
 #[test]
 fn state_depth_stencil_fields() {
-    let Some(e) = load("shadowdusk-opengl/StateDepthStencil.mgfx") else {
+    let Some(e) = load(
+        "state_depth_stencil_fields",
+        "shadowdusk-opengl/StateDepthStencil.mgfx",
+    ) else {
         return;
     };
     let pass = &e.techniques[0].passes[0];
@@ -176,7 +179,10 @@ fn state_depth_stencil_fields() {
 
 #[test]
 fn sampler_states_full_fields() {
-    let Some(e) = load("shadowdusk-opengl/SamplerStatesFull.mgfx") else {
+    let Some(e) = load(
+        "sampler_states_full_fields",
+        "shadowdusk-opengl/SamplerStatesFull.mgfx",
+    ) else {
         return;
     };
     let ps = e
@@ -237,7 +243,9 @@ fn skinned_effect_has_three_vs_uniform_records() {
         "shadowdusk-opengl/SkinnedEffect.mgfx",
         "monogame-stock/SkinnedEffect.ogl.mgfxo",
     ] {
-        let Some(e) = load(rel) else { return };
+        let Some(e) = load("skinned_effect_has_three_vs_uniform_records", rel) else {
+            return;
+        };
         let vs = e
             .constant_buffers
             .iter()

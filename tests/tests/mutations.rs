@@ -1,10 +1,19 @@
 //! Damaged effect sources never panic the compiler: every corpus effect is cut, spliced and
 //! sprinkled with stray characters many times (a fixed-seed generator, so a failure repeats),
 //! and each result must compile or fail with diagnostics that carry a code and render.
+//!
+//! The stages before DXC (preprocess, effect parse, lower) are checked on every machine; the
+//! whole pipeline, which needs DXC, skips loudly without it ([`shadowdusk_tests::skip`]).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 
+use shadowdusk_build::diag::{render_plain, Diagnostics};
+use shadowdusk_build::effect::parse;
+use shadowdusk_build::lower::{lower, Stage};
 use shadowdusk_build::pipeline::{compile_source, Options};
+use shadowdusk_build::preprocess::{preprocess, Options as PreOptions};
+use shadowdusk_build::source::SourceFiles;
 use shadowdusk_tests::corpus::corpus_dir;
 
 /// Mutations per effect.
@@ -90,12 +99,8 @@ fn mutate(src: &str, rng: &mut Rng) -> String {
     s.into_iter().collect()
 }
 
-#[test]
-fn damaged_sources_fail_with_diagnostics_and_never_panic() {
-    if !shadowdusk_build::dxc::available() {
-        eprintln!("!!! SKIPPED damaged_sources_fail_with_diagnostics_and_never_panic: DXC is not available (run `cargo xtask setup`)");
-        return;
-    }
+/// Every corpus effect with its [`PER_EFFECT`] mutations, in a fixed order from a fixed seed.
+fn mutations() -> Vec<(PathBuf, Vec<String>)> {
     let mut files: Vec<_> = std::fs::read_dir(corpus_dir())
         .expect("corpus")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -103,43 +108,122 @@ fn damaged_sources_fail_with_diagnostics_and_never_panic() {
         .collect();
     files.sort();
     let mut rng = Rng(0x5EED_5EED_D05C_0FFE);
+    files
+        .into_iter()
+        .map(|path| {
+            let original = std::fs::read_to_string(&path).expect("read");
+            let texts = (0..PER_EFFECT)
+                .map(|_| mutate(&original, &mut rng))
+                .collect();
+            (path, texts)
+        })
+        .collect()
+}
+
+/// Refused sources fail with errors that carry a code, render, and (only a missing tool or an
+/// effect with no technique at all has no place to point at) point into the source.
+fn check_refusal(at: &str, diagnostics: &Diagnostics, rendered: &str) {
+    assert!(
+        !diagnostics.0.is_empty() && diagnostics.has_errors(),
+        "{at}: an error without diagnostics"
+    );
+    assert!(rendered.contains("error["), "{at}:\n{rendered}");
+    for d in diagnostics.iter().filter(|d| d.is_error()) {
+        assert!(
+            d.primary.is_some() || d.code.as_str() == "SD0010",
+            "{at}: `{}` has no position:\n{rendered}",
+            d.code.as_str()
+        );
+    }
+}
+
+/// Preprocess, effect parse and lower of every shader every pass names; `Ok(shaders lowered)`
+/// or the first stage's diagnostics.
+fn stages_before_dxc(path: &Path, text: &str) -> Result<usize, (SourceFiles, Diagnostics)> {
+    let mut files = SourceFiles::new();
+    let expanded = match preprocess(path, Some(text), &PreOptions::default(), &mut files) {
+        Ok(e) => e,
+        Err(d) => return Err((files, d)),
+    };
+    let parsed = match parse(&expanded) {
+        Ok(p) => p,
+        Err(d) => return Err((files, d)),
+    };
+    let mut lowered = 0;
+    for p in parsed.ast.techniques.iter().flat_map(|t| &t.passes) {
+        let shaders = [
+            (Stage::Vertex, &p.vertex_shader),
+            (Stage::Pixel, &p.pixel_shader),
+        ];
+        for (stage, shader) in shaders {
+            let Some(s) = shader else { continue };
+            match lower(&expanded, &parsed, s, stage) {
+                Ok(_) => lowered += 1,
+                Err(d) => return Err((files, d)),
+            }
+        }
+    }
+    Ok(lowered)
+}
+
+/// Needs no DXC, so it runs everywhere.
+#[test]
+fn damaged_sources_never_panic_preprocess_parse_or_lower() {
+    let (mut passed, mut refused) = (0, 0);
+    let mut codes = std::collections::BTreeSet::new();
+    let effects = mutations();
+    for (path, texts) in &effects {
+        for (i, text) in texts.iter().enumerate() {
+            let at = format!("{} mutation {i}", path.display());
+            let outcome = catch_unwind(AssertUnwindSafe(|| stages_before_dxc(path, text)));
+            match outcome {
+                Err(_) => panic!("{at} panicked before DXC; source:\n{text}"),
+                Ok(Ok(_)) => passed += 1,
+                Ok(Err((files, d))) => {
+                    check_refusal(&at, &d, &render_plain(&files, &d.0, false));
+                    codes.insert(d.0[0].code.as_str());
+                    refused += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "mutations before DXC: {} effects x {PER_EFFECT}: {passed} lowered, {refused} refused with codes {codes:?}",
+        effects.len()
+    );
+    assert!(
+        passed > 0 && refused > passed / 4,
+        "the mutations hardly ever broke anything (or nothing lowered)"
+    );
+}
+
+/// The whole pipeline, DXC included.
+#[test]
+fn damaged_sources_fail_with_diagnostics_and_never_panic() {
+    if !shadowdusk_build::dxc::available() {
+        let why = "DXC is not available (run `cargo xtask setup`); \
+                   damaged_sources_never_panic_preprocess_parse_or_lower needs none";
+        shadowdusk_tests::skip("damaged_sources_fail_with_diagnostics_and_never_panic", why);
+        return;
+    }
     let (mut compiled, mut refused) = (0, 0);
     let mut codes = std::collections::BTreeSet::new();
-    for path in &files {
-        let original = std::fs::read_to_string(path).expect("read");
-        for i in 0..PER_EFFECT {
-            let text = mutate(&original, &mut rng);
+    let effects = mutations();
+    for (path, texts) in &effects {
+        for (i, text) in texts.iter().enumerate() {
+            let at = format!("{} mutation {i}", path.display());
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                compile_source(path, &text, &Options::default())
+                compile_source(path, text, &Options::default())
             }));
             match outcome {
-                Err(_) => panic!(
-                    "{} mutation {i} panicked the compiler; source:\n{text}",
-                    path.display()
-                ),
+                Err(_) => panic!("{at} panicked the compiler; source:\n{text}"),
                 Ok(Ok(c)) => {
                     shadowdusk::mgfx::read(&c.bytes).expect("a successful compile reads back");
                     compiled += 1;
                 }
                 Ok(Err(e)) => {
-                    assert!(
-                        !e.diagnostics.0.is_empty() && e.diagnostics.has_errors(),
-                        "{}: an error without diagnostics",
-                        path.display()
-                    );
-                    let rendered = e.render(false);
-                    assert!(rendered.contains("error["), "{rendered}");
+                    check_refusal(&at, &e.diagnostics, &e.render(false));
                     codes.insert(e.diagnostics.0[0].code.as_str());
-                    // Every error about the source points into it (only a missing tool or an
-                    // effect with no technique at all has no place to point at).
-                    for d in e.diagnostics.iter().filter(|d| d.is_error()) {
-                        assert!(
-                            d.primary.is_some() || d.code.as_str() == "SD0010",
-                            "{} mutation {i}: `{}` has no position:\n{rendered}",
-                            path.display(),
-                            d.code.as_str()
-                        );
-                    }
                     refused += 1;
                 }
             }
@@ -147,7 +231,7 @@ fn damaged_sources_fail_with_diagnostics_and_never_panic() {
     }
     eprintln!(
         "mutations: {} effects x {PER_EFFECT}: {compiled} still compiled, {refused} refused with codes {codes:?}",
-        files.len()
+        effects.len()
     );
     assert!(
         refused > compiled / 4,

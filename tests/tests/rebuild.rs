@@ -100,10 +100,8 @@ impl Consumer {
             None => ws.join(".tools/dxc/libdxcompiler.so"),
         };
         if !dxc.is_file() {
-            eprintln!(
-                "!!! SKIPPED {test}: no DXC at {} (run `cargo xtask setup`)",
-                dxc.display()
-            );
+            let why = format!("no DXC at {} (run `cargo xtask setup`)", dxc.display());
+            shadowdusk_tests::skip(test, &why);
             return None;
         }
         let target = ws.join("target/rebuild-tests");

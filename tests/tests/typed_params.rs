@@ -15,9 +15,9 @@ use shadowdusk::include_effect;
 use shadowdusk::params::{EffectParams, Matrix};
 use shadowdusk_tests::{draw_sprite, Headless, Orientation, Sprite};
 
-include_effect!("probes/ps_kinds.fx");
-include_effect!("probes/both_stages.fx");
-include_effect!("probes/mat43.fx");
+include_effect!("probes/ps_kinds.fx", in_process);
+include_effect!("probes/both_stages.fx", in_process);
+include_effect!("probes/mat43.fx", in_process);
 
 const CELL: u32 = 4;
 /// Largest difference allowed between a set value and its 8-bit read-back.

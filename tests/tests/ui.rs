@@ -1,6 +1,8 @@
 //! Compile-fail tests of `include_effect!` (trybuild): a shader syntax error, an HLSL type
 //! error, a missing include and a missing file each fail the build with a message naming the
-//! shader's file, line and column, under the macro's path literal. The expected compiler
+//! shader's file, line and column, under the macro's path literal (compiled `in_process`: these
+//! crates have no build script), and an effect without `in_process` in a crate without a build
+//! script is refused with what to do instead of being compiled with other options. The expected compiler
 //! output is committed beside each case (`tests/ui/*.stderr`; regenerate with
 //! `TRYBUILD=overwrite` and review the diff).
 //!
@@ -40,7 +42,10 @@ fn copy_fixtures(to: &Path) {
 #[test]
 fn include_effect_errors() {
     if !shadowdusk_build::dxc::available() {
-        eprintln!("!!! SKIPPED include_effect_errors: DXC unavailable (run `cargo xtask setup`)");
+        shadowdusk_tests::skip(
+            "include_effect_errors",
+            "DXC unavailable (run `cargo xtask setup`)",
+        );
         return;
     }
     copy_fixtures(&trybuild_crate_dir());

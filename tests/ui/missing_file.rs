@@ -1,3 +1,3 @@
-shadowdusk::include_effect!("shaders/does_not_exist.fx");
+shadowdusk::include_effect!("shaders/does_not_exist.fx", in_process);
 
 fn main() {}

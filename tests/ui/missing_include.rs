@@ -1,3 +1,3 @@
-shadowdusk::include_effect!("shaders/missing_include.fx");
+shadowdusk::include_effect!("shaders/missing_include.fx", in_process);
 
 fn main() {}

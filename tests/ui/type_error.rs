@@ -1,3 +1,3 @@
-shadowdusk::include_effect!("shaders/type_error.fx");
+shadowdusk::include_effect!("shaders/type_error.fx", in_process);
 
 fn main() {}

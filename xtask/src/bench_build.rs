@@ -295,30 +295,39 @@ fn ms(d: Duration) -> String {
 }
 
 /// `include_effect!` expansion, timed on the library function the proc macro calls, once per
-/// corpus effect: from the build script's artifacts (the usual case) and compiling in-process
-/// (a crate without a build script).
+/// corpus effect: from the build script's artifacts (the usual case) and with `in_process` (a
+/// crate without a build script).
 fn macro_expansion(krate: &Path, out_dir: &Path, built: &Artifacts) -> Result<(), String> {
     use shadowdusk_build::include_effect::{expand, MacroEnv};
-    let inputs: Vec<proc_macro2::TokenStream> = built
-        .effects
-        .iter()
-        .map(|e| {
-            format!("{:?}", e.relative.to_string_lossy().replace('\\', "/"))
+    let inputs = |suffix: &str| -> Result<Vec<proc_macro2::TokenStream>, String> {
+        built
+            .effects
+            .iter()
+            .map(|e| {
+                format!(
+                    "{:?}{suffix}",
+                    e.relative.to_string_lossy().replace('\\', "/")
+                )
                 .parse::<proc_macro2::TokenStream>()
                 .map_err(|e| format!("macro input: {e}"))
-        })
-        .collect::<Result<_, _>>()?;
+            })
+            .collect()
+    };
     let mut with_artifacts = MacroEnv::new(krate);
     with_artifacts.out_dir = Some(out_dir.to_path_buf());
     let in_process = MacroEnv::new(krate);
     println!();
     println!(
         "== include_effect! expansion ({} effects, per invocation, median of {WARM_RUNS} rounds)",
-        inputs.len()
+        built.effects.len()
     );
-    for (label, env) in [
-        ("from build-script artifacts", &with_artifacts),
-        ("in-process compile (no build script)", &in_process),
+    for (label, env, inputs) in [
+        ("from build-script artifacts", &with_artifacts, inputs("")?),
+        (
+            "`in_process` (no build script)",
+            &in_process,
+            inputs(", in_process")?,
+        ),
     ] {
         let mut per_call = Vec::new();
         let mut rounds = Vec::new();

@@ -15,8 +15,8 @@ use sha2::{Digest, Sha256};
 const WHEEL: &str = "compushady-lrtu==0.18.0";
 /// The member inside the wheel.
 const MEMBER: &str = "compushady/backends/libdxcompiler_x86_64.so";
-/// sha256 of that member.
-pub const DXC_SHA256: &str = "ade5a6edc143bee6a6c1e83adbcfb6e1eb9c48c50ef2eead9e763e5bcb689fac";
+/// sha256 of that member: the value the compiler checks before loading the workspace copy.
+pub const DXC_SHA256: &str = shadowdusk_build::dxc::locate::PINNED_SHA256;
 
 /// Workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {

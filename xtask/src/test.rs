@@ -1,6 +1,17 @@
-//! `cargo xtask test`: make sure DXC is there, then run every test in the workspace.
+//! `cargo xtask test`: make sure DXC is there, then run every test in the workspace with
+//! `SHADOWDUSK_REQUIRE_ALL=1`, so a test that cannot find DXC, headless EGL, Xvfb or `../shared`
+//! fails instead of printing `!!! SKIPPED` and passing. (An explicit `SHADOWDUSK_REQUIRE_ALL=0`
+//! in the caller's environment is kept, for machines known to lack one of them.)
 
 use std::process::Command;
+
+/// `1` turns every test skip (`!!! SKIPPED`) into a failure.
+const REQUIRE_ALL: &str = "SHADOWDUSK_REQUIRE_ALL";
+
+/// `1` unless the caller set the variable.
+fn require_all() -> String {
+    std::env::var(REQUIRE_ALL).unwrap_or_else(|_| "1".into())
+}
 
 pub fn run(extra: &[String]) -> Result<(), String> {
     crate::setup::run()?;
@@ -11,6 +22,7 @@ pub fn run(extra: &[String]) -> Result<(), String> {
         .args(["test", "--workspace", "--all-targets"])
         .args(extra)
         .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
+        .env(REQUIRE_ALL, require_all())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
@@ -20,6 +32,7 @@ pub fn run(extra: &[String]) -> Result<(), String> {
         .current_dir(&root)
         .args(["test", "--workspace", "--doc"])
         .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
+        .env(REQUIRE_ALL, require_all())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {

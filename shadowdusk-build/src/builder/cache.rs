@@ -2,8 +2,9 @@
 //!
 //! # The key
 //!
-//! An effect's outputs are a function of: the compiler (ShadowDusk's version, the artifact
-//! [`FORMAT`], the DXC build from [`dxc::version`] and its arguments), the options (target,
+//! An effect's outputs are a function of: the compiler (ShadowDusk's version, a hash of its own
+//! sources from `build.rs`, the artifact [`FORMAT`], the SHA-256 of the loaded DXC library and
+//! its arguments from [`dxc::version`]), the options (target,
 //! defines in order, include folders), the effect's path relative to the crate root (it names the
 //! module and appears in the manifest), and the path and full text of every file the
 //! preprocessor read. The key is the blake3 of exactly those, each length-prefixed. It is
@@ -33,8 +34,10 @@
 //! the folder and renamed into place (atomic on one file system), the `.mgfx` before the
 //! `.json`, and a reader checks that the two agree (the `.mgfx` must parse and describe the
 //! manifest's layout), so a torn or foreign entry is a miss, never a wrong artifact. Writers of
-//! one key write identical bytes, so the last rename winning is harmless. Nothing is ever
-//! evicted: delete the folder to reclaim space.
+//! one key write identical bytes, so the last rename winning is harmless. The folder is bounded
+//! ([`prune`]): a hit touches its entry, and after a build the entries used longest ago go until
+//! the folder holds at most 80 % of the bound. An entry pruned while another build reads it is a
+//! miss for that build, never a wrong artifact.
 //!
 //! [`Builder::cache_dir`]: super::Builder::cache_dir
 
@@ -68,6 +71,8 @@ pub(crate) fn key_base(
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk-build");
     field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
+    // The compiler's own sources (build.rs): a change without a version bump is a new key.
+    field(&mut h, env!("SHADOWDUSK_COMPILER_ID").as_bytes());
     field(&mut h, &KEY_SCHEMA.to_le_bytes());
     field(&mut h, &FORMAT.to_le_bytes());
     let dxc = dxc::version().unwrap_or_else(|| "dxc:unavailable".into());
@@ -161,17 +166,21 @@ pub(crate) fn load_shared(
     paths: &ArtifactPaths,
 ) -> Option<SharedHit> {
     let (mgfx, json) = entry_paths(dir, key);
-    let text = std::fs::read_to_string(json).ok()?;
+    let text = std::fs::read_to_string(&json).ok()?;
     let mut manifest: Manifest = serde_json::from_str(&text).ok()?;
     if manifest.format != FORMAT || manifest.cache_key != key {
         return None;
     }
-    let bytes = std::fs::read(mgfx).ok()?;
+    let bytes = std::fs::read(&mgfx).ok()?;
     let effect = shadowdusk_mgfx::read(&bytes).ok()?;
     if layout_of(&effect) != manifest.layout {
         return None;
     }
     map_paths(&mut manifest, |p| from_portable(p, root));
+    // Recently used: [`prune`] keeps it.
+    if let Ok(f) = std::fs::File::options().append(true).open(&json) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
     manifest.source = source.to_path_buf();
     manifest.mgfx = paths.mgfx.clone();
     Some(SharedHit {
@@ -179,6 +188,46 @@ pub(crate) fn load_shared(
         effect,
         manifest,
     })
+}
+
+/// Keeps the shared folder within `max_bytes`: when its entries (`<key>.mgfx` + `<key>.json`)
+/// take more, removes those whose manifest was touched longest ago until at most 80 % is left.
+/// Best effort: an entry another process removes first is simply gone.
+pub(crate) fn prune(dir: &Path, max_bytes: u64) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<(std::time::SystemTime, u64, String)> = Vec::new();
+    let mut total = 0u64;
+    for e in read.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(key) = name.strip_suffix(".json") else {
+            continue;
+        };
+        let (mgfx, json) = entry_paths(dir, key);
+        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        let bytes = size(&mgfx).saturating_add(size(&json));
+        let used = std::fs::metadata(&json)
+            .and_then(|m| m.modified())
+            .unwrap_or(std::time::UNIX_EPOCH);
+        total = total.saturating_add(bytes);
+        entries.push((used, bytes, key.to_string()));
+    }
+    if total <= max_bytes {
+        return;
+    }
+    let target = max_bytes / 5 * 4;
+    entries.sort();
+    for (_, bytes, key) in entries {
+        if total <= target {
+            break;
+        }
+        let (mgfx, json) = entry_paths(dir, &key);
+        // The manifest first: without it the entry is a miss even if the .mgfx stays.
+        let _ = std::fs::remove_file(json);
+        let _ = std::fs::remove_file(mgfx);
+        total = total.saturating_sub(bytes);
+    }
 }
 
 /// Stores an entry (no-op when one exists: same key, same content).

@@ -63,6 +63,7 @@ mod cache;
 mod cargo;
 mod discover;
 mod output;
+pub(crate) use output::write_atomic;
 mod path;
 mod report;
 mod run;
@@ -117,6 +118,7 @@ pub struct Builder {
     no_summary: bool,
     warnings_as_errors: bool,
     mgfx_version: pipeline::MgfxVersion,
+    cache_max_bytes: Option<u64>,
     sink: cargo::Sink,
 }
 
@@ -270,6 +272,14 @@ impl Builder {
         self
     }
 
+    /// The most the shared cache folder may hold; after a build, the entries used longest ago
+    /// are removed until it holds at most 80 % of this. Default: `SHADOWDUSK_CACHE_MAX_MB`
+    /// megabytes when set, else 1024 MB.
+    pub fn cache_max_size(&mut self, bytes: u64) -> &mut Builder {
+        self.cache_max_bytes = Some(bytes);
+        self
+    }
+
     /// No shared cache folder, even when `SHADOWDUSK_CACHE_DIR` is set.
     pub fn no_cache_dir(&mut self) -> &mut Builder {
         self.cache = CacheSetting::Off;
@@ -385,7 +395,18 @@ impl Builder {
             cache_dir,
             options,
         };
+        output::remove_stale_temporaries(&ctx.out_dir.join(crate::artifact::DIR));
         let outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup)?;
+        if let Some(dir) = &ctx.cache_dir {
+            let max = self.cache_max_bytes.unwrap_or_else(|| {
+                std::env::var("SHADOWDUSK_CACHE_MAX_MB")
+                    .ok()
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .unwrap_or(1024)
+                    .saturating_mul(1 << 20)
+            });
+            cache::prune(dir, max);
+        }
 
         self.directives(&outcomes, &root, &include_dirs);
         let mut artifacts = Vec::new();

@@ -29,9 +29,38 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::write(&tmp, bytes)?;
+    test_hook_pause();
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// Debug builds only: `SHADOWDUSK_TEST_WRITE_PAUSE_MS` holds every write between its temporary
+/// file and the rename, so a test can kill a build in the middle of writing (`tests/tests/
+/// build_faults.rs`). Release builds have no such pause.
+fn test_hook_pause() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("SHADOWDUSK_TEST_WRITE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// Removes the temporary files a killed build left in `dir` (its own `OUT_DIR`: cargo runs one
+/// build script of a crate at a time, so nothing else is writing there). They are never read,
+/// only clutter.
+pub(crate) fn remove_stale_temporaries(dir: &Path) {
+    for entry in walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let name = entry.file_name().to_string_lossy();
+        if entry.file_type().is_file() && name.starts_with('.') && name.ends_with(".tmp") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Writes `bytes` unless the file already holds exactly them; `true` when it wrote.

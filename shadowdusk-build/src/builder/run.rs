@@ -186,6 +186,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         relative: f.rel.clone(),
         mgfx: paths.mgfx.clone(),
         cache_key: key.clone(),
+        sources_hash: artifact::sources_hash(&compiled.reflection.files_read).unwrap_or_default(),
         defines: ctx.options.preprocess.defines.clone(),
         include_dirs: ctx.options.preprocess.include_dirs.clone(),
         reflection: compiled.reflection.clone(),

@@ -42,9 +42,8 @@ fn skip(test: &str) -> bool {
     if crate::dxc::available() {
         return false;
     }
-    eprintln!(
-        "!!! SKIPPED {test}: DXC unavailable (run `cargo xtask setup` or set SHADOWDUSK_DXC)"
-    );
+    let why = "DXC unavailable (run `cargo xtask setup` or set SHADOWDUSK_DXC)";
+    crate::skip(test, why);
     true
 }
 
@@ -542,4 +541,35 @@ fn mgfx_v11_is_an_option_that_recompiles_and_names_sources_and_entries() {
     let mut old = shadowdusk_mgfx::read(&bytes).expect("v10");
     old.key = as_v10.key;
     assert_eq!(as_v10, old);
+}
+
+#[test]
+fn the_shared_cache_is_pruned_oldest_first_to_its_bound() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let day = std::time::Duration::from_secs(86_400);
+    let now = SystemTime::now();
+    // Five entries of 1000 + 24 bytes, used 5, 4, 3, 2 and 1 days ago.
+    for (i, key) in ["e", "d", "c", "b", "a"].iter().enumerate() {
+        std::fs::write(dir.path().join(format!("{key}.mgfx")), vec![0u8; 1000]).unwrap();
+        let json = dir.path().join(format!("{key}.json"));
+        std::fs::write(&json, vec![b' '; 24]).unwrap();
+        let f = std::fs::File::options().append(true).open(&json).unwrap();
+        f.set_modified(now - day * (5 - i as u32)).unwrap();
+    }
+    std::fs::write(dir.path().join("unrelated.txt"), b"kept").unwrap();
+    // Within the bound: nothing goes.
+    cache::prune(dir.path(), 10_000);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 11);
+    // Over it: the oldest go until at most 80 % of 3000 bytes (two entries) is left.
+    cache::prune(dir.path(), 3000);
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["a.json", "a.mgfx", "b.json", "b.mgfx", "unrelated.txt"],
+        "the two used last stay"
+    );
 }

@@ -3,7 +3,10 @@ use crate::dxc;
 
 fn cross(src: &str, stage: Stage) -> Option<CrossGlsl> {
     if !dxc::available() {
-        eprintln!("SKIPPED: DXC unavailable (run `cargo xtask setup`)");
+        crate::skip(
+            &crate::this_test(),
+            "DXC unavailable (run `cargo xtask setup`)",
+        );
         return None;
     }
     let spv = dxc::compile(src, "main", stage).unwrap_or_else(|e| panic!("DXC failed: {e}"));

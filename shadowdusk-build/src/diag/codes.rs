@@ -113,6 +113,10 @@ pub enum Code {
     SD0215,
     /// A pixel-shader input semantic that no MonoGame vertex shader writes.
     SD0216,
+    /// A vertex shader that writes no position (`POSITION` / `SV_Position` output).
+    SD0217,
+    /// Uniforms a shader reads need more constant registers than its profile has.
+    SD0218,
     /// Any other construct the GL dialect rewrite cannot translate.
     SD0219,
 }
@@ -168,6 +172,8 @@ impl Code {
             SD0214 => "SD0214",
             SD0215 => "SD0215",
             SD0216 => "SD0216",
+            SD0217 => "SD0217",
+            SD0218 => "SD0218",
             SD0219 => "SD0219",
         }
     }
@@ -220,6 +226,8 @@ impl Code {
         Code::SD0214,
         Code::SD0215,
         Code::SD0216,
+        Code::SD0217,
+        Code::SD0218,
         Code::SD0219,
     ];
 }

@@ -123,9 +123,36 @@ impl Diagnostic {
     }
 }
 
-/// A list of diagnostics; a stage that fails returns at least one error in it.
+/// `text` with control characters (other than tab and newline) written as `\u{..}` escapes, so
+/// a message never sends raw control bytes (a NUL, an escape sequence) to a terminal.
+pub fn escape(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if needs_escape(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// At most this many diagnostics are listed, as clang's `-ferror-limit` does; later ones are
+/// counted in a last entry, so hostile input cannot make output (or the time to build it) grow
+/// without bound.
+pub const LIMIT: usize = 50;
+
+/// A list of diagnostics; a stage that fails returns at least one error in it. Holds at most
+/// [`LIMIT`] entries and then one that says how many more were dropped.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Diagnostics(pub Vec<Diagnostic>);
+pub struct Diagnostics(pub Vec<Diagnostic>, #[serde(skip)] usize);
 
 impl Diagnostics {
     /// An empty list.
@@ -133,9 +160,38 @@ impl Diagnostics {
         Self::default()
     }
 
+    /// A list of `list` (pushed one by one, so the limit holds).
+    pub fn from_vec(list: Vec<Diagnostic>) -> Self {
+        let mut d = Self::new();
+        for x in list {
+            d.push(x);
+        }
+        d
+    }
+
     /// Appends one, unless the same problem (code, message, place) is already listed: two
-    /// shaders of one effect that share a bad declaration report it once.
+    /// shaders of one effect that share a bad declaration report it once. Past [`LIMIT`] it is
+    /// only counted.
     pub fn push(&mut self, d: Diagnostic) {
+        if self.1 > 0 || self.0.len() >= LIMIT {
+            self.1 += 1;
+            let summary = Diagnostic {
+                severity: Severity::Error,
+                code: self.0.get(LIMIT).map_or(d.code, |s| s.code),
+                message: format!(
+                    "{} more diagnostic{} not shown (only the first {LIMIT} are listed)",
+                    self.1,
+                    if self.1 == 1 { "" } else { "s" }
+                ),
+                primary: None,
+                secondary: Vec::new(),
+                notes: Vec::new(),
+                help: Some("fix the problems above and build again".into()),
+            };
+            self.0.truncate(LIMIT);
+            self.0.push(summary);
+            return;
+        }
         let same =
             |e: &Diagnostic| e.code == d.code && e.message == d.message && e.primary == d.primary;
         if !self.0.iter().any(same) {
@@ -168,7 +224,7 @@ impl Diagnostics {
 
 impl From<Diagnostic> for Diagnostics {
     fn from(d: Diagnostic) -> Self {
-        Diagnostics(vec![d])
+        Diagnostics(vec![d], 0)
     }
 }
 

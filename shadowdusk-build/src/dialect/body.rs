@@ -306,6 +306,22 @@ pub fn emit(p: &Plan<'_>) -> Result<String, DialectError> {
         return Err(internal("constant arrays but no main()"));
     }
     let writes_position = flags.fixups > 0 || p.outputs.iter().any(|b| b.to == "gl_Position");
+    // SPIRV-Cross writes its depth fix-up whether or not the shader has a position, so the
+    // position counts only when something else mentions it (or a `POSITION` output maps to it).
+    let mentions_position = p.outputs.iter().any(|b| b.to == "gl_Position")
+        || p.cross
+            .text
+            .replace("gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;", "")
+            .contains("gl_Position");
+    if p.stage == Stage::Vertex && !mentions_position {
+        // fxc refuses this too: the rasterizer would have no position to draw.
+        return Err(DialectError::new(
+            Code::SD0217,
+            "the vertex shader writes no position",
+            "return the clip-space position with the POSITION (or SV_Position) semantic, e.g. a `float4 Position : POSITION0;` member of the output struct",
+            None,
+        ));
+    }
     if p.stage == Stage::Vertex && writes_position && flags.fixups == 0 {
         return Err(DialectError::new(
             Code::SD0219,

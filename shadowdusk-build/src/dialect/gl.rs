@@ -11,13 +11,15 @@ pub struct Gl {
     context: HeadlessGl,
 }
 
-/// A context, or `None` (with a loud message) when EGL/Mesa is missing.
+/// A context, or `None` after [`crate::skip`] (a failure under `SHADOWDUSK_REQUIRE_ALL=1`) when
+/// EGL/Mesa is missing.
 pub fn context(es: bool) -> Option<Gl> {
     let api = if es { Api::Gles2 } else { Api::DesktopGl };
     match HeadlessGl::with_api(8, 8, api) {
         Ok(context) => Some(Gl { context }),
         Err(e) => {
-            eprintln!("!!! SKIPPED GL check ({api:?}): headless OpenGL unavailable: {e}");
+            let why = format!("GL check ({api:?}): headless OpenGL unavailable: {e}");
+            crate::skip(&crate::this_test(), &why);
             None
         }
     }

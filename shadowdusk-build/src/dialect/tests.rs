@@ -12,7 +12,10 @@ fn build(
     slot_of: &dyn Fn(&CombinedSampler) -> Option<u32>,
 ) -> Option<Result<DialectShader, DialectError>> {
     if !dxc::available() {
-        eprintln!("SKIPPED: DXC unavailable (run `cargo xtask setup`)");
+        crate::skip(
+            &crate::this_test(),
+            "DXC unavailable (run `cargo xtask setup`)",
+        );
         return None;
     }
     let spv = dxc::compile(src, "main", stage).unwrap_or_else(|e| panic!("DXC failed: {e}"));
@@ -833,13 +836,15 @@ fn pixel_shader_links_against_spritebatch_vertex_shader() {
     // glsl-dialect.md §8.9: the real SpriteEffect VS from mgfxc, read at run time.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/golden/monogame-stock/SpriteEffect.ogl.mgfxo");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!(
-            "SKIPPED: {} not found (the shared golden corpus is absent)",
+    if !path.exists() {
+        let why = format!(
+            "{} not found (the shared golden corpus is absent)",
             path.display()
         );
+        crate::skip("pixel_shader_links_against_spritebatch_vertex_shader", &why);
         return;
-    };
+    }
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let effect = shadowdusk_mgfx::read(&bytes).expect("golden parses");
     let vs = effect
         .shaders

@@ -11,12 +11,13 @@
 //!
 //! Reading warnings after a *successful* compile is the catch: hassle-rs 0.12 builds a slice from
 //! the error blob's pointer, which is null when the blob is empty, so reading it is undefined
-//! behaviour. So every shader is first compiled with `-WX`. No message → done, at no extra cost.
+//! behaviour (every blob is checked with [`blob::is_empty`] before it is read). So every shader is first compiled with `-WX`. No message → done, at no extra cost.
 //! A failure is then retried without `-WX`: if that succeeds, every error of the first run was a
 //! promoted warning, and its (non-empty) error buffer is the warning list. If it fails too, the
 //! second run's buffer holds the real errors.
 
 pub mod args;
+mod blob;
 mod instance;
 pub mod locate;
 mod messages;
@@ -130,8 +131,11 @@ fn compile_once(
                 let out = op
                     .get_result()
                     .map_err(|e| failure(format!("DXC returned no SPIR-V: {e}")))?;
+                if blob::is_empty(&out) {
+                    return Err(failure("DXC returned an empty module".into()));
+                }
                 let bytes: &[u8] = out.as_slice();
-                if bytes.len() % 4 != 0 || bytes.is_empty() {
+                if bytes.len() % 4 != 0 {
                     return Err(failure(format!(
                         "DXC returned {} bytes, not a SPIR-V module",
                         bytes.len()
@@ -146,7 +150,9 @@ fn compile_once(
                 let raw = op
                     .get_error_buffer()
                     .ok()
-                    .and_then(|b| library.get_blob_as_string(&b.into()).ok())
+                    .map(hassle_rs::DxcBlob::from)
+                    .filter(|b| !blob::is_empty(b))
+                    .and_then(|b| library.get_blob_as_string(&b).ok())
                     .unwrap_or_else(|| format!("DXC failed with HRESULT {hr:?} and no message"));
                 Err(DxcError::Compile {
                     messages: messages::parse(&raw),
@@ -174,25 +180,17 @@ fn failure(text: String) -> DxcError {
     }
 }
 
-/// A string identifying the DXC build, for cache keys; `None` when DXC is unavailable.
-///
-/// hassle-rs exposes a version only through the validator (`libdxil.so`, absent here), so this
-/// uses the library's path and byte size, which changes whenever the library is replaced.
+/// A string identifying the DXC build, for cache keys; `None` when DXC is unavailable: the
+/// loaded library's SHA-256 (its contents, not its size or path) and the arguments it is run
+/// with.
 pub fn version() -> Option<String> {
-    let path = instance::loaded_path().ok()?;
-    match path {
-        Some(p) => {
-            let len = std::fs::metadata(&p).ok()?.len();
-            Some(format!(
-                "dxcompiler:{len}:{}",
-                args::arguments(Stage::Pixel, true).join(" ")
-            ))
-        }
-        None => Some(format!(
-            "dxcompiler:system:{}",
-            args::arguments(Stage::Pixel, true).join(" ")
-        )),
-    }
+    let sha = instance::loaded_sha256()
+        .ok()?
+        .unwrap_or_else(|| "system:unhashed".into());
+    Some(format!(
+        "dxcompiler:{sha}:{}",
+        args::arguments(Stage::Pixel, true).join(" ")
+    ))
 }
 
 /// Whether DXC can be loaded (tests use this to skip loudly).
@@ -210,11 +208,8 @@ mod tests {
     use super::*;
 
     fn skip() -> bool {
-        if !available() {
-            eprintln!(
-                "SKIPPED: DXC unavailable: {:?}",
-                instance::loaded_path().err()
-            );
+        if let Err(e) = instance::loaded_path() {
+            crate::skip(&crate::this_test(), &format!("DXC unavailable: {e}"));
             return true;
         }
         false

@@ -28,6 +28,7 @@ pub fn evaluate(
         toks,
         i: 0,
         consts,
+        depth: 0,
     };
     let vals = p.expr()?;
     if p.i != toks.len() {
@@ -53,7 +54,13 @@ struct P<'a> {
     toks: &'a [Token],
     i: usize,
     consts: &'a dyn Fn(&str) -> Option<f64>,
+    /// Nesting of the expression being read; past [`MAX_NEST`] it is refused rather than
+    /// recursed into (10^5 parentheses must not overflow the stack).
+    depth: u32,
 }
+
+/// Deepest nesting an initializer may have (DXC stops at 256 brackets).
+const MAX_NEST: u32 = 256;
 
 impl<'a> P<'a> {
     fn peek(&self) -> Option<&'a str> {
@@ -92,6 +99,16 @@ impl<'a> P<'a> {
     }
 
     fn unary(&mut self) -> Result<Vec<f64>, usize> {
+        if self.depth >= MAX_NEST {
+            return Err(self.i);
+        }
+        self.depth += 1;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> Result<Vec<f64>, usize> {
         match self.peek() {
             Some("-") => {
                 self.i += 1;
@@ -248,6 +265,21 @@ mod tests {
         assert_eq!(eval("float", None, "sin(1)"), Err(0));
         assert!(eval("float4", None, "float4(1, 2)").is_err());
         assert!(eval("float", Some(3), "{1, 2}").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_recursed() {
+        let t = types::numeric("float").unwrap();
+        for src in [
+            format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+            format!("{}1", "-".repeat(100_000)),
+        ] {
+            let l = super::super::lexer::tokenize(&src);
+            assert!(evaluate(&src, &l.tokens, &t, &|_| None).is_err());
+        }
+        let ok = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        let l = super::super::lexer::tokenize(&ok);
+        assert_eq!(evaluate(&ok, &l.tokens, &t, &|_| None), Ok(vec![1.0]));
     }
 
     #[test]

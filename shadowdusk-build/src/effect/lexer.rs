@@ -123,7 +123,11 @@ pub fn tokenize(src: &str) -> Lexed {
             while i < b.len() && (b[i] & 0xC0) == 0x80 {
                 i += 1;
             }
-            out.bad_chars.push(start..i);
+            // One range per run of unknown characters: hostile input costs O(1) memory here.
+            match out.bad_chars.last_mut() {
+                Some(run) if run.end == start => run.end = i,
+                _ => out.bad_chars.push(start..i),
+            }
             continue;
         };
         out.tokens.push(Token {
@@ -209,6 +213,7 @@ mod tests {
     fn bad_characters_are_reported() {
         let l = tokenize("a @ b $ `");
         assert_eq!(l.bad_chars, vec![2..3, 6..7, 8..9]);
+        assert_eq!(tokenize("a @@$ b").bad_chars, vec![2..5]);
         assert_eq!(l.tokens.len(), 2);
     }
 

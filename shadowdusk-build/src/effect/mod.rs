@@ -114,14 +114,34 @@ pub fn parse(expanded: &Expanded) -> Result<ParsedEffect, Diagnostics> {
     let lexed = lexer::tokenize(src);
     if !lexed.bad_chars.is_empty() {
         let mut d = Diagnostics::new();
+        // A run of unknown characters is one error (a pasted binary is not 10^6 errors).
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
         for r in &lexed.bad_chars {
-            d.push(
-                Diagnostic::error(
-                    Code::FX0011,
-                    format!("unexpected character `{}`", &src[r.clone()]),
+            match runs.last_mut() {
+                Some(last) if last.end == r.start => last.end = r.end,
+                _ => runs.push(r.clone()),
+            }
+        }
+        for r in runs {
+            let text = &src[r.clone()];
+            let shown: String = text.chars().take(8).collect();
+            let what = if text.chars().nth(8).is_some() {
+                format!(
+                    "{} unexpected characters starting `{}`",
+                    text.chars().count(),
+                    crate::diag::escape(&shown)
                 )
-                .at_opt(expanded.map.span(r.clone()))
-                .with_help("remove the character; it is only allowed inside strings and comments"),
+            } else if shown.chars().count() > 1 {
+                format!("unexpected characters `{}`", crate::diag::escape(&shown))
+            } else {
+                format!("unexpected character `{}`", crate::diag::escape(&shown))
+            };
+            d.push(
+                Diagnostic::error(Code::FX0011, what)
+                    .at_opt(expanded.map.span(r.start..r.end.min(r.start + 1)))
+                    .with_help(
+                        "remove it; such characters are only allowed inside strings and comments",
+                    ),
             );
         }
         return Err(d);

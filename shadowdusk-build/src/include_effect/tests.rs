@@ -81,6 +81,7 @@ impl Crate {
             relative: rel.to_path_buf(),
             mgfx: paths.mgfx.clone(),
             cache_key: "test".to_string(),
+            sources_hash: artifact::sources_hash(&c.reflection.files_read).unwrap(),
             defines: vec![("WARM".to_string(), "1".to_string())],
             include_dirs: Vec::new(),
             reflection: c.reflection,
@@ -105,7 +106,7 @@ fn need_dxc(test: &str) -> bool {
     if dxc::available() {
         return true;
     }
-    eprintln!("!!! SKIPPED {test}: DXC unavailable (run `cargo xtask setup`)");
+    crate::skip(test, "DXC unavailable (run `cargo xtask setup`)");
     false
 }
 
@@ -168,7 +169,7 @@ fn in_process_embeds_the_compiled_bytes_and_tracks_every_file() {
         return;
     }
     let k = Crate::new("in-process");
-    let out = run(r#""shaders/tint.fx""#, &k.env());
+    let out = run(r#""shaders/tint.fx", in_process"#, &k.env());
     let m = parse_module(&out);
     assert_eq!(m.ident, "tint");
     let expected = pipeline::compile_file(
@@ -222,36 +223,61 @@ fn build_script_artifact_is_preferred_when_present() {
 }
 
 #[test]
-fn stale_or_foreign_artifacts_are_ignored() {
-    if !need_dxc("stale_or_foreign_artifacts_are_ignored") {
+fn missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do() {
+    if !need_dxc("missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do") {
         return;
     }
     let k = Crate::new("stale");
-    let mgfx = k.write_artifact();
+    // No build script at all: the macro does not quietly compile with default options.
+    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx""#, &k.env()));
+    assert!(msg.contains("no build script"), "{msg}");
+    assert!(
+        msg.contains("Builder::new().file(\"shaders/tint.fx\")"),
+        "{msg}"
+    );
+    assert!(msg.contains("in_process"), "{msg}");
+
+    // A build script that did not compile this effect.
     let mut env = k.env();
     env.out_dir = Some(k.out_dir());
+    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx""#, &env));
+    assert!(
+        msg.contains("the build script did not compile `shaders/tint.fx`"),
+        "{msg}"
+    );
 
-    // Older than the effect: the build script no longer compiles it.
+    // Compiled, then an include changed (its time is irrelevant: the contents differ).
+    let mgfx = k.write_artifact();
+    assert!(embedded_bytes(&parse_module(&run(r#""shaders/tint.fx""#, &env))).is_none());
+    let header = k.root.join("shaders/common.fxh");
+    let text = std::fs::read_to_string(&header).unwrap();
+    std::fs::write(&header, format!("{text}\n// edited\n")).unwrap();
     let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&header)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx""#, &env));
+    assert!(msg.contains("out of date"), "{msg}");
+    std::fs::write(&header, text).unwrap();
+    // Back to the compiled contents: current again, whatever the times say.
     std::fs::File::options()
         .write(true)
         .open(&mgfx)
         .unwrap()
         .set_modified(old)
         .unwrap();
-    let m = parse_module(&run(r#""shaders/tint.fx""#, &env));
-    assert!(embedded_bytes(&m).is_some(), "a stale artifact was used");
+    assert!(embedded_bytes(&parse_module(&run(r#""shaders/tint.fx""#, &env))).is_none());
 
-    // Fresh again, but the manifest describes another file.
+    // The manifest describes another crate's file.
     let k2 = Crate::new("foreign");
     k2.write_artifact();
     env.manifest_dir = k.root.clone();
     env.out_dir = Some(k2.out_dir());
-    let m = parse_module(&run(r#""shaders/tint.fx""#, &env));
-    assert!(
-        embedded_bytes(&m).is_some(),
-        "another crate's artifact was used"
-    );
+    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx""#, &env));
+    assert!(msg.contains("did not compile"), "{msg}");
 }
 
 #[test]
@@ -261,7 +287,7 @@ fn name_and_crate_options() {
     }
     let k = Crate::new("options");
     let out = run(
-        r#""./shaders/tint.fx", name = warm_tint, crate = ::engine::sd,"#,
+        r#""./shaders/tint.fx", name = warm_tint, crate = ::engine::sd, in_process,"#,
         &k.env(),
     );
     let m = parse_module(&out);
@@ -280,7 +306,7 @@ fn shader_error_is_spanned_on_the_literal_with_location_and_snippet() {
         return;
     }
     let k = Crate::new("error");
-    let out = run("\n    \"shaders/bad.fx\"", &k.env());
+    let out = run("\n    \"shaders/bad.fx\", in_process", &k.env());
     let (msg, at) = compile_error_of(&out);
     assert_eq!((at.line, at.column), (2, 4), "span is not the literal's");
     let first = msg.lines().next().unwrap();
@@ -337,7 +363,10 @@ fn codegen_errors_are_reported() {
         return;
     }
     let k = Crate::new("codegen");
-    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx", name = r#type"#, &k.env()));
+    let (msg, _) = compile_error_of(&run(
+        r#""shaders/tint.fx", name = r#type, in_process"#,
+        &k.env(),
+    ));
     assert!(
         msg.contains("cannot generate Rust for `shaders/tint.fx`") && msg.contains("`type`"),
         "{msg}"

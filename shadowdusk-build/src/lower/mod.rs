@@ -41,7 +41,7 @@ use crate::source::{OffsetMap, TextBuilder};
 use emit::Edits;
 use shadowdusk_mgfx::SamplerState;
 
-pub use declarations::CARRIER_PREFIX;
+pub use declarations::{CARRIER_PREFIX, MATRIX_CARRIER_PREFIX};
 pub use entry::WRAPPER;
 pub use samplers::SYNTH_PREFIX;
 

@@ -1,5 +1,6 @@
-//! Lowering tests: text-level checks, and real DXC compiles of the lowered text (skipped loudly
-//! when `.tools/dxc/libdxcompiler.so` is missing; run `cargo xtask setup`).
+//! Lowering tests: text-level checks, and real DXC compiles of the lowered text through the dxc
+//! stage (skipped loudly, or failing under `SHADOWDUSK_REQUIRE_ALL=1`, when DXC is missing; run
+//! `cargo xtask setup`).
 
 use super::*;
 use crate::diag::Code;
@@ -67,65 +68,25 @@ impl Case {
 
 // ---- DXC --------------------------------------------------------------------------------
 
-fn dxc_path() -> Option<std::path::PathBuf> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/dxc/libdxcompiler.so");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "\n!!!!! SKIPPING DXC CHECK: {} not found (run `cargo xtask setup`) !!!!!\n",
-            p.display()
-        );
-        None
-    }
-}
-
-/// Compiles lowered text with DXC the way the dxc stage does; `Ok(None)` when DXC is missing.
+/// Compiles lowered text with the dxc stage itself (its arguments, profile and library lookup,
+/// [`crate::dxc::args`]); any warning fails like the stage's `-WX` first try. `Ok(None)` after
+/// [`crate::skip`] when DXC is missing.
 fn dxc(l: &Lowered, stage: Stage) -> Result<Option<Vec<u8>>, String> {
-    use std::sync::Mutex;
-    static LOCK: Mutex<()> = Mutex::new(());
-    let Some(path) = dxc_path() else {
+    if !crate::dxc::available() {
+        crate::skip(
+            &crate::this_test(),
+            "DXC check: DXC unavailable (run `cargo xtask setup`)",
+        );
         return Ok(None);
-    };
-    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let dxc = hassle_rs::Dxc::new(Some(path)).map_err(|e| format!("{e:?}"))?;
-    let compiler = dxc.create_compiler().map_err(|e| format!("{e:?}"))?;
-    let library = dxc.create_library().map_err(|e| format!("{e:?}"))?;
-    let blob = library
-        .create_blob_with_encoding_from_str(&l.text)
-        .map_err(|e| format!("{e:?}"))?;
-    let profile = match stage {
-        Stage::Vertex => "vs_6_0",
-        Stage::Pixel => "ps_6_0",
-    };
-    let mut args = vec![
-        "-spirv",
-        "-fspv-target-env=vulkan1.0",
-        "-fvk-use-dx-layout",
-        "-WX",
-        "-HV",
-        "2018",
-        "-O3",
-    ];
-    if stage == Stage::Pixel {
-        args.push("-fvk-use-dx-position-w");
     }
-    match compiler.compile(&blob, "lowered.hlsl", &l.entry, profile, &args, None, &[]) {
-        Ok(r) => {
-            // (Warnings on success are not read: hassle-rs 0.12 slices an empty error buffer
-            // from a null pointer, which is undefined behaviour.)
-            let out = r.get_result().map_err(|e| format!("{e:?}"))?;
-            Ok(Some(out.to_vec()))
-        }
-        Err((r, _)) => {
-            let err = r
-                .get_error_buffer()
-                .ok()
-                .and_then(|b| library.get_blob_as_string(&b.into()).ok())
-                .unwrap_or_default();
-            Err(format!("{err}\n--- lowered text ---\n{}", l.text))
-        }
+    let lowered = |e: &dyn std::fmt::Display| format!("{e}\n--- lowered text ---\n{}", l.text);
+    let spv = crate::dxc::compile(&l.text, &l.entry, stage).map_err(|e| lowered(&e))?;
+    if !spv.warnings.is_empty() {
+        return Err(lowered(&format!("DXC warned: {:?}", spv.warnings)));
     }
+    Ok(Some(
+        spv.words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    ))
 }
 
 fn compiles(c: &Case, entry: &str, stage: Stage) -> Lowered {

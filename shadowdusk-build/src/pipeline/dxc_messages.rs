@@ -24,6 +24,10 @@ pub fn diagnostics(
     };
     for m in errors {
         let span = locate(expanded, lowered, m).or(fallback);
+        if let Some(d) = intrinsic_arity(lowered, m) {
+            out.push(d.at_opt(span).with_note(format!("while compiling {what}")));
+            continue;
+        }
         out.push(
             Diagnostic::error(Code::SD0100, format!("DXC: {}", m.text.trim()))
                 .at_opt(span)
@@ -105,6 +109,79 @@ fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span
     expanded
         .map
         .span(from..to.max(from + 1).min(expanded.text.len()))
+}
+
+/// The argument counts HLSL's intrinsics accept (the common ones). DXC reports a call with
+/// another count as "use of undeclared identifier", which sends users looking for a missing
+/// `#include`.
+#[rustfmt::skip]
+const INTRINSIC_ARITY: &[(&str, &[usize])] = &[
+    ("abs", &[1]), ("acos", &[1]), ("all", &[1]), ("any", &[1]), ("asin", &[1]),
+    ("atan", &[1]), ("atan2", &[2]), ("ceil", &[1]), ("clamp", &[3]), ("clip", &[1]),
+    ("cos", &[1]), ("cosh", &[1]), ("cross", &[2]), ("ddx", &[1]), ("ddy", &[1]),
+    ("degrees", &[1]), ("determinant", &[1]), ("distance", &[2]), ("dot", &[2]),
+    ("exp", &[1]), ("exp2", &[1]), ("faceforward", &[3]), ("floor", &[1]), ("fmod", &[2]),
+    ("frac", &[1]), ("fwidth", &[1]), ("ldexp", &[2]), ("length", &[1]), ("lerp", &[3]),
+    ("lit", &[3]), ("log", &[1]), ("log10", &[1]), ("log2", &[1]), ("mad", &[3]),
+    ("max", &[2]), ("min", &[2]), ("modf", &[2]), ("mul", &[2]), ("normalize", &[1]),
+    ("pow", &[2]), ("radians", &[1]), ("reflect", &[2]), ("refract", &[3]), ("round", &[1]),
+    ("rsqrt", &[1]), ("saturate", &[1]), ("sign", &[1]), ("sin", &[1]), ("sincos", &[3]),
+    ("sinh", &[1]), ("smoothstep", &[3]), ("sqrt", &[1]), ("step", &[2]), ("tan", &[1]),
+    ("tanh", &[1]), ("transpose", &[1]), ("trunc", &[1]),
+];
+
+/// "use of undeclared identifier 'lerp'" for a call of a known intrinsic with the wrong number
+/// of arguments, said as what it is.
+fn intrinsic_arity(lowered: &Lowered, m: &DxcMessage) -> Option<Diagnostic> {
+    let name = m
+        .text
+        .split("undeclared identifier '")
+        .nth(1)?
+        .split('\'')
+        .next()?;
+    let &(_, counts) = INTRINSIC_ARITY.iter().find(|(n, _)| *n == name)?;
+    let text = lowered.text.as_str();
+    let line_start = match m.line {
+        0 => return None,
+        1 => 0,
+        l => text.match_indices('\n').nth(l as usize - 2)?.0 + 1,
+    };
+    let at = line_start + m.column.saturating_sub(1) as usize;
+    let rest = text.get(at..)?.strip_prefix(name)?.trim_start();
+    let args = rest.strip_prefix('(')?;
+    // Count top-level commas up to the matching `)`.
+    let (mut depth, mut commas, mut empty) = (0usize, 0usize, true);
+    for c in args.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => break,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => commas += 1,
+            c if !c.is_whitespace() => empty = false,
+            _ => {}
+        }
+    }
+    let given = if empty && commas == 0 { 0 } else { commas + 1 };
+    if counts.contains(&given) {
+        return None;
+    }
+    let wanted = counts
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ");
+    Some(
+        Diagnostic::error(
+            Code::SD0100,
+            format!(
+                "`{name}` takes {wanted} argument{}, but this call passes {given}",
+                if counts == [1] { "" } else { "s" }
+            ),
+        )
+        .with_help(format!(
+            "check the arguments of `{name}` (DXC reports a wrong count as \"undeclared identifier '{name}'\")"
+        )),
+    )
 }
 
 /// What to do about a warning, where there is a clear fix.

@@ -183,7 +183,11 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
                 w
             })
             .collect();
-        return Err(CompileError::new(files, Diagnostics(promoted), deps));
+        return Err(CompileError::new(
+            files,
+            Diagnostics::from_vec(promoted),
+            deps,
+        ));
     }
 
     let t = Instant::now();

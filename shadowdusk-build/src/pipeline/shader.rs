@@ -86,8 +86,69 @@ pub fn compile(
     let rewritten = dialect::rewrite(&cross, job.stage, &slot_of);
     timings.rewrite += t.elapsed();
     let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
+    check_register_limit(expanded, parsed, &d, &job.shader.profile, at, &what)?;
 
     Ok(shader_input(job.stage, d, &lowered))
+}
+
+/// The constant registers a Shader Model 2/3 profile has (fxc refuses more); `None` for the
+/// profiles ShadowDusk compiles without that limit (SM4 and later under OpenGL, whose GLSL has
+/// no such bound on MonoGame's targets).
+fn register_limit(profile: &str) -> Option<u32> {
+    match profile.to_ascii_lowercase().as_str() {
+        "vs_1_1" | "vs_2_0" | "vs_2_x" | "vs_3_0" => Some(256),
+        "ps_2_0" | "ps_2_x" => Some(32),
+        "ps_3_0" => Some(224),
+        _ => None,
+    }
+}
+
+/// SD0218 at the first uniform that does not fit in the profile's constant registers.
+fn check_register_limit(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    d: &dialect::DialectShader,
+    profile: &str,
+    at: Option<Span>,
+    what: &str,
+) -> Result<(), Diagnostics> {
+    let Some(limit) = register_limit(profile) else {
+        return Ok(());
+    };
+    if d.register_count <= limit {
+        return Ok(());
+    }
+    let over = d
+        .registers
+        .iter()
+        .find(|r| r.base.saturating_add(r.count) > limit)
+        .map(|r| {
+            r.name
+                .trim_start_matches(CARRIER_PREFIX)
+                .trim_start_matches(SYNTH_PREFIX)
+                .trim_start_matches(crate::lower::MATRIX_CARRIER_PREFIX)
+                .to_string()
+        });
+    let decl = over
+        .as_deref()
+        .and_then(|n| parsed.ast.globals.iter().find(|g| g.name == n));
+    let span = decl.and_then(|g| expanded.map.span(g.range.clone())).or(at);
+    let name = over.map_or_else(|| "the uniforms".to_string(), |n| format!("`{n}`"));
+    Err(Diagnostic::error(
+        Code::SD0218,
+        format!(
+            "{name} does not fit: the shader reads {} constant registers, and {profile} has {limit}",
+            d.register_count
+        ),
+    )
+    .at_opt(span)
+    .with_note(format!("while compiling {what}"))
+    .with_help(format!(
+        "use fewer or smaller uniforms (an array element is one register, a float4x4 four), or a \
+         profile with more registers ({})",
+        if profile.starts_with("ps_2") { "ps_3_0 has 224" } else { "split the work across passes" }
+    ))
+    .into())
 }
 
 /// The uniforms with an explicit constant register for `stage`: `register(c4)` for both

@@ -175,6 +175,41 @@ impl Pp<'_> {
                 }
                 Ok(())
             }
+            "line" if active => {
+                // `#line 12` / `#line 12 "file"` (and the GNU `# 12 "file"`): checked as fxc
+                // checks it; the positions ShadowDusk reports stay those of the real files.
+                let (number, more) = if name_tok.kind == Kind::Number {
+                    (Some(name_tok), args)
+                } else {
+                    let words: Vec<&Tok> = args.iter().filter(|t| !t.kind.is_space()).collect();
+                    (words.first().copied(), args)
+                };
+                let words: Vec<&Tok> = more.iter().filter(|t| !t.kind.is_space()).collect();
+                let rest_words = if name_tok.kind == Kind::Number {
+                    &words[..]
+                } else {
+                    words.get(1..).unwrap_or(&[])
+                };
+                let digits = number.is_some_and(|t| {
+                    t.kind == Kind::Number && t.text.bytes().all(|b| b.is_ascii_digit())
+                });
+                let file_ok = match rest_words {
+                    [] => true,
+                    [f] => f.kind == Kind::Str,
+                    _ => false,
+                };
+                if digits && file_ok {
+                    return Ok(());
+                }
+                self.error(
+                    Diagnostic::error(
+                        Code::SD0004,
+                        "malformed `#line`: expected a decimal line number and an optional \"file name\"",
+                    )
+                    .at(span)
+                    .with_help("write `#line 42` or `#line 42 \"effect.fx\"`, or remove the directive"),
+                )
+            }
             "line" | "warning" => Ok(()),
             _ => self.error(
                 Diagnostic::error(
@@ -364,10 +399,24 @@ impl Pp<'_> {
         if self.once.contains(&key) {
             return Ok(());
         }
-        if self.chain.contains(&key) {
+        if let Some(first) = self.chain.iter().position(|k| *k == key) {
             let chain: Vec<String> = self.chain.iter().map(|p| p.display().to_string()).collect();
+            // The cycle itself, from the file that comes round again: `a.fxh -> b.fxh -> a.fxh`.
+            let name = |p: &std::path::Path| {
+                p.file_name().map_or_else(
+                    || p.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
+            };
+            let mut cycle: Vec<String> = self.chain[first..].iter().map(|p| name(p)).collect();
+            cycle.push(name(&path));
+            let message = if cycle.len() == 2 {
+                format!("`{}` includes itself", path.display())
+            } else {
+                format!("include cycle: {}", cycle.join(" -> "))
+            };
             return self.fatal(
-                Diagnostic::error(Code::SD0002, format!("`{}` includes itself", path.display()))
+                Diagnostic::error(Code::SD0002, message)
                     .at_labeled(name_span, "this include closes the cycle")
                     .with_note(format!("include chain: {} -> {}", chain.join(" -> "), path.display()))
                     .with_help("break the cycle, or guard the file with `#pragma once` or an `#ifndef` include guard"),

@@ -94,6 +94,11 @@ impl<'a> Pp<'a> {
     pub(crate) fn error(&mut self, d: Diagnostic) -> Result<(), Fatal> {
         self.diags.push(d);
         if self.diags.0.len() >= MAX_ERRORS {
+            let last = self.diags.0.len() - 1;
+            self.diags.0[last].notes.push(format!(
+                "preprocessing stopped after {MAX_ERRORS} errors; fix these and build again to \
+                 see whether more follow"
+            ));
             return Err(Fatal);
         }
         Ok(())

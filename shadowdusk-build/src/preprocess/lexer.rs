@@ -271,9 +271,11 @@ pub(crate) fn lex(src: &str) -> Result<Vec<RawTok>, u32> {
             i += len;
             Kind::Punct
         } else {
-            // One whole UTF-8 character (a lead byte and its continuation bytes).
+            // A run of characters no token starts with (`@`, `$`, NUL, non-ASCII): one token,
+            // so a pasted binary or a file of junk costs one token, not one per byte. Whole
+            // UTF-8 characters only (a lead byte and its continuation bytes).
             i += 1;
-            while i < n && (0x80..0xC0).contains(&l.at(i)) {
+            while i < n && (is_other(l.at(i)) || (0x80..0xC0).contains(&l.at(i))) {
                 i += 1;
             }
             Kind::Other
@@ -315,6 +317,15 @@ pub(crate) fn lex_str(s: &str) -> Option<Vec<(Kind, String)>> {
             .map(|t| (t.kind, t.text(s).to_string()))
             .collect(),
     )
+}
+
+/// Whether `c` starts no token but [`Kind::Other`] (see the last branch of the lexer).
+fn is_other(c: u8) -> bool {
+    !(c.is_ascii_alphanumeric()
+        || c == b'_'
+        || c.is_ascii_whitespace()
+        || matches!(c, b'"' | b'\'' | b'\\')
+        || (c.is_ascii_punctuation() && !matches!(c, b'@' | b'$' | b'`')))
 }
 
 #[cfg(test)]

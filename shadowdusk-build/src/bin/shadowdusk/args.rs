@@ -7,6 +7,7 @@ use shadowdusk_build::{pipeline, preprocess};
 pub const USAGE: &str = "\
 usage: shadowdusk <SourceFile> <OutputFile> [options]
        shadowdusk <SourceFile> --dump [options]
+       shadowdusk --explain <CODE>
 
 options (mgfxc-compatible):
   /Profile:OpenGL       target platform (only OpenGL is supported)
@@ -18,6 +19,7 @@ options (mgfxc-compatible):
 ShadowDusk additions:
   --dump                print the reflection and the GLSL of every shader as JSON
   --pretty              print errors with source snippets instead of mgfxc's one-line form
+  --explain <CODE>      explain an error code, with an example and a fix (--explain SD0210)
 ";
 
 pub struct Cli {
@@ -33,14 +35,44 @@ pub struct Cli {
 pub enum Parsed {
     Help,
     Run(Cli),
+    /// `--explain CODE`: the code as given (any letter case).
+    Explain(String),
 }
 
 /// Parses the command line; an error is one line in mgfxc's form with code SD0030, naming the
 /// input file when the problem is about it.
 pub fn parse(argv: &[String]) -> Result<Parsed, String> {
-    parse_inner(argv).map_err(|(file, msg)| match file {
+    parse_inner(argv).map_err(|(file, msg)| command_line_error(file.as_deref(), &msg))
+}
+
+/// A command-line error in mgfxc's form, `[file: ]error SD0030: message`.
+pub fn command_line_error(file: Option<&str>, msg: &str) -> String {
+    match file {
         Some(f) => format!("{f}: error SD0030: {msg}"),
         None => format!("error SD0030: {msg}"),
+    }
+}
+
+/// `--explain CODE` or `--explain=CODE`, which takes no other arguments.
+fn parse_explain(argv: &[String]) -> Option<Result<Parsed, (Option<String>, String)>> {
+    let i = argv.iter().position(|a| {
+        let lower = a.to_ascii_lowercase();
+        lower == "--explain" || lower.starts_with("--explain=")
+    })?;
+    let (code, used) = match argv[i].split_once('=') {
+        Some((_, code)) => (Some(code), 1),
+        None => (argv.get(i + 1).map(String::as_str), 2),
+    };
+    let code = code.map(str::trim).filter(|c| !c.is_empty());
+    Some(match code {
+        None => Err((
+            None,
+            "`--explain` needs an error code, e.g. `--explain SD0210`".into(),
+        )),
+        Some(_) if argv.len() != used => {
+            Err((None, "`--explain <CODE>` takes no other arguments".into()))
+        }
+        Some(c) => Ok(Parsed::Explain(c.to_string())),
     })
 }
 
@@ -58,6 +90,9 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
     let mut mgfx_version = pipeline::MgfxVersion::V10;
     if argv.is_empty() {
         return Ok(Parsed::Help);
+    }
+    if let Some(explain) = parse_explain(argv) {
+        return explain;
     }
     for a in argv {
         let lower = a.to_ascii_lowercase();

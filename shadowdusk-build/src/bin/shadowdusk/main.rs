@@ -3,6 +3,7 @@
 //! ```text
 //! shadowdusk <in.fx> <out.mgfx> [/Profile:OpenGL] [/Defines:A;B=2] [/I:dir] [/Debug] [/WX] [--pretty]
 //! shadowdusk <in.fx> --dump            # reflection and GLSL as JSON on stdout
+//! shadowdusk --explain SD0210          # what an error code means, an example, a fix
 //! ```
 //!
 //! Exit codes follow mgfxc: 0 on success, 1 on any failure (bad arguments, unreadable input,
@@ -11,6 +12,7 @@
 
 mod args;
 mod dump;
+mod explain;
 
 use std::process::ExitCode;
 
@@ -22,6 +24,18 @@ fn main() -> ExitCode {
         Ok(args::Parsed::Help) => {
             print!("{}", args::USAGE);
             return ExitCode::SUCCESS;
+        }
+        Ok(args::Parsed::Explain(code)) => {
+            return match explain::section(explain::INDEX, &code) {
+                Some(text) => {
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                None => {
+                    eprintln!("{}", explain::unknown_code(&code));
+                    ExitCode::from(1)
+                }
+            };
         }
         Ok(args::Parsed::Run(cli)) => cli,
         Err(msg) => {
@@ -74,7 +88,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        if let Err(e) = std::fs::write(out, &compiled.bytes) {
+        if let Err(e) = shadowdusk_build::artifact::write_atomic(out, &compiled.bytes) {
             eprintln!(
                 "{}: error SD0031: cannot write the output: {e}",
                 out.display()

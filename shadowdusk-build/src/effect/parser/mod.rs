@@ -226,6 +226,18 @@ impl<'a> Parser<'a> {
             } else if (lower == "technique" || lower == "technique11") && !self.is(self.i + 1, "(")
             {
                 self.technique()?;
+            } else if lower == "pass"
+                && (self.is(self.i + 1, "{")
+                    || (self.is_ident(self.i + 1) && self.is(self.i + 2, "{")))
+            {
+                // A `pass` block at file level reads as a declaration of type `pass` otherwise,
+                // and then "missing `;`" points nowhere useful.
+                return Err(self.err(
+                    Code::FX0001,
+                    self.range(self.i),
+                    "a `pass` outside a technique".to_string(),
+                    "put the pass inside a technique: `technique Name { pass P0 { … } }`",
+                ));
             } else if t == "struct" {
                 self.struct_decl()?;
             } else if t == "cbuffer" || t == "tbuffer" {

@@ -1,0 +1,3 @@
+shadowdusk::include_effect!("shaders/syntax_error.fx");
+
+fn main() {}
