@@ -26,10 +26,7 @@ fn dxc() -> Option<PathBuf> {
         return Some(PathBuf::new());
     }
     shadowdusk_tests::skip(
-        &std::thread::current()
-            .name()
-            .unwrap_or("build_faults")
-            .to_string(),
+        std::thread::current().name().unwrap_or("build_faults"),
         "DXC unavailable (run `cargo xtask setup`)",
     );
     None

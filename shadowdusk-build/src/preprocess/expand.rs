@@ -21,7 +21,8 @@ use crate::diag::{Code, Diagnostic};
 
 /// Deepest nesting of macro invocations inside arguments.
 const MAX_DEPTH: u32 = 200;
-/// Most tokens one expansion run may produce (stops `#define A B B` / `#define B C C` ...).
+/// Most work (tokens produced plus hide-set names copied) one expansion run may do: stops
+/// `#define A B B` / `#define B C C` … in bounded time and memory.
 const MAX_TOKENS: usize = 1_000_000;
 
 /// Expands macros over token runs, collecting diagnostics.
@@ -62,6 +63,9 @@ impl<'a> Expander<'a> {
                 out.push(tok);
                 continue;
             };
+            // Work done for this expansion: its tokens, and the hide set copied into it (which
+            // grows with the nesting, so `#define M2 M1 M1` chains cost more than their tokens).
+            let mut cost = tok.hide.len() + 1;
             let expansion = if m.params.is_none() {
                 let hs = tok.hide.with(name);
                 finish(m.body.clone(), &tok, &hs, tok.nl)
@@ -107,7 +111,8 @@ impl<'a> Expander<'a> {
                 let hs = tok.hide.intersect(&rparen.hide).with(name);
                 finish(body, &tok, &hs, nl)
             };
-            self.produced += expansion.len();
+            cost += expansion.len();
+            self.produced = self.produced.saturating_add(cost);
             if self.produced > MAX_TOKENS {
                 self.fail(&tok, "macro expansion produces too much text");
                 continue;

@@ -75,8 +75,10 @@ impl RawTok {
 /// The file's bytes with line continuations removed, each byte remembering its raw offset.
 struct Logical {
     bytes: Vec<u8>,
+    /// Raw offset of each logical byte; empty when the file has no splice (then it is the
+    /// identity, and a large file costs no 8 bytes per byte for these tables).
     raw: Vec<u32>,
-    /// For each logical byte, the number of splices removed just before it.
+    /// For each logical byte, the number of splices removed just before it (empty: none).
     spliced_before: Vec<u32>,
     raw_len: u32,
 }
@@ -84,6 +86,17 @@ struct Logical {
 impl Logical {
     fn new(src: &str) -> Self {
         let b = src.as_bytes();
+        let spliced = b
+            .windows(2)
+            .any(|w| w[0] == b'\\' && (w[1] == b'\n' || w[1] == b'\r'));
+        if !spliced {
+            return Logical {
+                bytes: b.to_vec(),
+                raw: Vec::new(),
+                spliced_before: Vec::new(),
+                raw_len: b.len() as u32,
+            };
+        }
         let mut bytes = Vec::with_capacity(b.len());
         let mut raw = Vec::with_capacity(b.len());
         let mut spliced_before = Vec::with_capacity(b.len());
@@ -126,7 +139,17 @@ impl Logical {
     }
 
     fn raw_at(&self, i: usize) -> u32 {
+        if self.raw.is_empty() {
+            return (i as u32).min(self.raw_len);
+        }
         self.raw.get(i).copied().unwrap_or(self.raw_len)
+    }
+
+    /// Splices removed before the logical bytes `first..=last`.
+    fn splices_in(&self, first: usize, last: usize) -> u32 {
+        self.spliced_before
+            .get(first..=last)
+            .map_or(0, |s| s.iter().sum())
     }
 }
 
@@ -284,10 +307,7 @@ pub(crate) fn lex(src: &str) -> Result<Vec<RawTok>, u32> {
         // A token ending in a splice keeps it (its raw end is the next token's raw start).
         let raw_end = l.raw_at(i);
         let first = if start == 0 { 0 } else { start + 1 };
-        let splices: u32 = l
-            .spliced_before
-            .get(first..=i)
-            .map_or(0, |s| s.iter().sum());
+        let splices: u32 = l.splices_in(first, i);
         let nl = splices + comment_nl;
         let text = if comment {
             Some(" ".to_string())

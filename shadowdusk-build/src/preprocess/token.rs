@@ -48,6 +48,11 @@ impl HideSet {
             .is_some_and(|v| v.binary_search_by(|n| (**n).cmp(name)).is_ok())
     }
 
+    /// How many names it holds (the cost of copying it).
+    pub(crate) fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |v| v.len())
+    }
+
     /// This set plus `name`.
     pub(crate) fn with(&self, name: &Rc<str>) -> HideSet {
         let mut v: Vec<Rc<str>> = self.0.as_ref().map(|v| v.to_vec()).unwrap_or_default();

@@ -345,7 +345,12 @@ impl GlEffect {
         // SAFETY: GL calls on the caller's current context with objects this effect owns.
         unsafe {
             // Errors left by earlier unrelated calls must not be blamed on this pass.
-            while gl.get_error() != glow::NO_ERROR {}
+            // Bounded: a lost context can report an error on every call.
+            for _ in 0..64 {
+                if gl.get_error() == glow::NO_ERROR {
+                    break;
+                }
+            }
             gl.use_program(Some(linked.program));
             if let Some(loc) = &linked.pos_fixup {
                 gl.uniform_4_f32_slice(Some(loc), &pos_fixup(target));

@@ -50,6 +50,10 @@ pub struct Parser<'a> {
 
 type R<T> = Result<T, Box<Diagnostic>>;
 
+/// The most elements an array declaration may have (all profiles together have fewer
+/// registers); larger sizes are refused before any arithmetic on them.
+const MAX_ARRAY: u32 = 1 << 16;
+
 /// Qualifiers that may precede a declaration's type.
 const QUALIFIERS: &[&str] = &[
     "static",
@@ -574,7 +578,24 @@ impl<'a> Parser<'a> {
                 let close = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
                 let n = self.const_value(self.i + 1..close - 1);
                 match n {
-                    Some(n) if n >= 1.0 => array = Some(array.unwrap_or(1) * n as u32),
+                    Some(n) if n >= 1.0 => {
+                        // Checked: a size from the user's text must not overflow.
+                        let total = (n.min(f64::from(u32::MAX)) as u32)
+                            .checked_mul(array.unwrap_or(1))
+                            .filter(|&t| t <= MAX_ARRAY);
+                        let Some(total) = total else {
+                            return Err(self.err(
+                                Code::SD0025,
+                                self.range(name_i),
+                                format!(
+                                    "`{}` has more than {MAX_ARRAY} elements",
+                                    self.text(name_i)
+                                ),
+                                "no shader profile has that many registers; use a smaller array or a texture",
+                            ));
+                        };
+                        array = Some(total);
+                    }
                     _ => array_ok = false,
                 }
                 self.i = close;
