@@ -419,27 +419,40 @@ pub use bytemuck as __bytemuck;
 
 /// Implements `bytemuck::Pod` and `Zeroable` for a generated `Params` struct when this crate's
 /// `bytemuck` feature is on, and nothing otherwise. Generated code calls it so that the `cfg` is
-/// evaluated here, not in the user's crate. Only for `#[repr(C)]` structs of `[[f32; 4]; N]`
-/// fields (no padding, every bit pattern valid), which is all the generator emits.
+/// evaluated here, not in the user's crate.
+///
+/// An unsafe macro: the invocation must start with `unsafe` and list the struct's fields, each
+/// of type `[[f32; 4]; N]` (the only form the pattern accepts). The caller promises that the
+/// struct is `#[repr(C)]` with exactly those fields; the macro checks at compile time that they
+/// fill it without padding. A struct of `f32` arrays without padding has no invalid bit pattern.
 #[cfg(feature = "bytemuck")]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_pod {
-    ($t:ty) => {
-        // SAFETY: generated `Params` are `#[repr(C)]` structs whose fields are all
-        // `[[f32; 4]; N]`: no padding, and every bit pattern is a valid value.
+    (unsafe $t:ident { $($field:ident : [[f32; 4]; $n:literal]),* $(,)? }) => {
+        const _: () = ::core::assert!(
+            ::core::mem::size_of::<$t>() == 0 $(+ 16 * $n)*,
+            "the fields listed do not fill the struct"
+        );
+        const _: fn(&$t) = |p| {
+            // Every field named has the type given (a wrong list fails to compile).
+            $(let _: &[[f32; 4]; $n] = &p.$field;)*
+        };
+        // SAFETY: the invocation's `unsafe` promises a `#[repr(C)]` struct of exactly these
+        // `[[f32; 4]; N]` fields; the assertions above check the list against the struct. No
+        // padding, and every bit pattern is a valid value.
         unsafe impl $crate::params::__bytemuck::Zeroable for $t {}
         // SAFETY: as above; the type is also `Copy + 'static`.
         unsafe impl $crate::params::__bytemuck::Pod for $t {}
     };
 }
 
-/// Without the `bytemuck` feature: expands to nothing.
+/// Without the `bytemuck` feature: expands to nothing (the same unsafe form is required).
 #[cfg(not(feature = "bytemuck"))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_pod {
-    ($t:ty) => {};
+    (unsafe $t:ident { $($field:ident : [[f32; 4]; $n:literal]),* $(,)? }) => {};
 }
 
 #[cfg(test)]

@@ -208,7 +208,7 @@ pub mod array_uniform {
             1
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 8] });
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -234,7 +234,7 @@ pub mod array_uniform_vs {
             1
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(unsafe Params { vs_uniforms_vec4_0 : [[f32; 4]; 10] });
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -890,7 +890,12 @@ pub mod basic_effect {
             7
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(
+        unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 1], vs_uniforms_vec4_1 : [[f32;
+        4]; 6], vs_uniforms_vec4_2 : [[f32; 4]; 5], vs_uniforms_vec4_3 : [[f32; 4]; 25],
+        vs_uniforms_vec4_4 : [[f32; 4]; 19], ps_uniforms_vec4_5 : [[f32; 4]; 15],
+        vs_uniforms_vec4_6 : [[f32; 4]; 12] }
+    );
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -140,7 +140,7 @@ pub mod multi_cbuffer {
             1
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 3] });
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -132,7 +132,10 @@ pub mod shared_cbuffer {
             2
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(
+        unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 1], vs_uniforms_vec4_1 : [[f32;
+        4]; 4] }
+    );
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -973,7 +973,11 @@ pub mod skinned_effect {
             5
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(
+        unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 1], vs_uniforms_vec4_1 : [[f32;
+        4]; 241], vs_uniforms_vec4_2 : [[f32; 4]; 235], ps_uniforms_vec4_3 : [[f32; 4];
+        15], vs_uniforms_vec4_4 : [[f32; 4]; 228] }
+    );
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

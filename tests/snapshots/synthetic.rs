@@ -508,7 +508,10 @@ pub mod synthetic {
             2
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(
+        unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 9], vs_uniforms_vec4_1 : [[f32;
+        4]; 9] }
+    );
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -85,7 +85,7 @@ pub mod tint_shader {
             1
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(unsafe Params { ps_uniforms_vec4_0 : [[f32; 4]; 1] });
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -123,7 +123,7 @@ pub mod vs_transform_color_texture {
             1
         }
     }
-    ::shadowdusk::__impl_pod!(Params);
+    ::shadowdusk::__impl_pod!(unsafe Params { vs_uniforms_vec4_0 : [[f32; 4]; 5] });
     /// The techniques of the effect; the discriminant is the MGFX technique index.
     #[derive(
         ::core::clone::Clone,

@@ -309,6 +309,10 @@ fn params_items(ctx: &Ctx) -> TokenStream {
         quote!(#i => ::core::option::Option::Some(&self.#f))
     });
     let count = Literal::usize_unsuffixed(fields.len());
+    let pod_fields = plan.records.iter().zip(fields).map(|(rec, f)| {
+        let n = Literal::usize_unsuffixed(rec.registers);
+        quote!(#f: [[f32; 4]; #n])
+    });
     let params_doc = accessors::doc_attrs(&[
         "The constant-buffer registers of the effect, one field per MGFX constant-buffer record \
          in record order, laid out exactly as MonoGame uploads them (`glUniform4fv` of \
@@ -371,7 +375,9 @@ fn params_items(ctx: &Ctx) -> TokenStream {
             }
         }
 
-        #k::__impl_pod!(Params);
+        // SAFETY: `Params` is the `#[repr(C)]` struct above, whose every field is listed here
+        // with its type; the macro checks the size adds up (no padding).
+        #k::__impl_pod!(unsafe Params { #(#pod_fields),* });
     }
 }
 
