@@ -15,6 +15,10 @@ const FORBIDDEN: &[&str] = &[
     "determinant",
     "texelFetch",
     "texelFetchOffset",
+    "texelFetch1D",
+    "texelFetch2D",
+    "texelFetch3D",
+    "texelFetch2DRect",
     "textureSize",
     "textureQueryLod",
     "textureOffset",
@@ -135,6 +139,14 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
                         None,
                     ));
                 }
+                if t.text.starts_with("shadow1D") || t.text.starts_with("shadow2D") {
+                    return Err(DialectError::new(
+                        Code::SD0212,
+                        "a comparison sample (`SampleCmp`, `tex2D` on a shadow sampler), which MonoGame's OpenGL runtime cannot bind: it has no shadow samplers",
+                        "sample the depth texture with `Sample`/`tex2D` and compare in the shader (`depth.r < reference ? 1 : 0`)",
+                        Some(t.text.to_string()),
+                    ));
+                }
                 if FORBIDDEN.contains(&t.text) {
                     return Err(fail(
                         format!(
@@ -173,7 +185,7 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
                 if BIT_OPS.contains(&t.text) {
                     return Err(fail(
                         format!("the generated GLSL uses the integer operator `{}`", t.text),
-                        None,
+                        Some(t.text),
                     ));
                 }
                 match t.text {

@@ -60,7 +60,7 @@ struct P<'a> {
 }
 
 /// Deepest nesting an initializer may have (DXC stops at 256 brackets).
-const MAX_NEST: u32 = 256;
+pub(crate) const MAX_NEST: u32 = 256;
 
 impl<'a> P<'a> {
     fn peek(&self) -> Option<&'a str> {

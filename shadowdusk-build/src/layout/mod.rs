@@ -81,6 +81,35 @@ pub struct PassShaders {
     pub pixel: i32,
 }
 
+/// Where `name` is declared (a uniform, sampler or texture), for errors about it.
+fn declaration_span(
+    expanded: &Expanded,
+    ast: &EffectAst,
+    name: &str,
+) -> Option<crate::source::Span> {
+    let name = name
+        .trim_start_matches(crate::lower::CARRIER_PREFIX)
+        .trim_start_matches(crate::lower::MATRIX_CARRIER_PREFIX);
+    let range = ast
+        .globals
+        .iter()
+        .find(|g| g.name == name)
+        .map(|g| g.range.clone())
+        .or_else(|| {
+            ast.samplers
+                .iter()
+                .find(|x| x.name == name)
+                .map(|x| x.range.clone())
+        })
+        .or_else(|| {
+            ast.textures
+                .iter()
+                .find(|x| x.name == name)
+                .map(|x| x.range.clone())
+        })?;
+    expanded.map.span(range)
+}
+
 /// Builds the MGFX model. `passes[t][p]` are the shader indices of pass `p` of technique `t`.
 pub fn build(
     expanded: &Expanded,
@@ -117,7 +146,17 @@ pub fn build(
                 }
             }
             Ok(None) => shader_cbuffers.push(Vec::new()),
-            Err(d) => {
+            Err(mut d) => {
+                if d.code == Code::SD0020 && d.primary.is_none() {
+                    // At the first uniform that does not fit.
+                    let over = s
+                        .registers
+                        .iter()
+                        .find(|r| u64::from(r.base + r.count) * 16 > 32767);
+                    if let Some(r) = over {
+                        d = d.at_opt(declaration_span(expanded, ast, &r.parameter));
+                    }
+                }
                 diags.push(d);
                 shader_cbuffers.push(Vec::new());
             }
@@ -137,13 +176,17 @@ pub fn build(
             };
             let (Ok(slot), Ok(parameter)) = (u8::try_from(smp.slot), u8::try_from(parameter))
             else {
-                diags.push(Diagnostic::error(
-                    Code::SD0022,
-                    format!(
-                        "sampler `{}` has a slot or parameter index above 255",
-                        smp.glsl_name
-                    ),
-                ));
+                diags.push(
+                    Diagnostic::error(
+                        Code::SD0022,
+                        format!(
+                            "`{}` has a sampler slot or parameter index above 255, more than MGFX can hold",
+                            smp.parameter
+                        ),
+                    )
+                    .at_opt(declaration_span(expanded, ast, &smp.parameter))
+                    .with_help("declare textures and samplers before the uniforms, or use fewer uniforms"),
+                );
                 continue;
             };
             samplers.push(Sampler {

@@ -322,6 +322,15 @@ fn dialect_diagnostic(
                 })
             })
     });
+    // A construct the GLSL check refused, or a declaration not found above (a struct name):
+    // point at it in the source when it can be found there.
+    let range = range.or_else(|| {
+        let searchable = matches!(e.code, Code::SD0212 | Code::SD0215 | Code::SD0219);
+        e.subject
+            .as_deref()
+            .filter(|_| searchable)
+            .and_then(|s| super::construct_hint::find(parsed, s))
+    });
     let span = range.and_then(|r| expanded.map.span(r)).or(at);
     // Generated names mean nothing to the user; the declaration they come from is spanned.
     let message = e

@@ -201,6 +201,13 @@ impl Pp<'_> {
                 if digits && file_ok {
                     return Ok(());
                 }
+                // At the word that is not a line number (or not a file name), when there is one.
+                let bad = if digits {
+                    rest_words.first().copied()
+                } else {
+                    number
+                };
+                let span = bad.map_or(span, |t| t.span());
                 self.error(
                     Diagnostic::error(
                         Code::SD0004,
@@ -346,9 +353,11 @@ impl Pp<'_> {
             None => None,
         };
         let Some((name, angled, name_span)) = parsed else {
+            // At what was written instead of the file name, when anything was.
+            let at = args.first().map_or(span, Tok::span);
             return self.error(
                 Diagnostic::error(Code::SD0004, "`#include` expects \"FILE\" or <FILE>")
-                    .at(span)
+                    .at(at)
                     .with_help("write `#include \"file.fxh\"`"),
             );
         };

@@ -114,7 +114,7 @@ impl<'a> Expander<'a> {
             cost += expansion.len();
             self.produced = self.produced.saturating_add(cost);
             if self.produced > MAX_TOKENS {
-                self.fail(&tok, "macro expansion produces too much text");
+                self.fail(&tok, "macro expansion is too large or too deeply nested");
                 continue;
             }
             stack.extend(expansion.into_iter().rev());
@@ -128,8 +128,9 @@ impl<'a> Expander<'a> {
             Diagnostic::error(Code::SD0004, message)
                 .at(at.span())
                 .with_help(
-                "a macro probably expands into itself through another macro; simplify the macros",
-            ),
+                    "macros that use each other twice per level (`#define B A A`) double at every \
+                 level, and chains of thousands of macros nest as deep: simplify them",
+                ),
         );
     }
 

@@ -671,14 +671,33 @@ impl<'a> Parser<'a> {
                         }) {
                             Ok(v) => Some(v),
                             Err(at) => {
-                                let at = r.start + at.min(toks.len() - 1);
-                                return Err(self.err(
-                                    Code::SD0025,
-                                    self.span(at, r.end - 1),
+                                let bad = at.min(toks.len() - 1);
+                                // Refused for its depth (the evaluator does not recurse past it)?
+                                let depth =
+                                    toks[..bad]
+                                        .iter()
+                                        .fold(0i64, |d, t| match t.text(self.src) {
+                                            "(" | "{" => d + 1,
+                                            ")" | "}" => d - 1,
+                                            _ => d,
+                                        });
+                                let at = r.start + bad;
+                                let message = if depth >= i64::from(initializer::MAX_NEST) {
+                                    format!(
+                                        "the initializer of `{}` is nested more than {} levels deep",
+                                        self.text(name_i),
+                                        initializer::MAX_NEST
+                                    )
+                                } else {
                                     format!(
                                         "cannot evaluate the initializer of `{}` as a constant",
                                         self.text(name_i)
-                                    ),
+                                    )
+                                };
+                                return Err(self.err(
+                                    Code::SD0025,
+                                    self.span(at, r.end - 1),
+                                    message,
                                     "use a literal or constructor of literals, e.g. `float4(1, 0, 0, 1)` or `{1, 2, 3}`",
                                 ));
                             }
