@@ -457,6 +457,27 @@ fn preprocessor() -> Vec<Case> {
             format!("#include nope\n{PS}{TECH}"),
             at("SD0004", "effect.fx", 1, 10),
         ),
+        // Was KNOWN_WRONG: fixed.
+        case(
+            S,
+            "#if with a dangling operator",
+            format!("#if 1 +\n#endif\n{PS}{TECH}"),
+            at("SD0004", "effect.fx", 1, 7),
+        ),
+        // Was KNOWN_WRONG: fixed.
+        case(
+            S,
+            "#if with an unclosed parenthesis",
+            format!("#if (1 + 2\n#endif\n{PS}{TECH}"),
+            at("SD0004", "effect.fx", 1, 5),
+        ),
+        // Was KNOWN_WRONG: fixed.
+        case(
+            S,
+            "#if defined( never closed",
+            format!("#if defined(FOO\n#endif\n{PS}{TECH}"),
+            at("SD0004", "effect.fx", 1, 12).saying("`)`"),
+        ),
     ]
 }
 
@@ -902,19 +923,6 @@ fn known_wrong() -> Vec<(Case, Today)> {
     let says = Today::Says;
     // Line 6, column 53 is the `PS` of the technique: where the GLSL-level checks fall back to.
     vec![
-        // ---- preprocessor: `#if` / `#line` / `#include` errors at the directive, not the token
-        (
-            case(Preprocessor, "#if with a dangling operator", format!("#if 1 +\n#endif\n{PS}{TECH}"), at("SD0004", "effect.fx", 1, 7)),
-            says(at("SD0004", "effect.fx", 1, 1).saying("where an operand was expected")),
-        ),
-        (
-            case(Preprocessor, "#if with an unclosed parenthesis", format!("#if (1 + 2\n#endif\n{PS}{TECH}"), at("SD0004", "effect.fx", 1, 5)),
-            says(at("SD0004", "effect.fx", 1, 1).saying("expected `)`")),
-        ),
-        (
-            case(Preprocessor, "#if defined( never closed", format!("#if defined(FOO\n#endif\n{PS}{TECH}"), at("SD0004", "effect.fx", 1, 12).saying("`)`")),
-            says(at("SD0004", "effect.fx", 1, 5).saying("`defined` must be followed by a macro name")),
-        ),
         // ---- effect syntax ----------------------------------------------------------------
         (
             case(EffectSyntax, "missing ; after a render state", format!("{PS}{}", pass("AlphaBlendEnable = true PixelShader = compile ps_2_0 PS();")), at("FX0008", "effect.fx", 2, 47)),

@@ -290,14 +290,22 @@ impl Pp<'_> {
                     ok = args.get(j).is_some_and(|t| t.is_punct(")"));
                     j += 1;
                 }
+                let named = name.is_some();
                 let Some(name) = name.filter(|_| ok) else {
-                    self.error(
-                        Diagnostic::error(
-                            Code::SD0004,
-                            "`defined` must be followed by a macro name",
+                    // `defined(FOO` lacks its `)`: say so at the `(`.
+                    let (message, at) = if named && paren {
+                        let open = args[i + 1..].iter().find(|t| t.is_punct("("));
+                        (
+                            "`defined(` is missing its closing `)`",
+                            open.map_or(t.span(), Tok::span),
                         )
-                        .at(t.span())
-                        .with_help("write `defined(NAME)` or `defined NAME`"),
+                    } else {
+                        ("`defined` must be followed by a macro name", t.span())
+                    };
+                    self.error(
+                        Diagnostic::error(Code::SD0004, message)
+                            .at(at)
+                            .with_help("write `defined(NAME)` or `defined NAME`"),
                     )?;
                     return Ok(false);
                 };

@@ -217,13 +217,22 @@ impl Parser<'_> {
 
     fn primary(&mut self) -> Result<i64, ExprError> {
         let Some(t) = self.peek().cloned() else {
-            return self.err("expression ends where an operand was expected");
+            // At the operator left without an operand (the last token), not the directive.
+            return Err(ExprError {
+                message: "expression ends where an operand was expected".into(),
+                at: self.idx.last().copied(),
+            });
         };
         if t.is_punct("(") {
+            let open = self.idx[self.pos];
             self.pos += 1;
             let v = self.conditional()?;
             if !self.eat(")") {
-                return self.err("expected `)`");
+                // At the `(` left open when the line ends; at the stray token otherwise.
+                return Err(ExprError {
+                    message: "expected `)`".into(),
+                    at: self.here().or(Some(open)),
+                });
             }
             return Ok(v);
         }
