@@ -35,6 +35,12 @@ impl SourceFile {
         while !self.text.is_char_boundary(end) {
             end -= 1;
         }
+        // A byte-order mark is invisible in an editor: it is no column.
+        let start = if start == 0 && self.text.starts_with('\u{feff}') {
+            3.min(end)
+        } else {
+            start
+        };
         let col = self.text[start..end].chars().count() as u32 + 1;
         (line as u32 + 1, col)
     }

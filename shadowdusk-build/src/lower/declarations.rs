@@ -231,6 +231,62 @@ pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits:
     }
 }
 
+/// Prefix of the copies of uniform arrays that shader code passes whole.
+pub const WHOLE_PREFIX: &str = "__sd_whole_";
+
+/// Float uniform arrays passed whole to a function (`Blur(Weights)`): the GLSL the OpenGL
+/// profile needs keeps every uniform in one flattened vec4 array, from which SPIRV-Cross can
+/// read elements but not a whole array. Such uses read a `static` copy built element by element
+/// (`{ Weights[0], Weights[1], … }`, loads SPIRV-Cross can flatten); indexed uses keep reading
+/// the uniform. Integer arrays (carried as floats) and non-square matrix arrays (kept as
+/// registers) have their own rules.
+pub fn whole_uniform_arrays(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
+    let bodies: Vec<std::ops::Range<usize>> = parsed
+        .ast
+        .functions
+        .iter()
+        .map(|f| f.body.clone())
+        .collect();
+    let in_body = |at: usize| bodies.iter().any(|b| b.contains(&at));
+    for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
+        let float_based = matches!(g.ty.base.as_str(), "float" | "half" | "double")
+            || g.ty.base.starts_with("min1");
+        let non_square = g.ty.is_matrix && g.ty.rows != g.ty.columns;
+        let Some(n) = g.ty.array.filter(|_| float_based && !non_square) else {
+            continue;
+        };
+        let whole: Vec<usize> = (0..toks.len())
+            .filter(|&i| {
+                toks[i].kind == TokenKind::Ident
+                    && text(i) == g.name
+                    && in_body(toks[i].range.start)
+                    && (i == 0 || text(i - 1) != ".")
+                    && text(i + 1) != "["
+            })
+            .collect();
+        if whole.is_empty() {
+            continue;
+        }
+        let copy = format!("{WHOLE_PREFIX}{}", g.name);
+        let ty = if g.ty.is_matrix {
+            format!("{}{}x{}", g.ty.base, g.ty.rows, g.ty.columns)
+        } else if g.ty.is_vector {
+            format!("{}{}", g.ty.base, g.ty.columns)
+        } else {
+            g.ty.base.clone()
+        };
+        let elements: Vec<String> = (0..n).map(|k| format!("{}[{k}]", g.name)).collect();
+        edits.insert(
+            site.stmt_end,
+            format!(" static {ty} {copy}[{n}] = {{ {} }};", elements.join(", ")),
+        );
+        for i in whole {
+            edits.replace(toks[i].range.clone(), copy.clone());
+        }
+    }
+}
+
 /// Whether the use at token `i` is assigned: `x = …`, `x op= …`, `x.yz = …`, `x[k] = …`,
 /// `x++`, `++x`.
 fn is_written<'s>(text: &dyn Fn(usize) -> &'s str, i: usize) -> bool {

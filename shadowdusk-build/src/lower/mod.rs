@@ -160,6 +160,7 @@ fn lower_inner(
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
     declarations::written_uniforms(parsed, src, &toks, &mut edits);
+    declarations::whole_uniform_arrays(parsed, src, &toks, &mut edits);
     let mut retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;
     retyped.extend(declarations::non_square_uniforms(
         parsed, &toks, map, &mut edits,

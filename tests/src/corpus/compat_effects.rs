@@ -115,6 +115,7 @@ pub(super) fn entries() -> Vec<Entry> {
         mat_shapes(),
         mat_locals(),
         mat_rows(),
+        decl_array_whole(),
         pp_include_case(),
     ]
 }
@@ -1862,6 +1863,58 @@ fn mat_rows() -> Entry {
             ("W", matrix(4, 3, &LOCALS_W)),
             ("A", matrix(2, 3, &ROWS_A)),
             ("Pal", matrix(4, 3, &ROWS_PAL)),
+        ],
+        vec![],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const WHOLE_WEIGHTS: [f32; 12] = [0.9, 0.1, 0.2, 1.0, 0.1, 0.8, 0.3, 0.6, 0.2, 0.3, 0.7, 0.4];
+const WHOLE_TRANSFORMS: [f32; 32] = [
+    0.5, 0.1, 0.0, 0.0, 0.2, 0.6, 0.1, 0.0, 0.0, 0.3, 0.4, 0.2, 0.1, 0.0, 0.2, 0.5, //
+    0.3, 0.0, 0.4, 0.1, 0.0, 0.2, 0.1, 0.3, 0.5, 0.1, 0.0, 0.0, 0.0, 0.4, 0.1, 0.6,
+];
+
+fn decl_array_whole() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let w = |k: usize, i: usize| WHOLE_WEIGHTS[k * 4 + i];
+                let m0 = hm(4, 4, &WHOLE_TRANSFORMS[..16]);
+                let m1 = hm(4, 4, &WHOLE_TRANSFORMS[16..]);
+                let v = [uv[0], uv[1], 0.5, 1.0];
+                let (t0, t1) = (v_hm(&v, &m0), v_hm(&v, &m1));
+                Some(map4(|i| {
+                    let c = w(0, i) * uv[0] + w(1, i) * uv[1] + w(2, i) * (1.0 - uv[0]);
+                    let t = t0[i] * 0.5 + t1[i] * 0.5;
+                    (c * 0.5 + t * 0.5).clamp(0.0, 1.0)
+                }))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_array_whole.fx",
+        "uniform arrays (float4, float4x4) passed whole to helper functions",
+        one_pass("Whole", "P0", vec![]),
+        vec![
+            p_vec("Weights", 4).array(3),
+            p_mat("Transforms", 4, 4).array(2),
+        ],
+        vec![
+            (
+                "Weights",
+                Value {
+                    rows: 1,
+                    columns: 4,
+                    hlsl: WHOLE_WEIGHTS.to_vec(),
+                },
+            ),
+            ("Transforms", matrix(4, 4, &WHOLE_TRANSFORMS)),
         ],
         vec![],
         WHITE,
