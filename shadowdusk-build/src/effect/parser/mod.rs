@@ -172,6 +172,24 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// A state value `a..b` that runs into the next `Key =` statement (`AlphaBlendEnable = true
+    /// PixelShader = …`) lacks the `;` between them: FX0008 right after the value's last token,
+    /// rather than an "invalid value" naming both statements.
+    fn value_runs_on(&self, a: usize, b: usize) -> R<()> {
+        let Some(eq) =
+            (a + 2..b).find(|&q| self.is(q, "=") && self.is_ident(q - 1) && !self.is(q + 1, "="))
+        else {
+            return Ok(());
+        };
+        let end = self.range(eq - 2).end;
+        Err(self.err(
+            Code::FX0008,
+            end..end,
+            "missing `;`",
+            "end each state assignment with `;`",
+        ))
+    }
+
     fn expect_semicolon(&mut self) -> R<()> {
         if self.is(self.i, ";") {
             self.i += 1;

@@ -117,6 +117,7 @@ impl Parser<'_> {
                 if vstart == self.i {
                     return Err(self.unexpected(self.i, "a sampler state value"));
                 }
+                self.value_runs_on(vstart, self.i)?;
                 let value = Value::from_tokens(self.src, &self.toks[vstart..self.i]);
                 let vrange = self.span(vstart, self.i - 1);
                 self.expect_semicolon()?;
@@ -210,6 +211,7 @@ impl Parser<'_> {
             if vstart == self.i {
                 return Err(self.unexpected(self.i, "a state value"));
             }
+            self.value_runs_on(vstart, self.i)?;
             let value = Value::from_tokens(self.src, &self.toks[vstart..self.i]);
             let vrange = self.span(vstart, self.i - 1);
             self.expect_semicolon()?;
