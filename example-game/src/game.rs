@@ -8,10 +8,11 @@ use shadowdusk::gl::{
 };
 use shadowdusk::params::EffectParams;
 
-use crate::cube::{self, CubeMesh};
+use crate::cube;
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
+use crate::mesh::Mesh;
 use crate::scene::{self, Rect, Scene};
-use crate::skinned::{self, SkinnedMesh};
+use crate::skinned;
 use crate::{font, texture};
 
 /// A key the game reacts to.
@@ -58,8 +59,8 @@ pub struct Game {
     sprite: GlTexture,
     font: GlTexture,
     batch: SpriteBatch,
-    mesh: CubeMesh,
-    ribbon: SkinnedMesh,
+    mesh: Mesh,
+    ribbon: Mesh,
     inset: GlRenderTarget,
 }
 
@@ -108,8 +109,8 @@ impl Game {
             sprite,
             font,
             batch: SpriteBatch::new(gl).map_err(|e| e.to_string())?,
-            mesh: CubeMesh::new(gl)?,
-            ribbon: SkinnedMesh::new(gl)?,
+            mesh: cube::upload(gl)?,
+            ribbon: skinned::upload(gl)?,
             inset: GlRenderTarget::new(gl, scene::INSET.width, scene::INSET.height)
                 .map_err(|e| e.to_string())?,
         };

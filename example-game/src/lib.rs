@@ -18,6 +18,7 @@ pub mod effects;
 pub mod font;
 pub mod game;
 pub mod math;
+pub mod mesh;
 pub mod options;
 pub mod run;
 pub mod scene;

@@ -4,12 +4,10 @@
 //! what the screenshot test projects to know where the ribbon's tip must be.
 
 use glam::{Affine3A, Mat3, Mat4, Vec3};
-use glow::HasContext;
-use shadowdusk::gl::AppliedPass;
 use shadowdusk::mgfx::VertexElementUsage;
 
-use crate::cube::{check, feed, Element};
 use crate::effects::skinned as skinned_fx;
+use crate::mesh::{Element, Mesh};
 
 /// Segments along the ribbon.
 const SEGMENTS: usize = 12;
@@ -114,79 +112,37 @@ pub fn update(params: &mut skinned_fx::Params, time: f32, width: u32, height: u3
     }
 }
 
-/// The ribbon's GPU buffers.
-pub struct SkinnedMesh {
-    vertices: glow::Buffer,
-    indices: glow::Buffer,
-    count: i32,
-}
-
 /// Floats per vertex: position 3, normal 3, colour 4, indices 4, weights 4.
 const FLOATS: usize = 18;
 
-impl SkinnedMesh {
-    /// Uploads [`mesh`].
-    pub fn new(gl: &glow::Context) -> Result<SkinnedMesh, String> {
-        let (vertices, indices) = mesh();
-        let mut data = Vec::with_capacity(vertices.len() * FLOATS);
-        for v in &vertices {
-            data.extend(v.position.to_array());
-            data.extend(v.normal.to_array());
-            data.extend(v.color);
-            // Blend indices reach GLSL 1.10 as floats, as MonoGame feeds a Byte4 element.
-            data.extend([v.bones[0] as f32, v.bones[1] as f32, 0.0, 0.0]);
-            data.extend([v.weights[0], v.weights[1], 0.0, 0.0]);
-        }
-        let vertex_bytes: Vec<u8> = data.iter().flat_map(|f| f.to_le_bytes()).collect();
-        let index_bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        // SAFETY: buffer creation and upload on the current context.
-        unsafe {
-            let vbo = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &vertex_bytes, glow::STATIC_DRAW);
-            let ibo = gl.create_buffer()?;
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ibo));
-            gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &index_bytes, glow::STATIC_DRAW);
-            Ok(SkinnedMesh {
-                vertices: vbo,
-                indices: ibo,
-                count: indices.len() as i32,
-            })
-        }
+/// Uploads [`mesh`] with the SkinnedEffect vertex layout.
+pub fn upload(gl: &glow::Context) -> Result<Mesh, String> {
+    use VertexElementUsage as U;
+    let (vertices, indices) = mesh();
+    let mut data = Vec::with_capacity(vertices.len() * FLOATS);
+    for v in &vertices {
+        data.extend(v.position.to_array());
+        data.extend(v.normal.to_array());
+        data.extend(v.color);
+        // Blend indices reach GLSL 1.10 as floats, as MonoGame feeds a Byte4 element.
+        data.extend([v.bones[0] as f32, v.bones[1] as f32, 0.0, 0.0]);
+        data.extend([v.weights[0], v.weights[1], 0.0, 0.0]);
     }
-
-    /// Draws the ribbon with the program of `pass` (already applied).
-    pub fn draw(&self, gl: &glow::Context, pass: &AppliedPass) -> Result<(), String> {
-        use VertexElementUsage as U;
-        let elements: [Element; 5] = [
-            (U::Position, 3, glow::FLOAT, false, 0),
-            (U::Normal, 3, glow::FLOAT, false, 12),
-            (U::Color, 4, glow::FLOAT, false, 24),
-            (U::BlendIndices, 4, glow::FLOAT, false, 40),
-            (U::BlendWeight, 4, glow::FLOAT, false, 56),
-        ];
-        // SAFETY: the buffers belong to this context and hold `count` indices into the
-        // vertices; offsets lie inside the stride.
-        unsafe {
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vertices));
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.indices));
-            let enabled = feed(gl, pass, &elements, (FLOATS * 4) as i32);
-            gl.draw_elements(glow::TRIANGLES, self.count, glow::UNSIGNED_SHORT, 0);
-            for loc in enabled {
-                gl.disable_vertex_attrib_array(loc);
-            }
-        }
-        check(gl, "drawing the skinned mesh")
-    }
-
-    /// Deletes the buffers.
-    pub fn destroy(self, gl: &glow::Context) {
-        // SAFETY: buffers created by this mesh on the current context.
-        unsafe {
-            gl.delete_buffer(self.vertices);
-            gl.delete_buffer(self.indices);
-        }
-    }
+    let elements: Vec<Element> = vec![
+        (U::Position, 3, glow::FLOAT, false, 0),
+        (U::Normal, 3, glow::FLOAT, false, 12),
+        (U::Color, 4, glow::FLOAT, false, 24),
+        (U::BlendIndices, 4, glow::FLOAT, false, 40),
+        (U::BlendWeight, 4, glow::FLOAT, false, 56),
+    ];
+    Mesh::new(
+        gl,
+        "skinned mesh",
+        &data,
+        &indices,
+        elements,
+        (FLOATS * 4) as i32,
+    )
 }
 
 #[cfg(test)]

@@ -188,46 +188,49 @@ pub const MUTABLE_PREFIX: &str = "__sd_mut_";
 /// converted at each use).
 pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
-    let bodies: Vec<std::ops::Range<usize>> = parsed
-        .ast
-        .functions
-        .iter()
-        .map(|f| f.body.clone())
-        .collect();
-    let in_body = |at: usize| bodies.iter().any(|b| b.contains(&at));
-    // Token indices of uses of `name` in bodies (not member accesses `x.name`).
-    let uses = |name: &str| -> Vec<usize> {
-        (0..toks.len())
-            .filter(|&i| {
-                toks[i].kind == TokenKind::Ident
-                    && text(i) == name
-                    && in_body(toks[i].range.start)
-                    && (i == 0 || text(i - 1) != ".")
-            })
-            .collect()
-    };
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
-        let float_based = matches!(g.ty.base.as_str(), "float" | "half" | "double")
-            || g.ty.base.starts_with("min1");
-        if !float_based || g.ty.array.is_some() {
+        if !float_based(&g.ty) || g.ty.array.is_some() {
             continue;
         }
-        let found = uses(&g.name);
+        let found = body_uses(parsed, src, toks, &g.name);
         if !found.iter().any(|&i| is_written(&text, i)) {
             continue;
         }
         let copy = format!("{MUTABLE_PREFIX}{}", g.name);
-        let ty = if g.ty.is_matrix {
-            format!("{}{}x{}", g.ty.base, g.ty.rows, g.ty.columns)
-        } else if g.ty.is_vector {
-            format!("{}{}", g.ty.base, g.ty.columns)
-        } else {
-            g.ty.base.clone()
-        };
+        let ty = element_type(&g.ty);
         edits.insert(site.stmt_end, format!(" static {ty} {copy} = {};", g.name));
         for i in found {
             edits.replace(toks[i].range.clone(), copy.clone());
         }
+    }
+}
+
+/// Token indices of the uses of `name` inside function bodies (not member accesses `x.name`).
+fn body_uses(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> Vec<usize> {
+    let in_body = |at: usize| parsed.ast.functions.iter().any(|f| f.body.contains(&at));
+    (0..toks.len())
+        .filter(|&i| {
+            toks[i].kind == TokenKind::Ident
+                && toks[i].text(src) == name
+                && in_body(toks[i].range.start)
+                && (i == 0 || toks[i - 1].text(src) != ".")
+        })
+        .collect()
+}
+
+/// Whether a uniform is stored as floats (the types these copies apply to).
+fn float_based(ty: &crate::effect::HlslType) -> bool {
+    matches!(ty.base.as_str(), "float" | "half" | "double") || ty.base.starts_with("min1")
+}
+
+/// The HLSL type of one element (`float4x4`, `float3`, `float`).
+fn element_type(ty: &crate::effect::HlslType) -> String {
+    if ty.is_matrix {
+        format!("{}{}x{}", ty.base, ty.rows, ty.columns)
+    } else if ty.is_vector {
+        format!("{}{}", ty.base, ty.columns)
+    } else {
+        ty.base.clone()
     }
 }
 
@@ -242,40 +245,20 @@ pub const WHOLE_PREFIX: &str = "__sd_whole_";
 /// registers) have their own rules.
 pub fn whole_uniform_arrays(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
-    let bodies: Vec<std::ops::Range<usize>> = parsed
-        .ast
-        .functions
-        .iter()
-        .map(|f| f.body.clone())
-        .collect();
-    let in_body = |at: usize| bodies.iter().any(|b| b.contains(&at));
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
-        let float_based = matches!(g.ty.base.as_str(), "float" | "half" | "double")
-            || g.ty.base.starts_with("min1");
         let non_square = g.ty.is_matrix && g.ty.rows != g.ty.columns;
-        let Some(n) = g.ty.array.filter(|_| float_based && !non_square) else {
+        let Some(n) = g.ty.array.filter(|_| float_based(&g.ty) && !non_square) else {
             continue;
         };
-        let whole: Vec<usize> = (0..toks.len())
-            .filter(|&i| {
-                toks[i].kind == TokenKind::Ident
-                    && text(i) == g.name
-                    && in_body(toks[i].range.start)
-                    && (i == 0 || text(i - 1) != ".")
-                    && text(i + 1) != "["
-            })
+        let whole: Vec<usize> = body_uses(parsed, src, toks, &g.name)
+            .into_iter()
+            .filter(|&i| text(i + 1) != "[")
             .collect();
         if whole.is_empty() {
             continue;
         }
         let copy = format!("{WHOLE_PREFIX}{}", g.name);
-        let ty = if g.ty.is_matrix {
-            format!("{}{}x{}", g.ty.base, g.ty.rows, g.ty.columns)
-        } else if g.ty.is_vector {
-            format!("{}{}", g.ty.base, g.ty.columns)
-        } else {
-            g.ty.base.clone()
-        };
+        let ty = element_type(&g.ty);
         let elements: Vec<String> = (0..n).map(|k| format!("{}[{k}]", g.name)).collect();
         edits.insert(
             site.stmt_end,
