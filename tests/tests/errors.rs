@@ -33,7 +33,7 @@ fn cases() -> Vec<Case> {
         c("non-square local row picked at run time", format!("float2x3 M;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ float2x3 k = M * uv.y; return float4(k[(int)uv.x], 1); }}\n{TECH}"), ("SD0210", "non_square.fx", 2, 82)),
         c("intrinsic argument count", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0\n{{\n    float4 a = 1, b = 0;\n    return lerp(a, b);\n}}\n{TECH}"), ("SD0100", "intrinsic_arity.fx", 4, 12)),
         c("pass outside a technique", format!("{PS}pass P0 {{ PixelShader = compile ps_2_0 PS(); }}\n"), ("FX0001", "stray_pass.fx", 2, 1)),
-        c("malformed #line", format!("#line abc\n{PS}{TECH}"), ("SD0004", "bad_line.fx", 1, 1)),
+        c("malformed #line", format!("#line abc\n{PS}{TECH}"), ("SD0004", "bad_line.fx", 1, 7)),
         c("vertex shader without a position", format!("struct VSOut {{ float4 Color : COLOR0; }};\nVSOut VS(float4 p : POSITION0) {{ VSOut o; o.Color = p; return o; }}\n{PS}technique T {{ pass P {{ VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); }} }}\n"), ("SD0217", "no_position.fx", 4, 54)),
         c("uniforms over the register limit", format!("float4 Palette[40];\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Palette[(int)(uv.x * 39)]; }}\n{TECH}"), ("SD0218", "register_limit.fx", 1, 8)),
         c("int array passed whole", format!("int Counts[4];\nfloat First(int c[4]) {{ return c[0]; }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return First(Counts); }}\n{TECH}"), ("FX0012", "int_array.fx", 3, 58)),
