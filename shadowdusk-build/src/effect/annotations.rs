@@ -60,7 +60,8 @@ pub fn parse(
         i += 1;
         match text(i) {
             Some("=") => i += 1,
-            None => return Err(unclosed(i)),
+            // `type name(` is a function declaration: the block ended without its `>`.
+            None | Some("(") => return Err(unclosed(i)),
             _ => return Err(malformed(i, "`=`")),
         }
         let vstart = i;
