@@ -252,7 +252,6 @@ impl GlEffect {
                 records.len()
             )));
         }
-        let mut images = Vec::with_capacity(records.len());
         for (i, cb) in records.iter().enumerate() {
             let registers = params.constant_buffer(i).unwrap_or(&[]);
             if registers.len() * 16 != cb.size as usize {
@@ -263,9 +262,15 @@ impl GlEffect {
                     registers.len() * 16
                 )));
             }
-            images.push(registers.iter().flatten().copied().collect());
         }
-        self.records = Some(images);
+        // Copied into the buffers of the last call: after the first frame this allocates nothing.
+        let images = self.records.get_or_insert_with(Vec::new);
+        images.resize_with(records.len(), Vec::new);
+        for (i, image) in images.iter_mut().enumerate() {
+            let registers = params.constant_buffer(i).unwrap_or(&[]);
+            image.clear();
+            image.extend(registers.iter().flatten().copied());
+        }
         Ok(())
     }
 
