@@ -36,6 +36,7 @@ fn cases() -> Vec<Case> {
         c("malformed #line", format!("#line abc\n{PS}{TECH}"), ("SD0004", "bad_line.fx", 1, 7)),
         c("vertex shader without a position", format!("struct VSOut {{ float4 Color : COLOR0; }};\nVSOut VS(float4 p : POSITION0) {{ VSOut o; o.Color = p; return o; }}\n{PS}technique T {{ pass P {{ VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); }} }}\n"), ("SD0217", "no_position.fx", 4, 54)),
         c("uniforms over the register limit", format!("float4 Palette[40];\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Palette[(int)(uv.x * 39)]; }}\n{TECH}"), ("SD0218", "register_limit.fx", 1, 8)),
+        c("stray # after preprocessing", format!("static const float Cells = #error\n{PS}{TECH}"), ("FX0011", "stray_hash.fx", 1, 28)),
         c("int array passed whole", format!("int Counts[4];\nfloat First(int c[4]) {{ return c[0]; }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return First(Counts); }}\n{TECH}"), ("FX0012", "int_array.fx", 3, 58)),
         c("vertex texture", "sampler2D s0;\nfloat4 VS(float4 p : POSITION0) : POSITION0 { return p + tex2Dlod(s0, float4(0, 0, 0, 0)); }\nfloat4 PS() : COLOR0 { return 1; }\ntechnique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n".to_string(), ("SD0211", "vertex_texture.fx", 1, 11)),
     ]

@@ -168,6 +168,20 @@ pub fn parse(expanded: &Expanded) -> Result<ParsedEffect, Diagnostics> {
         .into_iter()
         .filter(|t| t.kind != lexer::TokenKind::Directive)
         .collect();
+    // A `#` left after preprocessing (`float x = #error`) is an error in any HLSL, and sends
+    // DXC 1.8 down a path that crashes the process (found by fuzzing): refused here.
+    if let Some(t) = toks
+        .iter()
+        .find(|t| t.kind == lexer::TokenKind::Punct && t.text(src) == "#")
+    {
+        return Err(Diagnostic::error(
+            Code::FX0011,
+            "unexpected `#` outside a preprocessor directive",
+        )
+        .at_opt(expanded.map.span(t.range.clone()))
+        .with_help("a directive must start its own line (`#if`, `#define`, …); elsewhere `#` is only allowed inside a macro definition")
+        .into());
+    }
     let mut p = parser::Parser::new(src, &toks, &expanded.map);
     p.pack_matrix = pack_matrix;
     if let Err(d) = p.run() {
