@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: compiler figures, printed, never asserted.
+//! `cargo xtask bench [corpus] [build] [hostile]`: compiler figures, printed, never asserted.
 //!
 //! Runs in release (re-executing itself with `--release` when started from a debug build), so
 //! the figures are what a build script sees with an optimised compiler. Each effect of
@@ -41,8 +41,20 @@ pub fn run(extra: &[String]) -> Result<(), String> {
         };
     }
     std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
-    corpus(&root)?;
-    crate::bench_build::run(&root)?;
+    // `cargo xtask bench [corpus] [build] [hostile]`: the parts named, or all of them.
+    let all = !extra
+        .iter()
+        .any(|a| ["corpus", "build", "hostile"].contains(&a.as_str()));
+    let wants = |part: &str| all || extra.iter().any(|a| a == part);
+    if wants("corpus") {
+        corpus(&root)?;
+    }
+    if wants("build") {
+        crate::bench_build::run(&root)?;
+    }
+    if wants("hostile") {
+        crate::bench_hostile::run()?;
+    }
     Ok(())
 }
 

@@ -1,8 +1,10 @@
-//! Project automation: `cargo xtask setup | test | demo | bench`.
+//! Project automation: `cargo xtask setup | test | demo | bench | fuzz`.
 
 mod bench;
 mod bench_build;
+mod bench_hostile;
 mod demo;
+mod fuzz;
 mod setup;
 mod test;
 
@@ -15,8 +17,9 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <setup|test|demo|bench>");
+            eprintln!("usage: cargo xtask <setup|test|demo|bench|fuzz>");
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,29 @@
+//! Helpers shared by the fuzz targets in `fuzz_targets/`.
+//!
+//! Every target checks one thing only: the input is handled without a panic, an abort or a
+//! sanitizer report. Errors (diagnostics, `ReadError`s) are expected and fine; they are
+//! rendered too, since rendering a diagnostic is part of handling bad input.
+
+use std::path::{Path, PathBuf};
+
+use shadowdusk_build::diag::Diagnostics;
+use shadowdusk_build::source::SourceFiles;
+
+/// The name the fuzz input is compiled under. It does not exist: the text is passed in memory.
+/// It sits in `tests/corpus/`, so the `#include "include/..."` lines of the seeds (copied from
+/// there) resolve to the real headers and the fuzzer can reach code behind them.
+pub fn fx_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/fuzz_input.fx")
+}
+
+/// The input as an `.fx` file's text, decoded the way the preprocessor decodes a file it reads.
+pub fn fx_text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// Renders diagnostics both ways the CLI can (rustc style and mgfxc's), as a user would see them.
+pub fn render(files: &SourceFiles, diags: &Diagnostics) {
+    let plain = shadowdusk_build::diag::render_plain(files, &diags.0, false);
+    let mgfxc = shadowdusk_build::diag::render_mgfxc(files, &diags.0);
+    std::hint::black_box((plain, mgfxc));
+}

@@ -1,0 +1,534 @@
+//! `cargo xtask fuzz [--seconds N] [target...]`: run the cargo-fuzz targets of `fuzz/`.
+//!
+//! 1. Makes sure the nightly toolchain and `cargo-fuzz` are there (installs cargo-fuzz with
+//!    `cargo install cargo-fuzz --locked` when it is missing), and DXC for the `pipeline` target.
+//! 2. Seeds `fuzz/corpus/<target>/` from the project's real inputs, at run time so nothing
+//!    generated is committed: the `.fx` effects and headers of `tests/corpus` and
+//!    `tests/golden_parity` for the source targets, and the mgfxc outputs (`.mgfx`, `.mgfxo`) of
+//!    `../shared/golden` for `mgfx_read` (MGFX compiled from `tests/corpus` when `../shared` is
+//!    not beside the checkout).
+//! 3. Builds every target once, then runs each for N seconds (default 600) with
+//!    `cargo +nightly fuzz run <target> -- -max_total_time=N ...`, its output in
+//!    `fuzz/logs/<target>.log`, and prints one summary line per target (executions, time,
+//!    crashes, from libFuzzer's final statistics).
+//!
+//! Fails when a target crashed (panic, abort, sanitizer report, out-of-memory, timeout),
+//! naming the artifact file that reproduces it; `cargo +nightly fuzz tmin <target> <artifact>`
+//! minimizes it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Every fuzz target (`fuzz/fuzz_targets/<name>.rs`).
+pub const TARGETS: [&str; 4] = ["preprocess", "effect_parse", "mgfx_read", "pipeline"];
+
+/// Seconds per target when `--seconds` is not given: the full run of the reliability issue.
+const DEFAULT_SECONDS: u64 = 600;
+/// The largest input libFuzzer builds: room for any real effect file (the largest seed, the
+/// stock BasicEffect.fx, is under 9 KiB).
+const MAX_LEN: usize = 65536;
+/// A process above this resident size is reported as out-of-memory (an `oom-` artifact).
+const RSS_LIMIT_MB: u64 = 4096;
+/// One input taking longer than this is reported as a hang (a `timeout-` artifact). Generous:
+/// a real effect compiles through DXC in well under a second.
+const TIMEOUT_SECONDS: u64 = 60;
+
+/// The sanitizer each target is built with. AddressSanitizer everywhere: DXC (C++, dlopened,
+/// not instrumented) loads and runs under it, and leak detection stays on.
+fn sanitizer(_target: &str) -> &'static str {
+    "address"
+}
+
+/// Whether the target reads effect source text (seeded with `.fx` files, given the dictionary).
+fn takes_source(target: &str) -> bool {
+    target != "mgfx_read"
+}
+
+struct Args {
+    seconds: u64,
+    targets: Vec<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut seconds = DEFAULT_SECONDS;
+    let mut targets = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = if a == "--seconds" {
+            Some(it.next().ok_or("--seconds needs a number")?.as_str())
+        } else {
+            a.strip_prefix("--seconds=")
+        };
+        if let Some(v) = value {
+            seconds = v
+                .parse()
+                .ok()
+                .filter(|&s| s > 0)
+                .ok_or_else(|| format!("--seconds: `{v}` is not a positive number"))?;
+        } else if TARGETS.contains(&a.as_str()) {
+            if !targets.contains(a) {
+                targets.push(a.clone());
+            }
+        } else {
+            return Err(format!(
+                "unknown argument `{a}`; usage: cargo xtask fuzz [--seconds N] [{}]...",
+                TARGETS.join("|")
+            ));
+        }
+    }
+    if targets.is_empty() {
+        targets = TARGETS.iter().map(|t| t.to_string()).collect();
+    }
+    Ok(Args { seconds, targets })
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let args = parse_args(args)?;
+    let started = Instant::now();
+    let root = crate::setup::workspace_root();
+    let fuzz_dir = root.join("fuzz");
+
+    ensure_nightly()?;
+    ensure_cargo_fuzz()?;
+    if args.targets.iter().any(|t| t == "pipeline") || !golden_dir(&root).is_dir() {
+        // The pipeline target compiles through DXC; seeding mgfx_read without ../shared does too.
+        crate::setup::run()?;
+    }
+
+    for t in &args.targets {
+        let n = seed(&root, t)?;
+        println!("fuzz: {t}: {n} seed files in fuzz/corpus/{t}");
+    }
+
+    // Build first, so the build is not counted in any target's time and a build failure is
+    // reported as such; one build per sanitizer covers all targets.
+    let mut sanitizers: Vec<&str> = args.targets.iter().map(|t| sanitizer(t)).collect();
+    sanitizers.dedup();
+    for s in sanitizers {
+        let t = Instant::now();
+        println!("fuzz: building the fuzz targets (sanitizer {s})...");
+        let status = cargo_fuzz(&root, "build")
+            .args(["--sanitizer", s])
+            .status()
+            .map_err(|e| format!("cannot run `cargo +nightly fuzz build`: {e}"))?;
+        if !status.success() {
+            return Err(format!("`cargo +nightly fuzz build` failed ({status})"));
+        }
+        println!("fuzz: built in {:.0} s", t.elapsed().as_secs_f64());
+    }
+
+    let logs = fuzz_dir.join("logs");
+    fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    let mut results = Vec::new();
+    for t in &args.targets {
+        results.push(run_target(&root, t, args.seconds, &logs)?);
+    }
+
+    println!();
+    println!("fuzz summary ({} s per target):", args.seconds);
+    for r in &results {
+        println!("{}", r.summary());
+    }
+    println!(
+        "fuzz: done in {:.0} s end to end",
+        started.elapsed().as_secs_f64()
+    );
+    let failed: Vec<String> = results.iter().filter_map(Outcome::failure).collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} (reproduce: cargo +nightly fuzz run <target> <artifact>; minimize: cargo \
+             +nightly fuzz tmin <target> <artifact>)",
+            failed.join("; ")
+        ))
+    }
+}
+
+/// `cargo +nightly fuzz <subcommand>` on `fuzz/`, in the workspace root, with the environment `cargo xtask` (stable
+/// cargo) leaves behind removed, so rustup and cargo pick the nightly toolchain's tools.
+fn cargo_fuzz(root: &Path, subcommand: &str) -> Command {
+    let mut c = Command::new("cargo");
+    c.current_dir(root)
+        .args(["+nightly", "fuzz", subcommand, "--fuzz-dir"])
+        .arg(root.join("fuzz"))
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .env_remove("RUSTDOC");
+    c
+}
+
+fn ensure_nightly() -> Result<(), String> {
+    let works = || {
+        Command::new("cargo")
+            .args(["+nightly", "--version"])
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if works() {
+        return Ok(());
+    }
+    println!("fuzz: no nightly toolchain; installing it (rustup toolchain install nightly)...");
+    let status = Command::new("rustup")
+        .args(["toolchain", "install", "nightly", "--profile", "minimal"])
+        .status();
+    if status.is_ok_and(|s| s.success()) && works() {
+        return Ok(());
+    }
+    Err(
+        "cargo-fuzz needs the nightly toolchain (sanitizer and coverage flags): \
+         `rustup toolchain install nightly` failed or is not available"
+            .into(),
+    )
+}
+
+fn ensure_cargo_fuzz() -> Result<(), String> {
+    let version = || {
+        Command::new("cargo")
+            .args(["+nightly", "fuzz", "--version"])
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    if let Some(v) = version() {
+        println!("fuzz: {v}");
+        return Ok(());
+    }
+    println!("fuzz: cargo-fuzz is missing; installing it (cargo install cargo-fuzz --locked)...");
+    let install = |locked: bool| {
+        let mut c = Command::new("cargo");
+        c.args(["install", "cargo-fuzz"]);
+        if locked {
+            c.arg("--locked");
+        }
+        c.env_remove("RUSTUP_TOOLCHAIN")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !install(true) {
+        println!("fuzz: `cargo install cargo-fuzz --locked` failed; trying without --locked");
+        if !install(false) {
+            return Err("cannot install cargo-fuzz (`cargo install cargo-fuzz` failed)".into());
+        }
+    }
+    match version() {
+        Some(v) => {
+            println!("fuzz: installed {v}");
+            Ok(())
+        }
+        None => Err("cargo-fuzz was installed but `cargo +nightly fuzz --version` fails".into()),
+    }
+}
+
+/// mgfxc's outputs, beside the checkout (read-only; copied, never committed).
+fn golden_dir(root: &Path) -> PathBuf {
+    root.join("../shared/golden")
+}
+
+/// Fills `fuzz/corpus/<target>/` with `seed-*` copies of the project's inputs (replacing older
+/// seeds; inputs the fuzzer added are kept). Returns how many seeds it wrote.
+fn seed(root: &Path, target: &str) -> Result<usize, String> {
+    let dir = root.join("fuzz/corpus").join(target);
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for e in fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        if p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("seed-"))
+        {
+            fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+    }
+    let mut seeds: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut add_files = |base: &Path, exts: &[&str]| -> Result<(), String> {
+        let mut files = Vec::new();
+        walk(base, &mut files);
+        files.retain(|f| {
+            f.extension()
+                .is_some_and(|x| exts.iter().any(|e| x.eq_ignore_ascii_case(e)))
+        });
+        files.sort();
+        for f in files {
+            let bytes = fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            if bytes.len() <= MAX_LEN {
+                let rel = f.strip_prefix(base).unwrap_or(&f);
+                seeds.push((rel.to_string_lossy().replace(['/', '\\'], "_"), bytes));
+            }
+        }
+        Ok(())
+    };
+    if takes_source(target) {
+        add_files(&root.join("tests/corpus"), &["fx", "fxh"])?;
+        add_files(&root.join("tests/golden_parity"), &["fx", "fxh"])?;
+    } else {
+        let golden = golden_dir(root);
+        if golden.is_dir() {
+            add_files(&golden, &["mgfx", "mgfxo"])?;
+        }
+        if seeds.is_empty() {
+            println!(
+                "fuzz: {} has no .mgfx files; seeding mgfx_read with tests/corpus compiled",
+                golden.display()
+            );
+            seeds.extend(compiled_corpus(root)?);
+        }
+    }
+    for (i, (name, bytes)) in seeds.iter().enumerate() {
+        let p = dir.join(format!("seed-{i:03}-{name}"));
+        fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(seeds.len())
+}
+
+/// MGFX compiled from the effects of `tests/corpus` (the ones that compile).
+fn compiled_corpus(root: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
+    let mut files = Vec::new();
+    walk(&root.join("tests/corpus"), &mut files);
+    files.retain(|f| f.extension().is_some_and(|x| x == "fx"));
+    files.sort();
+    let options = shadowdusk_build::pipeline::Options::default();
+    let mut out = Vec::new();
+    for f in files {
+        if let Ok(c) = shadowdusk_build::pipeline::compile_file(&f, &options) {
+            let stem = f.file_stem().unwrap_or_default().to_string_lossy();
+            out.push((format!("{stem}.mgfx"), c.bytes));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        match e.file_type() {
+            Ok(t) if t.is_dir() => walk(&p, out),
+            Ok(t) if t.is_file() => out.push(p),
+            _ => {}
+        }
+    }
+}
+
+/// One target's run.
+struct Outcome {
+    target: String,
+    executions: Option<u64>,
+    /// libFuzzer's own count of seconds when it printed one, else the wall time of the run.
+    seconds: f64,
+    /// `crash-`, `oom-`, `timeout-` and `leak-` files written.
+    artifacts: Vec<String>,
+    /// `slow-unit-` files written (reported, not a failure).
+    slow: Vec<String>,
+    /// The run failed without writing an artifact (it did not build or start).
+    error: Option<String>,
+    log: PathBuf,
+}
+
+impl Outcome {
+    fn summary(&self) -> String {
+        let execs = match self.executions {
+            Some(n) => format!(
+                "{n} executions in {:.0} s ({:.0}/s)",
+                self.seconds,
+                n as f64 / self.seconds.max(1.0)
+            ),
+            None => format!("? executions in {:.0} s", self.seconds),
+        };
+        let mut s = format!(
+            "  {:<13} {execs}, {} crash{}",
+            self.target,
+            self.artifacts.len(),
+            if self.artifacts.len() == 1 { "" } else { "es" }
+        );
+        for a in &self.artifacts {
+            s.push_str(&format!(": {a}"));
+        }
+        if !self.slow.is_empty() {
+            s.push_str(&format!(", slow input: {}", self.slow.join(", ")));
+        }
+        if let Some(e) = &self.error {
+            s.push_str(&format!(", FAILED: {e} (log: {})", self.log.display()));
+        }
+        s
+    }
+
+    fn failure(&self) -> Option<String> {
+        if !self.artifacts.is_empty() {
+            Some(format!(
+                "fuzz target `{}` crashed: {}",
+                self.target,
+                self.artifacts.join(", ")
+            ))
+        } else {
+            self.error
+                .as_ref()
+                .map(|e| format!("fuzz target `{}` failed: {e}", self.target))
+        }
+    }
+}
+
+fn run_target(root: &Path, target: &str, seconds: u64, logs: &Path) -> Result<Outcome, String> {
+    let log = logs.join(format!("{target}.log"));
+    let file = fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let corpus = root.join("fuzz/corpus").join(target);
+    let mut cmd = cargo_fuzz(root, "run");
+    cmd.args(["--sanitizer", sanitizer(target), target])
+        .arg(&corpus)
+        .arg("--")
+        .arg(format!("-max_total_time={seconds}"))
+        .arg(format!("-rss_limit_mb={RSS_LIMIT_MB}"))
+        .arg(format!("-max_len={MAX_LEN}"))
+        .arg(format!("-timeout={TIMEOUT_SECONDS}"))
+        .arg("-print_final_stats=1");
+    // A short run (the CI smoke) takes the same mutations every time, so CI does not fail on
+    // the luck of one run; a full run explores with a fresh seed.
+    if seconds <= 60 {
+        cmd.arg("-seed=1");
+    }
+    if takes_source(target) {
+        cmd.arg(format!("-dict={}", root.join("fuzz/hlsl.dict").display()));
+    }
+    cmd.env("SHADOWDUSK_DXC", crate::setup::dxc_path())
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err);
+    println!(
+        "fuzz: {target}: running for {seconds} s (log: {})",
+        log.strip_prefix(root).unwrap_or(&log).display()
+    );
+    let t = Instant::now();
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run `cargo +nightly fuzz run {target}`: {e}"))?;
+    let wall = t.elapsed();
+    let text = fs::read_to_string(&log).unwrap_or_default();
+    let mut out = parse_log(target, &text, wall, log.clone());
+    if !status.success() && out.artifacts.is_empty() {
+        out.error = Some(format!("exit {status}"));
+    }
+    if !status.success() {
+        println!("---- {} (excerpt) ----", log.display());
+        for l in failure_excerpt(&text) {
+            println!("{l}");
+        }
+        println!("----");
+    }
+    println!("{}", out.summary());
+    Ok(out)
+}
+
+/// The part of a failed run's log worth printing: from the panic message or sanitizer report
+/// (with the top of its backtrace) on, or the end of the log when there is none (a build
+/// failure). Long lines are cut: cargo-fuzz prints the whole input as one `Debug` line.
+fn failure_excerpt(text: &str) -> Vec<String> {
+    const MARKERS: [&str; 3] = [
+        "panicked at",
+        "ERROR: AddressSanitizer",
+        "ERROR: LeakSanitizer",
+    ];
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| MARKERS.iter().any(|m| l.contains(m)))
+        .or_else(|| lines.iter().position(|l| l.contains("ERROR: libFuzzer")))
+        .unwrap_or(lines.len().saturating_sub(40));
+    lines[start..]
+        .iter()
+        .take(50)
+        .map(|l| match l.char_indices().nth(300) {
+            Some((i, _)) => format!("{} [... {} more bytes]", &l[..i], l.len() - i),
+            None => l.to_string(),
+        })
+        .collect()
+}
+
+/// Reads libFuzzer's output: `Done N runs in T second(s)` (a run that ran its time),
+/// `stat::number_of_executed_units: N` (`-print_final_stats`, also printed after a crash) and
+/// `Test unit written to PATH` (artifacts).
+fn parse_log(target: &str, text: &str, wall: Duration, log: PathBuf) -> Outcome {
+    let mut out = Outcome {
+        target: target.to_string(),
+        executions: None,
+        seconds: wall.as_secs_f64(),
+        artifacts: Vec::new(),
+        slow: Vec::new(),
+        error: None,
+        log,
+    };
+    for line in text.lines() {
+        if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
+            out.executions = n.trim().parse().ok().or(out.executions);
+        } else if let Some(rest) = line.strip_prefix("Done ") {
+            let mut w = rest.split_whitespace();
+            if let (Some(n), Some("runs"), Some("in"), Some(s)) =
+                (w.next(), w.next(), w.next(), w.next())
+            {
+                if let (Ok(n), Ok(s)) = (n.parse::<u64>(), s.parse::<f64>()) {
+                    out.executions.get_or_insert(n);
+                    out.seconds = s;
+                }
+            }
+        } else if let Some(i) = line.find("Test unit written to ") {
+            let path = line[i + "Test unit written to ".len()..].trim().to_string();
+            let name = Path::new(&path)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if name.starts_with("slow-unit-") {
+                out.slow.push(path);
+            } else if !out.artifacts.contains(&path) {
+                out.artifacts.push(path);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_clean_run_and_a_crash() {
+        let clean = "#1024\tpulse  cov: 10 ft: 12 corp: 3/10b exec/s: 512 rss: 60Mb\n\
+                     #52000\tDONE   cov: 900 ft: 3000 corp: 400/40Kb lim: 4096 exec/s: 866 rss: 400Mb\n\
+                     Done 52000 runs in 60 second(s)\n\
+                     stat::number_of_executed_units: 52001\n";
+        let o = parse_log("preprocess", clean, Duration::from_secs(62), PathBuf::new());
+        assert_eq!(o.executions, Some(52001));
+        assert_eq!(o.seconds, 60.0);
+        assert!(o.artifacts.is_empty() && o.failure().is_none());
+
+        let crash = "thread '<unnamed>' panicked at src/x.rs:1:1:\n\
+                     ==1== ERROR: libFuzzer: deadly signal\n\
+                     artifact_prefix='/w/fuzz/artifacts/pipeline/'; Test unit written to /w/fuzz/artifacts/pipeline/crash-0a1b\n\
+                     stat::number_of_executed_units: 77\n";
+        let o = parse_log("pipeline", crash, Duration::from_secs(3), PathBuf::new());
+        assert_eq!(o.executions, Some(77));
+        assert_eq!(o.artifacts, ["/w/fuzz/artifacts/pipeline/crash-0a1b"]);
+        assert!(o.failure().unwrap().contains("crash-0a1b"));
+    }
+
+    #[test]
+    fn arguments() {
+        let a = parse_args(&["--seconds".into(), "20".into()]).unwrap();
+        assert_eq!((a.seconds, a.targets.len()), (20, 4));
+        let a = parse_args(&["pipeline".into(), "--seconds=5".into()]).unwrap();
+        assert_eq!((a.seconds, a.targets), (5, vec!["pipeline".to_string()]));
+        assert!(parse_args(&["nope".into()]).is_err());
+        assert!(parse_args(&["--seconds".into(), "0".into()]).is_err());
+    }
+}
