@@ -11,7 +11,7 @@
 //!
 //! Reading warnings after a *successful* compile is the catch: hassle-rs 0.12 builds a slice from
 //! the error blob's pointer, which is null when the blob is empty, so reading it is undefined
-//! behaviour (every blob is checked with [`blob::is_empty`] before it is read). So every shader is first compiled with `-WX`. No message → done, at no extra cost.
+//! behaviour (every blob is checked with `blob::is_empty` before it is read). So every shader is first compiled with `-WX`. No message → done, at no extra cost.
 //! A failure is then retried without `-WX`: if that succeeds, every error of the first run was a
 //! promoted warning, and its (non-empty) error buffer is the warning list. If it fails too, the
 //! second run's buffer holds the real errors.
