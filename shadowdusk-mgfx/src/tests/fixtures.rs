@@ -13,7 +13,10 @@ pub(super) fn golden_dir() -> Option<PathBuf> {
     } else {
         let all = std::env::var("SHADOWDUSK_REQUIRE_ALL").is_ok_and(|v| v == "1");
         let why = format!("../shared/golden not found at {}", dir.display());
-        assert!(!all, "golden reader tests can't skip (SHADOWDUSK_REQUIRE_ALL=1): {why}");
+        assert!(
+            !all,
+            "golden reader tests can't skip (SHADOWDUSK_REQUIRE_ALL=1): {why}"
+        );
         eprintln!("!!! SKIPPED (partly): {why}");
         None
     }
