@@ -16,6 +16,8 @@ use shadowdusk_build::include_effect::{expand, MacroEnv};
 /// shadowdusk::include_effect!("shaders/tint.fx", name = warm_tint);  // pub mod warm_tint { … }
 /// // When the runtime crate is re-exported under another path:
 /// shadowdusk::include_effect!("shaders/tint.fx", crate = ::engine::shadowdusk);
+/// // A crate without a build script: compile it here, with default options.
+/// shadowdusk::include_effect!("shaders/tint.fx", in_process);
 /// ```
 ///
 /// Use it in item position. The path is relative to the crate root (the folder holding
@@ -29,7 +31,7 @@ use shadowdusk_build::include_effect::{expand, MacroEnv};
 ///   MonoGame uploads them, with `const` assertions on size and offsets; `Default` /
 ///   `Params::DEFAULT` from the shader's initializers; one setter and getter per parameter
 ///   (`set_tint([f32; 4])`, `tint()`, scalars `f32`, `int`/`bool` as `i32`/`bool`, matrices as
-///   `impl Into<shadowdusk::params::Matrix>` with MonoGame's `SetValue(Matrix)` meaning, arrays
+///   `impl Into<shadowdusk::params::Mat<R, C>>`: arrays, MonoGame's `Matrix`, glam, mint; arrays
 ///   as `set_colors(&[[f32; 4]])` plus `set_colors_at(i, v)`), each documented with its HLSL
 ///   declaration, `file:line`, registers and default; `shadowdusk::params::EffectParams`, which
 ///   `shadowdusk::gl::GlEffect::set_params` takes;
@@ -39,11 +41,12 @@ use shadowdusk_build::include_effect::{expand, MacroEnv};
 ///
 /// # Where the bytes come from
 ///
-/// When the crate's build script ran `shadowdusk_build::Builder` over the file, the macro uses
+/// The crate's build script runs `shadowdusk_build::Builder` over the file, and the macro uses
 /// its artifact in `OUT_DIR/shadowdusk/` (the build script's defines and include folders apply,
-/// and `OUT_DIR/shadowdusk/<path>.rs` holds the same generated code for reading). Otherwise it
-/// compiles the effect itself, with no defines. Either way the crate is rebuilt when the effect
-/// or any file it includes changes.
+/// and `OUT_DIR/shadowdusk/<path>.rs` holds the same generated code for reading). An artifact
+/// that is missing, or whose recorded sources differ from the files now, is a compile error
+/// saying what to do; `in_process` compiles the effect in the macro instead, with no defines.
+/// Either way the crate is rebuilt when the effect or any file it includes changes.
 ///
 /// # Errors
 ///

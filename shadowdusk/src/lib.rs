@@ -3,17 +3,19 @@
 //! - `include_effect!` (feature `macros`, on by default) compiles an effect when your crate
 //!   builds and generates a typed module for it: the MGFX bytes, a `Params` struct laid out
 //!   exactly like the registers MonoGame uploads, one setter and getter per shader parameter,
-//!   and typed technique, pass and texture items. Use it with or without a build script
-//!   (`shadowdusk_build::Builder` in `build.rs` compiles every effect of a folder in parallel,
-//!   with a cache, and the macro then picks up its output).
+//!   and typed technique, pass and texture items. Normally `shadowdusk_build::Builder` in
+//!   `build.rs` compiles every effect of a folder (in parallel, with a cache, with your defines
+//!   and include folders) and the macro picks up its output; a crate without a build script
+//!   writes `include_effect!("…", in_process)`, as this example does.
 //! - [`mgfx`] reads and writes the MGFX v10 container itself.
 //! - `gl` (feature `gl`) loads an effect into OpenGL (glow) the way MonoGame's OpenGL
 //!   runtime does and applies its passes; it takes the typed `Params` directly.
 //!
 //! ```
 //! // `doc/tint.fx` is MonoGame's sprite-effect template with `float4 Tint = float4(1, 1, 1, 1);`
-//! // and `float Amount = 0.35;`; the module is named after the file.
-//! shadowdusk::include_effect!("doc/tint.fx");
+//! // and `float Amount = 0.35;`; the module is named after the file. (A doctest has no build
+//! // script, so it compiles the effect in the macro: `in_process`.)
+//! shadowdusk::include_effect!("doc/tint.fx", in_process);
 //!
 //! // Defaults come from the shader's initializers.
 //! let mut params = tint::Params::default();
@@ -37,7 +39,7 @@
 //! ```no_run
 //! # #[cfg(feature = "gl")]
 //! # fn draw(gl: &glow::Context, texture: shadowdusk::gl::GlTexture) -> Result<(), shadowdusk::gl::GlError> {
-//! # shadowdusk::include_effect!("doc/tint.fx");
+//! # shadowdusk::include_effect!("doc/tint.fx", in_process);
 //! use shadowdusk::gl::{GlEffect, RenderTarget};
 //!
 //! let mut fx = GlEffect::new(gl, tint::MGFX)?;
