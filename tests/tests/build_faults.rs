@@ -137,7 +137,12 @@ fn the_corpus_builds_byte_identical_with_1_2_and_8_jobs() {
             sd_build(&corpus_root(), &out, &["--dir", "corpus", "--jobs", jobs]),
             "corpus build",
         );
-        assert!(o.status.success(), "{jobs} jobs: {}", text(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{jobs} jobs: {:?}\n{}",
+            o.status,
+            text(&o.stderr)
+        );
         outputs.push((jobs, artifacts(&out)));
     }
     let (_, first) = &outputs[0];
@@ -227,7 +232,12 @@ fn a_build_killed_while_writing_leaves_nothing_trusted_and_the_next_build_comple
         ),
         "reference build",
     );
-    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(
+        r.status.success(),
+        "reference build: {:?}\n{}",
+        r.status,
+        text(&r.stderr)
+    );
 
     let out = tmp.path().join("killed");
     // Each write pauses between its temporary file and the rename (debug builds only).

@@ -119,6 +119,10 @@ pub fn with_instance<R>(f: impl FnOnce(&DxcCompiler, &DxcLibrary) -> R) -> Resul
     INSTANCE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
+            // One thread at a time sets up its instance: DXC's lazily initialised global state
+            // is not safe to build from two threads at once (a parallel build's first compiles
+            // crashed in a worker thread under load).
+            let _setup = LOADING.lock().unwrap_or_else(|e| e.into_inner());
             let compiler = lib
                 .dxc
                 .create_compiler()

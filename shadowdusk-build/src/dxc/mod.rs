@@ -198,9 +198,21 @@ pub fn available() -> bool {
     instance::loaded_path().is_ok()
 }
 
-/// Loads DXC, or says where it was searched and how to get it.
+/// Loads DXC, or says where it was searched and how to get it. The first load also compiles a
+/// trivial shader on this thread, so DXC's global state is set up before a thread pool
+/// compiles in parallel.
 pub fn load() -> Result<(), String> {
-    instance::loaded_path().map(|_| ())
+    static WARM: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    instance::loaded_path()?;
+    WARM.get_or_init(|| {
+        let _ = compile_once(
+            "float4 main() : SV_Target { return 1; }",
+            "main",
+            Stage::Pixel,
+            true,
+        );
+    });
+    Ok(())
 }
 
 #[cfg(test)]
