@@ -27,6 +27,25 @@ pub struct EffectAst {
     pub state_objects: Vec<StateObject>,
 }
 
+impl EffectAst {
+    /// Where the uniform, sampler or texture `name` is declared (its name's range), for errors
+    /// about it.
+    pub fn declaration(&self, name: &str) -> Option<Range<usize>> {
+        self.globals
+            .iter()
+            .find(|g| g.name == name)
+            .map(|g| g.range.clone())
+            .or_else(|| {
+                let s = self.samplers.iter().find(|x| x.name == name);
+                s.map(|x| x.range.clone())
+            })
+            .or_else(|| {
+                let t = self.textures.iter().find(|x| x.name == name);
+                t.map(|x| x.range.clone())
+            })
+    }
+}
+
 /// A global state object (`BlendState Additive { … };`) and its baked state.
 #[derive(Clone, Debug)]
 pub struct StateObject {

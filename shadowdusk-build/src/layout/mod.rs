@@ -87,27 +87,9 @@ fn declaration_span(
     ast: &EffectAst,
     name: &str,
 ) -> Option<crate::source::Span> {
-    let name = name
-        .trim_start_matches(crate::lower::CARRIER_PREFIX)
-        .trim_start_matches(crate::lower::MATRIX_CARRIER_PREFIX);
-    let range = ast
-        .globals
-        .iter()
-        .find(|g| g.name == name)
-        .map(|g| g.range.clone())
-        .or_else(|| {
-            ast.samplers
-                .iter()
-                .find(|x| x.name == name)
-                .map(|x| x.range.clone())
-        })
-        .or_else(|| {
-            ast.textures
-                .iter()
-                .find(|x| x.name == name)
-                .map(|x| x.range.clone())
-        })?;
-    expanded.map.span(range)
+    expanded
+        .map
+        .span(ast.declaration(crate::lower::user_name(name))?)
 }
 
 /// Builds the MGFX model. `passes[t][p]` are the shader indices of pass `p` of technique `t`.

@@ -45,6 +45,15 @@ pub use declarations::{CARRIER_PREFIX, MATRIX_CARRIER_PREFIX};
 pub use entry::WRAPPER;
 pub use samplers::SYNTH_PREFIX;
 
+/// The user's name behind a name the lowering generated (an int carrier, a non-square matrix
+/// carrier, a synthesized texture): what errors must show.
+pub fn user_name(generated: &str) -> &str {
+    generated
+        .trim_start_matches(CARRIER_PREFIX)
+        .trim_start_matches(MATRIX_CARRIER_PREFIX)
+        .trim_start_matches(SYNTH_PREFIX)
+}
+
 /// Shader stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Stage {

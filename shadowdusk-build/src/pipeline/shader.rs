@@ -122,17 +122,9 @@ fn check_register_limit(
         .registers
         .iter()
         .find(|r| r.base.saturating_add(r.count) > limit)
-        .map(|r| {
-            r.name
-                .trim_start_matches(CARRIER_PREFIX)
-                .trim_start_matches(SYNTH_PREFIX)
-                .trim_start_matches(crate::lower::MATRIX_CARRIER_PREFIX)
-                .to_string()
-        });
-    let decl = over
-        .as_deref()
-        .and_then(|n| parsed.ast.globals.iter().find(|g| g.name == n));
-    let span = decl.and_then(|g| expanded.map.span(g.range.clone())).or(at);
+        .map(|r| lower::user_name(&r.name).to_string());
+    let decl = over.as_deref().and_then(|n| parsed.ast.declaration(n));
+    let span = decl.and_then(|r| expanded.map.span(r)).or(at);
     let name = over.map_or_else(|| "the uniforms".to_string(), |n| format!("`{n}`"));
     Err(Diagnostic::error(
         Code::SD0218,
@@ -293,34 +285,15 @@ fn dialect_diagnostic(
             .into();
         }
     }
-    let subject = e.subject.as_deref().map(|s| {
-        s.trim_start_matches(CARRIER_PREFIX)
-            .trim_start_matches(SYNTH_PREFIX)
-    });
+    let subject = e.subject.as_deref().map(lower::user_name);
     let ast = &parsed.ast;
     let range = subject.and_then(|s| {
-        ast.globals
-            .iter()
-            .find(|g| g.name == s)
-            .map(|g| g.range.clone())
-            .or_else(|| {
-                ast.samplers
-                    .iter()
-                    .find(|x| x.name == s)
-                    .map(|x| x.range.clone())
+        ast.declaration(s).or_else(|| {
+            ast.functions.iter().flat_map(|f| &f.params).find_map(|p| {
+                let sem = p.semantic.as_deref().unwrap_or("");
+                (p.name == s || sem.eq_ignore_ascii_case(s)).then(|| p.range.clone())
             })
-            .or_else(|| {
-                ast.textures
-                    .iter()
-                    .find(|x| x.name == s)
-                    .map(|x| x.range.clone())
-            })
-            .or_else(|| {
-                ast.functions.iter().flat_map(|f| &f.params).find_map(|p| {
-                    let sem = p.semantic.as_deref().unwrap_or("");
-                    (p.name == s || sem.eq_ignore_ascii_case(s)).then(|| p.range.clone())
-                })
-            })
+        })
     });
     // A construct the GLSL check refused, or a declaration not found above (a struct name):
     // point at it in the source when it can be found there.
