@@ -66,6 +66,18 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// How a build ended, for a failed assertion: the exit status (a signal shows as such) and what
+/// it printed, so a crash after the last effect can be told from one in the middle.
+fn report(o: &Output) -> String {
+    format!(
+        "{:?}\n--- stdout ({} effects done) ---\n{}\n--- stderr ---\n{}",
+        o.status,
+        text(&o.stdout).lines().count(),
+        text(&o.stdout),
+        text(&o.stderr)
+    )
+}
+
 /// Every artifact under `out/shadowdusk`, by path relative to it, with the out folder's own
 /// path written as `<OUT>` (manifests name their `.mgfx` absolutely).
 fn artifacts(out: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -137,12 +149,7 @@ fn the_corpus_builds_byte_identical_with_1_2_and_8_jobs() {
             sd_build(&corpus_root(), &out, &["--dir", "corpus", "--jobs", jobs]),
             "corpus build",
         );
-        assert!(
-            o.status.success(),
-            "{jobs} jobs: {:?}\n{}",
-            o.status,
-            text(&o.stderr)
-        );
+        assert!(o.status.success(), "{jobs} jobs: {}", report(&o));
         outputs.push((jobs, artifacts(&out)));
     }
     let (_, first) = &outputs[0];
@@ -186,8 +193,8 @@ fn two_builds_sharing_a_cache_at_once_both_succeed_identically() {
     let (out_a, a) = spawn("a");
     let (out_b, b) = spawn("b");
     let (ra, rb) = (finish(a, "build a"), finish(b, "build b"));
-    assert!(ra.status.success(), "a: {}", text(&ra.stderr));
-    assert!(rb.status.success(), "b: {}", text(&rb.stderr));
+    assert!(ra.status.success(), "a: {}", report(&ra));
+    assert!(rb.status.success(), "b: {}", report(&rb));
     let (fa, fb) = (artifacts(&out_a), artifacts(&out_b));
     assert_eq!(fa.len(), fb.len());
     for (name, bytes) in &fa {
@@ -206,7 +213,7 @@ fn two_builds_sharing_a_cache_at_once_both_succeed_identically() {
         .stdout(Stdio::piped()),
         "build c",
     );
-    assert!(rc.status.success(), "c: {}", text(&rc.stderr));
+    assert!(rc.status.success(), "c: {}", report(&rc));
     let lines = text(&rc.stdout);
     let origins: Vec<&str> = lines.lines().filter(|l| !l.starts_with("cargo:")).collect();
     assert!(!origins.is_empty());
@@ -232,12 +239,7 @@ fn a_build_killed_while_writing_leaves_nothing_trusted_and_the_next_build_comple
         ),
         "reference build",
     );
-    assert!(
-        r.status.success(),
-        "reference build: {:?}\n{}",
-        r.status,
-        text(&r.stderr)
-    );
+    assert!(r.status.success(), "reference build: {}", report(&r));
 
     let out = tmp.path().join("killed");
     // Each write pauses between its temporary file and the rename (debug builds only).
@@ -277,7 +279,7 @@ fn a_build_killed_while_writing_leaves_nothing_trusted_and_the_next_build_comple
         sd_build(&corpus_root(), &out, &["--dir", "corpus", "--jobs", "2"]),
         "build after the kill",
     );
-    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(again.status.success(), "{}", report(&again));
     assert!(
         temporaries(&out).is_empty(),
         "stale temporaries were left behind"

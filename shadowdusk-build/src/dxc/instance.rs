@@ -1,15 +1,13 @@
-//! The process-wide DXC library and the per-thread compiler objects.
+//! The process-wide DXC library and the pool of compiler objects compiles lease.
 //!
 //! The shared object is loaded once per process; loading it twice would map two copies of LLVM.
 //! A *failed* load is not remembered: the next use tries again, so a long-lived process (a
 //! rust-analyzer session expanding `include_effect!`) recovers once `cargo xtask setup` has run.
-//! The COM objects hassle-rs creates from it (`DxcCompiler`, `DxcLibrary`) are neither `Send`
-//! nor `Sync` (raw COM pointers with non-atomic reference counts), so they cannot live in a
-//! `static Mutex`. Instead every thread lazily creates its own pair in a `thread_local!`; DXC
-//! supports one compiler instance per thread, which also lets a parallel build compile shaders
-//! concurrently without sharing an instance.
+//! The compiler objects hassle-rs creates from it (`DxcCompiler`, `DxcLibrary`) are kept in a
+//! process-wide pool of idle instances: a compile takes one out, uses it alone, and puts it back,
+//! so a parallel build compiles shaders concurrently without two threads ever sharing an instance,
+//! and no instance is ever released (see [`IDLE`] for why that matters at exit).
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
@@ -109,31 +107,113 @@ pub fn loaded_sha256() -> Result<Option<String>, String> {
     library().map(|l| l.sha256.clone())
 }
 
-thread_local! {
-    static INSTANCE: RefCell<Option<(DxcCompiler, DxcLibrary)>> = const { RefCell::new(None) };
+/// One compiler and its library, used by one thread at a time.
+struct Instance {
+    compiler: DxcCompiler,
+    library: DxcLibrary,
+    /// Creation order, for tests to tell instances apart.
+    #[cfg_attr(not(test), allow(dead_code))]
+    id: usize,
 }
 
-/// Runs `f` with this thread's compiler and library, creating them on first use.
-pub fn with_instance<R>(f: impl FnOnce(&DxcCompiler, &DxcLibrary) -> R) -> Result<R, String> {
-    let lib = library()?;
-    INSTANCE.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            // One thread at a time sets up its instance: DXC's lazily initialised global state
-            // is not safe to build from two threads at once (a parallel build's first compiles
-            // crashed in a worker thread under load).
-            let _setup = LOADING.lock().unwrap_or_else(|e| e.into_inner());
-            let compiler = lib
-                .dxc
-                .create_compiler()
-                .map_err(|e| format!("DXC: cannot create a compiler: {e}"))?;
-            let library = lib
-                .dxc
-                .create_library()
-                .map_err(|e| format!("DXC: cannot create a library: {e}"))?;
-            *slot = Some((compiler, library));
+static CREATED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: hassle-rs marks its COM wrappers `!Send` because they hold raw interface pointers.
+// DXC's objects are free-threaded (no apartment or thread affinity); what DXC forbids is two
+// threads using one instance *at once*, and an `Instance` is only ever reached through `IDLE`'s
+// lock or as the exclusive value a single `with_instance` call took out of it. Each DXC call
+// installs the instance's own allocator for the duration of the call, so moving an instance to
+// another thread between calls carries no per-thread state.
+unsafe impl Send for Instance {}
+
+/// Instances no call is using. Taken out for one call and put back after it; never dropped.
+///
+/// Why not a `thread_local!` per thread: a build's rayon threads exit when its pool is dropped,
+/// and a thread-local instance is then released by the exiting thread while the main thread may
+/// already be in `exit()`, running libdxcompiler's static destructors (`llvm_shutdown`). That
+/// race killed a build script with SIGSEGV after all its work was done. Instances kept here are
+/// never released, so no DXC code runs on a thread's way out or during process exit.
+static IDLE: Mutex<Vec<Instance>> = Mutex::new(Vec::new());
+
+/// Puts the instance back in [`IDLE`] even if the closure panics.
+struct Lease(Option<Instance>);
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(i) = self.0.take() {
+            IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(i);
         }
-        let (c, l) = slot.as_ref().expect("initialised above");
-        Ok(f(c, l))
-    })
+    }
+}
+
+/// Runs `f` with a compiler and library no other thread is using, creating them if every
+/// existing one is busy (so there are as many as the most concurrent compiles ever were).
+pub fn with_instance<R>(f: impl FnOnce(&DxcCompiler, &DxcLibrary) -> R) -> Result<R, String> {
+    let lease = lease()?;
+    let i = lease
+        .0
+        .as_ref()
+        .expect("a lease holds its instance until dropped");
+    Ok(f(&i.compiler, &i.library))
+}
+
+fn lease() -> Result<Lease, String> {
+    let lib = library()?;
+    let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let instance = match idle {
+        Some(i) => i,
+        None => {
+            // One thread at a time creates an instance: DXC's lazily initialised global state
+            // is not safe to build from two threads at once.
+            let _setup = LOADING.lock().unwrap_or_else(|e| e.into_inner());
+            Instance {
+                compiler: lib
+                    .dxc
+                    .create_compiler()
+                    .map_err(|e| format!("DXC: cannot create a compiler: {e}"))?,
+                library: lib
+                    .dxc
+                    .create_library()
+                    .map_err(|e| format!("DXC: cannot create a library: {e}"))?,
+                id: CREATED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            }
+        }
+    };
+    Ok(Lease(Some(instance)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Instances are released by nobody: one used on a thread that has since exited is still
+    /// idle in the pool afterwards (so that thread's exit ran no DXC code).
+    #[test]
+    fn an_instance_outlives_the_thread_that_used_it() {
+        if let Err(e) = library() {
+            crate::skip(&crate::this_test(), &format!("DXC unavailable: {e}"));
+            return;
+        }
+        let id = std::thread::spawn(|| {
+            let lease = lease().expect("instance");
+            lease.0.as_ref().expect("held").id
+        })
+        .join()
+        .expect("thread");
+        // Another test may have it leased for a moment; it comes back unless it was dropped.
+        let is_idle = || {
+            IDLE.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .any(|i| i.id == id)
+        };
+        let start = std::time::Instant::now();
+        while !is_idle() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "the exited thread's instance was dropped"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
 }

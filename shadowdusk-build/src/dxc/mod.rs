@@ -3,7 +3,7 @@
 //! Input: lowered HLSL text (modern syntax, see [`crate::lower`]), an entry point and a stage.
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
-//! (fx-pipeline.md §7). The library is loaded once per process and each thread gets its own
+//! (fx-pipeline.md §7). The library is loaded once per process and each compile leases its own
 //! compiler instance (`instance`); where it is searched: [`locate`].
 //! Refused: nothing by this module itself. DXC warnings are not refusals: fxc only warned about
 //! the same things (implicit truncation, shadowing, unused comparisons), and mgfxc compiles such
