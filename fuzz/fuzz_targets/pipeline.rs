@@ -3,12 +3,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shadowdusk_build::pipeline::{compile_source, Options};
+use shadowdusk_compiler::pipeline::{compile_source, Options};
 
 fuzz_target!(
     init: {
         // Without DXC every input would stop at the same "DXC not found" error.
-        if let Err(e) = shadowdusk_build::dxc::load() {
+        if let Err(e) = shadowdusk_compiler::dxc::load() {
             eprintln!("pipeline fuzz target: DXC cannot be loaded (set SHADOWDUSK_DXC): {e}");
             std::process::exit(2);
         }

@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shadowdusk_build::preprocess::{preprocess, Options};
-use shadowdusk_build::source::SourceFiles;
+use shadowdusk_compiler::preprocess::{preprocess, Options};
+use shadowdusk_compiler::source::SourceFiles;
 
 fuzz_target!(|data: &[u8]| {
     let text = shadowdusk_fuzz::fx_text(data);

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use shadowdusk_build::diag::Diagnostics;
-use shadowdusk_build::source::SourceFiles;
+use shadowdusk_compiler::diag::Diagnostics;
+use shadowdusk_compiler::source::SourceFiles;
 
 /// The name the fuzz input is compiled under. It does not exist: the text is passed in memory.
 /// It sits in `tests/corpus/`, so the `#include "include/..."` lines of the seeds (copied from
@@ -23,7 +23,7 @@ pub fn fx_text(data: &[u8]) -> String {
 
 /// Renders diagnostics both ways the CLI can (rustc style and mgfxc's), as a user would see them.
 pub fn render(files: &SourceFiles, diags: &Diagnostics) {
-    let plain = shadowdusk_build::diag::render_plain(files, &diags.0, false);
-    let mgfxc = shadowdusk_build::diag::render_mgfxc(files, &diags.0);
+    let plain = shadowdusk_compiler::diag::render_plain(files, &diags.0, false);
+    let mgfxc = shadowdusk_compiler::diag::render_mgfxc(files, &diags.0);
     std::hint::black_box((plain, mgfxc));
 }

@@ -2,12 +2,12 @@
 //! `shadowdusk::include_effect!`; the generated code refers to `::shadowdusk`.
 //!
 //! This crate holds no compiler logic: it reads the environment cargo gives rustc and calls
-//! [`shadowdusk_build::include_effect::expand`], where the expansion is implemented and tested.
+//! [`shadowdusk_compiler::include_effect::expand`], where the expansion is implemented and tested.
 
 #![warn(missing_docs)]
 
 use proc_macro::TokenStream;
-use shadowdusk_build::include_effect::{expand, MacroEnv};
+use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 
 /// Compiles a HLSL effect (`.fx`) to MGFX at compile time and generates a typed module for it.
 ///

@@ -1,4 +1,4 @@
-//! Runtime support for the typed parameter modules that `shadowdusk-build` generates.
+//! Runtime support for the typed parameter modules that `shadowdusk-compiler` generates.
 //!
 //! A generated module holds a `#[repr(C)] Params` struct whose fields are exactly the MGFX
 //! constant-buffer records of the effect, as arrays of 16-byte registers, and typed setters that

@@ -962,7 +962,7 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Builds the `shadowdusk` binary once (`cargo build -p shadowdusk-build --bin shadowdusk`) and
+/// Builds the `shadowdusk` binary once (`cargo build -p shadowdusk-cli --bin shadowdusk`) and
 /// returns its path in the workspace's target folder.
 fn binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
@@ -973,7 +973,7 @@ fn binary() -> &'static Path {
                 "build",
                 "--quiet",
                 "-p",
-                "shadowdusk-build",
+                "shadowdusk-cli",
                 "--bin",
                 "shadowdusk",
             ])
@@ -1230,7 +1230,7 @@ fn run_all<T: Send + Sync, R: Send>(jobs: Vec<T>, f: impl Fn(usize, &T) -> R + S
 
 #[test]
 fn bad_inputs_fail_cleanly_at_the_right_place() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(
             "bad_inputs_fail_cleanly_at_the_right_place",
             "DXC is not available (run `cargo xtask setup`)",

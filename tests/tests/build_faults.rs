@@ -16,13 +16,13 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use shadowdusk::mgfx as shadowdusk_mgfx;
-use shadowdusk_build::artifact::{self, Manifest};
+use shadowdusk_compiler::artifact::{self, Manifest};
 
 /// No build here takes this long; a run that does has hung.
 const HANG: Duration = Duration::from_secs(240);
 
 fn dxc() -> Option<PathBuf> {
-    if shadowdusk_build::dxc::available() {
+    if shadowdusk_compiler::dxc::available() {
         return Some(PathBuf::new());
     }
     shadowdusk_tests::skip(

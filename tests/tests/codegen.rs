@@ -23,8 +23,8 @@ use shadowdusk::mgfx::{
     self, CbufferEntry, ConstantBuffer, Effect, Parameter, ParameterClass, ParameterType, Pass,
     Profile, Shader, ShaderStage, Technique,
 };
-use shadowdusk_build::codegen::{generate_string, CodegenOptions, MgfxSource};
-use shadowdusk_build::reflect::{
+use shadowdusk_compiler::codegen::{generate_string, CodegenOptions, MgfxSource};
+use shadowdusk_compiler::reflect::{
     EffectReflection, Location, ParameterInfo, PassInfo, ShaderInfo, TechniqueInfo,
 };
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use shadowdusk::mgfx::{self, Effect, ParameterClass, ParameterType, SamplerType, ShaderStage};
-use shadowdusk_build::pipeline::{compile_file, Options};
+use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
     corpus_dir, entries, Entry, Geometry, Reference, TextureSpec, CLEAR, TARGET_SIZE,
 };
@@ -476,9 +476,9 @@ type TechniqueShape<'a> = (&'a str, Vec<(&'a str, bool, bool)>);
 /// the parser extracts. Localises a table mismatch before the whole pipeline exists.
 #[test]
 fn every_effect_parses_to_its_table_techniques_states_and_defaults() {
-    use shadowdusk_build::effect::parse;
-    use shadowdusk_build::preprocess::{preprocess, Options as PreOptions};
-    use shadowdusk_build::source::SourceFiles;
+    use shadowdusk_compiler::effect::parse;
+    use shadowdusk_compiler::preprocess::{preprocess, Options as PreOptions};
+    use shadowdusk_compiler::source::SourceFiles;
 
     let mut failures = Vec::new();
     for e in entries() {
@@ -622,12 +622,12 @@ fn every_effect_parses_to_its_table_techniques_states_and_defaults() {
 /// translates and rewrites. Names the failing stage and entry when the whole pipeline is not there yet.
 #[test]
 fn every_shader_lowers_compiles_translates_and_rewrites() {
-    use shadowdusk_build::effect::parse;
-    use shadowdusk_build::lower::{lower, Stage};
-    use shadowdusk_build::preprocess::{preprocess, Options as PreOptions};
-    use shadowdusk_build::source::SourceFiles;
+    use shadowdusk_compiler::effect::parse;
+    use shadowdusk_compiler::lower::{lower, Stage};
+    use shadowdusk_compiler::preprocess::{preprocess, Options as PreOptions};
+    use shadowdusk_compiler::source::SourceFiles;
 
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(
             "every_shader_lowers_compiles_translates_and_rewrites",
             "DXC is not available (run `cargo xtask setup`)",
@@ -662,7 +662,7 @@ fn every_shader_lowers_compiles_translates_and_rewrites() {
                             continue;
                         }
                     };
-                    let spirv = match shadowdusk_build::dxc::compile(
+                    let spirv = match shadowdusk_compiler::dxc::compile(
                         &lowered.text,
                         &lowered.entry,
                         stage,
@@ -673,7 +673,7 @@ fn every_shader_lowers_compiles_translates_and_rewrites() {
                             continue;
                         }
                     };
-                    let cross = match shadowdusk_build::cross::to_glsl(&spirv, stage) {
+                    let cross = match shadowdusk_compiler::cross::to_glsl(&spirv, stage) {
                         Ok(c) => c,
                         Err(err) => {
                             failures.push(format!("{at}: SPIRV-Cross: {err}"));
@@ -682,14 +682,15 @@ fn every_shader_lowers_compiles_translates_and_rewrites() {
                     };
                     // Slots by SPIRV-Cross order: enough to exercise the rewrite, not the
                     // pipeline's register mapping (the full-pipeline test checks that).
-                    let slot_of = |c: &shadowdusk_build::cross::CombinedSampler| {
+                    let slot_of = |c: &shadowdusk_compiler::cross::CombinedSampler| {
                         cross
                             .combined
                             .iter()
                             .position(|x| std::ptr::eq(x, c))
                             .map(|i| i as u32)
                     };
-                    if let Err(err) = shadowdusk_build::dialect::rewrite(&cross, stage, &slot_of) {
+                    if let Err(err) = shadowdusk_compiler::dialect::rewrite(&cross, stage, &slot_of)
+                    {
                         failures.push(format!("{at}: dialect: {err}"));
                     }
                 }

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use shadowdusk_build::diag::Code;
-use shadowdusk_build::pipeline::{compile_file, Options};
+use shadowdusk_compiler::diag::Code;
+use shadowdusk_compiler::pipeline::{compile_file, Options};
 
 /// Codes whose section shows a command line (```sh) or explains why there is no example,
 /// instead of an effect: the input path, the command line, the output path and a missing DXC
@@ -179,7 +179,7 @@ fn compile_example(dir: &Path, code: &str, text: &str) -> Outcome {
     std::fs::write(&path, text).expect("write the example");
     let (diags, rendered) = match compile_file(&path, &Options::default()) {
         Ok(c) => {
-            let r = shadowdusk_build::diag::render_mgfxc(&c.files, &c.warnings.0);
+            let r = shadowdusk_compiler::diag::render_mgfxc(&c.files, &c.warnings.0);
             (c.warnings.0, r)
         }
         Err(e) => {

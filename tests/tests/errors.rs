@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use shadowdusk_build::pipeline::{compile_file, compile_source, Options};
+use shadowdusk_compiler::pipeline::{compile_file, compile_source, Options};
 
 const PS: &str = "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return float4(uv, 0, 1); }\n";
 const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n";
@@ -50,7 +50,7 @@ fn dir() -> PathBuf {
 
 #[test]
 fn every_stage_reports_code_and_position_in_the_users_file() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(
             "every_stage_reports_code_and_position_in_the_users_file",
             "DXC is not available (run `cargo xtask setup`)",
@@ -101,7 +101,7 @@ fn every_stage_reports_code_and_position_in_the_users_file() {
 
 #[test]
 fn errors_inside_an_include_point_into_the_header() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(
             "errors_inside_an_include_point_into_the_header",
             "DXC is not available (run `cargo xtask setup`)",

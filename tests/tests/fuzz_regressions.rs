@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use shadowdusk_build::pipeline::{compile_source, Options};
+use shadowdusk_compiler::pipeline::{compile_source, Options};
 
 const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n";
 
@@ -24,7 +24,7 @@ fn dir() -> PathBuf {
 /// line and column, and a word of the message. Skips (a failure under
 /// `SHADOWDUSK_REQUIRE_ALL=1`) without DXC.
 fn expect_error(test: &str, name: &str, source: &str, want: (&str, u32, u32, &str)) {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
         return;
     }

@@ -4,7 +4,7 @@
 
 use shadowdusk::gl::{GlEffect, GlError};
 use shadowdusk::mgfx::{self, Profile};
-use shadowdusk_build::pipeline::{compile_file, Options};
+use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::corpus_dir;
 use shadowdusk_tests::Headless;
 
@@ -12,7 +12,7 @@ use shadowdusk_tests::Headless;
 const EFFECTS: [&str; 2] = ["template_tint.fx", "vs_wvp_chain.fx"];
 
 fn compiled(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
         return None;
     }

@@ -1,7 +1,7 @@
 //! Golden parity: for real mgfxc outputs in `../shared/golden/shadowdusk-opengl/` whose sources
 //! are not available, `tests/golden_parity/<name>.fx` is HLSL written to do what the golden's
 //! GLSL, records and states show. Each pair is
-//! 1. compiled with `shadowdusk_build::pipeline::compile_file` and read with
+//! 1. compiled with `shadowdusk_compiler::pipeline::compile_file` and read with
 //!    `shadowdusk::mgfx::read`;
 //! 2. compared field by field (`layout.rs`: techniques, passes and state blocks, shader order
 //!    and stages, sampler and attribute tables, constant-buffer records, parameters);
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use shadowdusk::gl::GlTexture;
 use shadowdusk::mgfx::{self, Effect, ParameterClass};
-use shadowdusk_build::pipeline::{compile_file, Compiled, Options};
+use shadowdusk_compiler::pipeline::{compile_file, Compiled, Options};
 use shadowdusk_tests::{save_png, solid, texture_2d, texture_cube, Headless, Orientation};
 
 use cases::{Case, Texture, KNOWN_DIFFERENCES, SIZE};

@@ -8,12 +8,12 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use shadowdusk_build::diag::{render_plain, Diagnostics};
-use shadowdusk_build::effect::parse;
-use shadowdusk_build::lower::{lower, Stage};
-use shadowdusk_build::pipeline::{compile_source, Options};
-use shadowdusk_build::preprocess::{preprocess, Options as PreOptions};
-use shadowdusk_build::source::SourceFiles;
+use shadowdusk_compiler::diag::{render_plain, Diagnostics};
+use shadowdusk_compiler::effect::parse;
+use shadowdusk_compiler::lower::{lower, Stage};
+use shadowdusk_compiler::pipeline::{compile_source, Options};
+use shadowdusk_compiler::preprocess::{preprocess, Options as PreOptions};
+use shadowdusk_compiler::source::SourceFiles;
 use shadowdusk_tests::corpus::corpus_dir;
 
 /// Mutations per effect.
@@ -200,7 +200,7 @@ fn damaged_sources_never_panic_preprocess_parse_or_lower() {
 /// The whole pipeline, DXC included.
 #[test]
 fn damaged_sources_fail_with_diagnostics_and_never_panic() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         let why = "DXC is not available (run `cargo xtask setup`); \
                    damaged_sources_never_panic_preprocess_parse_or_lower needs none";
         shadowdusk_tests::skip("damaged_sources_fail_with_diagnostics_and_never_panic", why);

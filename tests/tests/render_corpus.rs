@@ -13,7 +13,7 @@ use image::{Rgba, RgbaImage};
 
 use shadowdusk::gl::{GlEffect, GlTexture, RenderTarget};
 use shadowdusk::mgfx::ParameterClass;
-use shadowdusk_build::pipeline::{compile_file, Options};
+use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
     corpus_dir, entries, ElementFormat, Entry, Geometry, Mesh, PixelFn, TextureSpec, Value,
     TARGET_SIZE,
@@ -538,7 +538,7 @@ fn hand_written_glsl_matches_the_references() {
 /// and draws exactly the pixels of its v10 compile.
 #[test]
 fn every_corpus_effect_draws_the_same_from_mgfx_v11() {
-    use shadowdusk_build::pipeline::MgfxVersion;
+    use shadowdusk_compiler::pipeline::MgfxVersion;
     let (w, hgt) = TARGET_SIZE;
     let Some(h) = Headless::or_skip("every_corpus_effect_draws_the_same_from_mgfx_v11", w, hgt)
     else {

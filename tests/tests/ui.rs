@@ -41,7 +41,7 @@ fn copy_fixtures(to: &Path) {
 
 #[test]
 fn include_effect_errors() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         shadowdusk_tests::skip(
             "include_effect_errors",
             "DXC unavailable (run `cargo xtask setup`)",

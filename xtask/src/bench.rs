@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use shadowdusk_build::pipeline::{compile_file, Options, StageTimings};
+use shadowdusk_compiler::pipeline::{compile_file, Options, StageTimings};
 
 const RUNS: usize = 7;
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use shadowdusk_build::builder::{Artifacts, Builder};
+use shadowdusk_build::{Artifacts, Builder};
 
 const COLD_RUNS: usize = 5;
 const WARM_RUNS: usize = 11;
@@ -298,7 +298,7 @@ fn ms(d: Duration) -> String {
 /// corpus effect: from the build script's artifacts (the usual case) and with `in_process` (a
 /// crate without a build script).
 fn macro_expansion(krate: &Path, out_dir: &Path, built: &Artifacts) -> Result<(), String> {
-    use shadowdusk_build::include_effect::{expand, MacroEnv};
+    use shadowdusk_compiler::include_effect::{expand, MacroEnv};
     let inputs = |suffix: &str| -> Result<Vec<proc_macro2::TokenStream>, String> {
         built
             .effects

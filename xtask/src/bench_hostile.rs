@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use shadowdusk_build::pipeline::{compile_source, Options};
+use shadowdusk_compiler::pipeline::{compile_source, Options};
 
 const MIB: usize = 1 << 20;
 

@@ -295,10 +295,10 @@ fn compiled_corpus(root: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     walk(&root.join("tests/corpus"), &mut files);
     files.retain(|f| f.extension().is_some_and(|x| x == "fx"));
     files.sort();
-    let options = shadowdusk_build::pipeline::Options::default();
+    let options = shadowdusk_compiler::pipeline::Options::default();
     let mut out = Vec::new();
     for f in files {
-        if let Ok(c) = shadowdusk_build::pipeline::compile_file(&f, &options) {
+        if let Ok(c) = shadowdusk_compiler::pipeline::compile_file(&f, &options) {
             let stem = f.file_stem().unwrap_or_default().to_string_lossy();
             out.push((format!("{stem}.mgfx"), c.bytes));
         }

@@ -16,7 +16,7 @@ const WHEEL: &str = "compushady-lrtu==0.18.0";
 /// The member inside the wheel.
 const MEMBER: &str = "compushady/backends/libdxcompiler_x86_64.so";
 /// sha256 of that member: the value the compiler checks before loading the workspace copy.
-pub const DXC_SHA256: &str = shadowdusk_build::dxc::locate::PINNED_SHA256;
+pub const DXC_SHA256: &str = shadowdusk_compiler::dxc::locate::PINNED_SHA256;
 
 /// Workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {

@@ -7,8 +7,8 @@
 
 use std::process::ExitCode;
 
-use shadowdusk_build::builder::Origin;
 use shadowdusk_build::Builder;
+use shadowdusk_build::Origin;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -3,7 +3,7 @@
 //! declare every name the records promise, which is what MonoGame binds by.
 //!
 //! Accepted on purpose, each because ShadowDusk does better than mgfxc's OpenGL output
-//! (shadowdusk-build/src/layout/mod.rs):
+//! (shadowdusk-compiler/src/layout/mod.rs):
 //! * parameter data: mgfxc writes zeros on OpenGL; ShadowDusk bakes HLSL initializers. Where the
 //!   golden holds zeros, ours may hold non-zero data only for a parameter whose declaration has
 //!   an initializer (and, for a scalar or vector, exactly that initializer). Non-zero golden data
@@ -15,7 +15,7 @@
 use std::fmt::Debug;
 
 use shadowdusk::mgfx::{Effect, Parameter, ParameterClass, SamplerType, Shader};
-use shadowdusk_build::reflect::EffectReflection;
+use shadowdusk_compiler::reflect::EffectReflection;
 
 /// Collects differences as `path: ours X, mgfxc Y`.
 struct Report(Vec<String>);

@@ -1,6 +1,6 @@
 //! Stage 4: DXC. Lowered HLSL → SPIR-V, through hassle-rs.
 //!
-//! Input: lowered HLSL text (modern syntax, see [`crate::lower`]), an entry point and a stage.
+//! Input: lowered HLSL text (modern syntax, see the `lower` stage), an entry point and a stage.
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
 //! (fx-pipeline.md §7). The library is loaded once per process and each compile leases its own

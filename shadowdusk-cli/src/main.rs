@@ -16,7 +16,7 @@ mod explain;
 
 use std::process::ExitCode;
 
-use shadowdusk_build::pipeline;
+use shadowdusk_compiler::pipeline;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -66,7 +66,7 @@ fn main() -> ExitCode {
     if !compiled.warnings.is_empty() {
         eprint!(
             "{}",
-            shadowdusk_build::diag::render_mgfxc(&compiled.files, &compiled.warnings.0)
+            shadowdusk_compiler::diag::render_mgfxc(&compiled.files, &compiled.warnings.0)
         );
     }
     if cli.dump {
@@ -88,7 +88,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        if let Err(e) = shadowdusk_build::artifact::write_atomic(out, &compiled.bytes) {
+        if let Err(e) = shadowdusk_compiler::artifact::write_atomic(out, &compiled.bytes) {
             eprintln!(
                 "{}: error SD0031: cannot write the output: {e}",
                 out.display()

@@ -1,7 +1,7 @@
 //! The one door to cargo: the environment a build script is given, and the lines it prints.
 //!
 //! Every environment read of the builder goes through [`env`], so the list in the
-//! [`Builder`](super::Builder) docs stays complete; every line for cargo (directives, the summary,
+//! [`Builder`](crate::Builder) docs stays complete; every line for cargo (directives, the summary,
 //! warnings) goes through a [`Sink`], so tests capture them instead of printing.
 
 use std::ffi::OsString;

@@ -15,7 +15,7 @@ fn a_failed_load_is_retried_on_the_next_use() {
     let real = std::env::var_os("SHADOWDUSK_DXC")
         .map(PathBuf::from)
         .filter(|p| p.is_file())
-        .unwrap_or_else(|| ws.join(shadowdusk_build::dxc::locate::LOCAL_PATH));
+        .unwrap_or_else(|| ws.join(shadowdusk_compiler::dxc::locate::LOCAL_PATH));
     if !real.is_file() {
         let why = format!("no DXC at {} to copy", real.display());
         common::skip("a_failed_load_is_retried_on_the_next_use", &why);
@@ -25,10 +25,10 @@ fn a_failed_load_is_retried_on_the_next_use() {
     let lib = dir.path().join("libdxcompiler.so");
     // The only thread of this binary touches the environment.
     std::env::set_var("SHADOWDUSK_DXC", &lib);
-    let first = shadowdusk_build::dxc::load().expect_err("nothing is there yet");
+    let first = shadowdusk_compiler::dxc::load().expect_err("nothing is there yet");
     assert!(first.contains("SHADOWDUSK_DXC"), "{first}");
     std::fs::copy(&real, &lib).expect("copy DXC");
-    shadowdusk_build::dxc::load().expect("the second use loads the library now in place");
-    let v = shadowdusk_build::dxc::version().expect("a version once loaded");
+    shadowdusk_compiler::dxc::load().expect("the second use loads the library now in place");
+    let v = shadowdusk_compiler::dxc::version().expect("a version once loaded");
     assert!(v.starts_with("dxcompiler:"), "{v}");
 }

@@ -1,7 +1,7 @@
 //! `--explain CODE`: prints one section of `docs/error-codes.md`, as `rustc --explain` does.
 
 /// The error index, embedded at build time.
-pub const INDEX: &str = include_str!("../../../../docs/error-codes.md");
+pub const INDEX: &str = include_str!("../../docs/error-codes.md");
 
 /// The section of `index` for `code` (letter case ignored, `sd0001` finds `## SD0001`): from its
 /// `## CODE` heading up to the next heading, trailing blank lines dropped. Headings inside
@@ -46,7 +46,7 @@ pub fn unknown_code(code: &str) -> String {
 mod tests {
     use super::*;
     use crate::args;
-    use shadowdusk_build::diag::Code;
+    use shadowdusk_compiler::diag::Code;
 
     #[test]
     fn every_registered_code_has_a_section() {

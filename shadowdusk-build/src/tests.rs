@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::*;
-use crate::artifact::Manifest;
+use shadowdusk_compiler::artifact::Manifest;
 
 const A: &str = "\
 // a.fx: a Nez-style pixel effect with a baked default.
@@ -39,7 +39,7 @@ float4 Shade(float4 c) { return c * Tint; }
 ";
 
 fn skip(test: &str) -> bool {
-    if crate::dxc::available() {
+    if shadowdusk_compiler::dxc::available() {
         return false;
     }
     let why = "DXC unavailable (run `cargo xtask setup` or set SHADOWDUSK_DXC)";

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use super::path::{normalize, relative};
+use crate::path::{normalize, relative};
 
 /// One effect to compile.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -7,15 +7,14 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::artifact::{self, Manifest, FORMAT};
-use crate::codegen::names;
-use crate::pipeline::{self, CompileError};
-use crate::preprocess;
-use crate::source::SourceFiles;
+use shadowdusk_compiler::artifact::{self, Manifest, FORMAT};
+use shadowdusk_compiler::pipeline::{self, CompileError};
+use shadowdusk_compiler::preprocess;
+use shadowdusk_compiler::source::SourceFiles;
 
-use super::discover::EffectFile;
-use super::report::EffectFailure;
-use super::{cache, output, EffectArtifact, EffectTimings, Origin};
+use crate::discover::EffectFile;
+use crate::report::EffectFailure;
+use crate::{cache, output, EffectArtifact, EffectTimings, Origin};
 
 /// What every effect of one build shares.
 pub(crate) struct Ctx {
@@ -65,11 +64,7 @@ fn guarded(ctx: &Ctx, f: &EffectFile) -> Outcome {
 
 /// The generated module's name: the file stem in snake_case, as `include_effect!` names it.
 pub(crate) fn module_name(rel: &Path) -> String {
-    let stem = rel
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    names::snake(&stem, "effect")
+    shadowdusk_compiler::codegen::module_name(rel)
 }
 
 fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
@@ -172,7 +167,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     let shader_warnings: Vec<String> = if compiled.warnings.is_empty() {
         Vec::new()
     } else {
-        vec![super::report::render(
+        vec![crate::report::render(
             &compiled.files,
             &compiled.warnings.0,
             &ctx.root,

@@ -10,7 +10,7 @@ const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } 
 
 #[test]
 fn the_cli_follows_mgfxc_exit_codes_and_error_format() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         common::skip(
             "the_cli_follows_mgfxc_exit_codes_and_error_format",
             "DXC is not available (run `cargo xtask setup`)",
@@ -67,7 +67,7 @@ fn the_cli_follows_mgfxc_exit_codes_and_error_format() {
 
 #[test]
 fn the_cli_writes_mgfx_v11_on_request_and_v10_by_default() {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         common::skip(
             "the_cli_writes_mgfx_v11_on_request_and_v10_by_default",
             "DXC is not available (run `cargo xtask setup`)",

@@ -7,46 +7,10 @@
 //! the build script's artifact is current ([`keep_current`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
-use crate::artifact::{ArtifactPaths, Manifest};
-use crate::codegen::{self, CodegenOptions, MgfxSource};
-
-/// Writes `bytes` to a unique temporary file beside `path` and renames it into place, so a
-/// reader (another build sharing a cache folder) sees the old file or the new one, never half.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&tmp, bytes)?;
-    test_hook_pause();
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
-
-/// Debug builds only: `SHADOWDUSK_TEST_WRITE_PAUSE_MS` holds every write between its temporary
-/// file and the rename, so a test can kill a build in the middle of writing (`tests/tests/
-/// build_faults.rs`). Release builds have no such pause.
-fn test_hook_pause() {
-    #[cfg(debug_assertions)]
-    if let Some(ms) = std::env::var("SHADOWDUSK_TEST_WRITE_PAUSE_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
-    }
-}
+use shadowdusk_compiler::artifact::{write_atomic, ArtifactPaths, Manifest};
+use shadowdusk_compiler::codegen::{self, CodegenOptions, MgfxSource};
 
 /// Removes the temporary files a killed build left in `dir` (its own `OUT_DIR`: cargo runs one
 /// build script of a crate at a time, so nothing else is writing there). They are never read,

@@ -198,13 +198,7 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
     }
     let module_name = match &input.name {
         Some(n) => n.to_string().trim_start_matches("r#").to_string(),
-        None => {
-            let stem = abs
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            codegen::names::snake(&stem, "effect")
-        }
+        None => codegen::module_name(&abs),
     };
     let crate_path = match &input.krate {
         Some(p) => quote!(#p).to_string().replace(' ', ""),

@@ -1,7 +1,7 @@
 //! `--dump`: the compiled effect as readable JSON (GLSL as text, not bytes).
 
 use serde_json::{json, Value};
-use shadowdusk_build::pipeline::Compiled;
+use shadowdusk_compiler::pipeline::Compiled;
 
 pub fn dump(c: &Compiled) -> Value {
     let e = &c.effect;

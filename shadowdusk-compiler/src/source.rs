@@ -221,7 +221,7 @@ impl OffsetMap {
 /// Builds derived text together with its [`OffsetMap`].
 ///
 /// ```
-/// use shadowdusk_build::source::TextBuilder;
+/// use shadowdusk_compiler::source::TextBuilder;
 /// let src = "float4 main() : COLOR { }";
 /// let mut b = TextBuilder::new();
 /// b.copy(src, 0..16);

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use shadowdusk_build::{pipeline, preprocess};
+use shadowdusk_compiler::{pipeline, preprocess};
 
 pub const USAGE: &str = "\
 usage: shadowdusk <SourceFile> <OutputFile> [options]

@@ -3,14 +3,14 @@
 
 mod common;
 
-use shadowdusk_build::pipeline::{compile_source, Options};
+use shadowdusk_compiler::pipeline::{compile_source, Options};
 
 /// Each record's (parameter name, byte offset) entries.
 type Records = Vec<Vec<(String, i32)>>;
 
 /// The parameter names and the records of `src`; `None` (after [`common::skip`]) without DXC.
 fn layout(test: &str, src: &str) -> Option<(Vec<String>, Records)> {
-    if !shadowdusk_build::dxc::available() {
+    if !shadowdusk_compiler::dxc::available() {
         common::skip(test, "DXC is not available (run `cargo xtask setup`)");
         return None;
     }

@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// Whether DXC is there; without it a loud skip, or a failure under `SHADOWDUSK_REQUIRE_ALL=1`.
 fn dxc_or_fail(test: &str) -> bool {
-    if shadowdusk_build::dxc::available() {
+    if shadowdusk_compiler::dxc::available() {
         return true;
     }
     common::skip(test, "DXC is not available (run `cargo xtask setup`)");

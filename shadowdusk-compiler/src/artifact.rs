@@ -1,6 +1,6 @@
 //! The build script's artifacts: where they live under `OUT_DIR` and what the manifest says.
 //!
-//! This is the contract between [`crate::builder`] (which writes them) and `include_effect!`
+//! This is the contract between the build script (`shadowdusk_build::Builder`) (which writes them) and `include_effect!`
 //! (which prefers them over compiling in-process). For an effect at `<crate>/shaders/tint.fx`,
 //! with `rel = shaders/tint.fx` its path relative to the crate root (`CARGO_MANIFEST_DIR`), the
 //! files are:
@@ -96,7 +96,36 @@ impl Manifest {
 /// later build after this one is killed — sees the old file or the new one, never half of one.
 /// The CLI and the build script write every output this way.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    crate::builder::write_atomic(path, bytes)
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{name}.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::write(&tmp, bytes)?;
+    test_hook_pause();
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Debug builds only: `SHADOWDUSK_TEST_WRITE_PAUSE_MS` holds every write between its temporary
+/// file and the rename, so a test can kill a build in the middle of writing (`tests/tests/
+/// build_faults.rs`). Release builds have no such pause.
+fn test_hook_pause() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("SHADOWDUSK_TEST_WRITE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
 /// Hex blake3 of the contents of `files`, in order (each length-prefixed); `None` when one

@@ -39,17 +39,16 @@
 //! the folder holds at most 80 % of the bound. An entry pruned while another build reads it is a
 //! miss for that build, never a wrong artifact.
 //!
-//! [`Builder::cache_dir`]: super::Builder::cache_dir
+//! [`Builder::cache_dir`]: crate::Builder::cache_dir
 
 use std::path::{Path, PathBuf};
 
-use crate::artifact::{ArtifactPaths, Manifest, FORMAT};
-use crate::dxc;
-use crate::source::SourceFiles;
+use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest, FORMAT};
+use shadowdusk_compiler::dxc;
+use shadowdusk_compiler::source::SourceFiles;
 
-use super::output;
-use super::path::{from_portable, portable};
-use super::Target;
+use crate::path::{from_portable, portable};
+use crate::Target;
 
 /// Bumped when the key's recipe changes, so old entries stop matching.
 const KEY_SCHEMA: u32 = 1;
@@ -66,13 +65,13 @@ pub(crate) fn key_base(
     include_dirs: &[PathBuf],
     root: &Path,
     warnings_as_errors: bool,
-    mgfx_version: crate::pipeline::MgfxVersion,
+    mgfx_version: shadowdusk_compiler::pipeline::MgfxVersion,
 ) -> blake3::Hasher {
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk-build");
     field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
     // The compiler's own sources (build.rs): a change without a version bump is a new key.
-    field(&mut h, env!("SHADOWDUSK_COMPILER_ID").as_bytes());
+    field(&mut h, shadowdusk_compiler::COMPILER_ID.as_bytes());
     field(&mut h, &KEY_SCHEMA.to_le_bytes());
     field(&mut h, &FORMAT.to_le_bytes());
     let dxc = dxc::version().unwrap_or_else(|| "dxc:unavailable".into());
@@ -247,6 +246,6 @@ pub(crate) fn store_shared(
     map_paths(&mut m, |p| PathBuf::from(portable(p, root)));
     m.mgfx = PathBuf::from(format!("{key}.mgfx"));
     let text = serde_json::to_string_pretty(&m).map_err(std::io::Error::other)?;
-    output::write_atomic(&mgfx, bytes)?;
-    output::write_atomic(&json, text.as_bytes())
+    shadowdusk_compiler::artifact::write_atomic(&mgfx, bytes)?;
+    shadowdusk_compiler::artifact::write_atomic(&json, text.as_bytes())
 }

@@ -4,13 +4,13 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::diag::{render_plain, Diagnostic, Severity};
-use crate::pipeline::CompileError;
-use crate::source::SourceFiles;
+use shadowdusk_compiler::diag::{render_plain, Diagnostic, Severity};
+use shadowdusk_compiler::pipeline::CompileError;
+use shadowdusk_compiler::source::SourceFiles;
 
-use super::path::relative;
+use crate::path::relative;
 
-/// Why [`Builder::try_compile`](super::Builder::try_compile) failed: a setup problem (no
+/// Why [`Builder::try_compile`](crate::Builder::try_compile) failed: a setup problem (no
 /// `OUT_DIR`, a missing `.dir()` folder), or one entry per effect that failed, each with its
 /// diagnostics already rendered. Effects that did compile still have their artifacts written.
 ///

@@ -1,0 +1,84 @@
+//! The ShadowDusk compiler: HLSL effect files (`.fx`) to MonoGame MGFX (v10, OpenGL), with the
+//! reflection and the typed Rust module that go with them.
+//!
+//! ```no_run
+//! use shadowdusk_compiler::{compile_file, Options};
+//!
+//! match compile_file("shaders/tint.fx".as_ref(), &Options::default()) {
+//!     Ok(done) => std::fs::write("tint.mgfx", &done.bytes).unwrap(),
+//!     Err(e) => eprintln!("{}", e.render(false)),
+//! }
+//! ```
+//!
+//! What a user of the compiler needs is at the root: [`compile_file`] / [`compile_source`] with
+//! [`Options`] give a [`Compiled`] (MGFX bytes, [`reflect::EffectReflection`], warnings, every
+//! file read) or a [`CompileError`] (positioned [`diag::Diagnostics`] over the [`source`] files).
+//! [`codegen::generate`] turns a compiled effect into its typed module; [`artifact`] is the
+//! on-disk contract between the build script and `include_effect!` ([`include_effect::expand`]);
+//! [`dxc`] says where DXC is and whether it loads.
+//!
+//! Inside, one module per stage (see `ARCHITECTURE.md`): [`preprocess`] → effect parse → lower
+//! → DXC → SPIR-V → GLSL → dialect rewrite → layout → [`shadowdusk_mgfx::write`], strung
+//! together by [`pipeline`]. The stages between the preprocessor and DXC are private; the
+//! `internals` feature makes them public for ShadowDusk's own stage tests and fuzz targets,
+//! with no stability promise.
+
+#![warn(missing_docs)]
+
+pub mod artifact;
+pub mod codegen;
+#[cfg(feature = "internals")]
+pub mod cross;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod cross;
+pub mod diag;
+#[cfg(feature = "internals")]
+pub mod dialect;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod dialect;
+pub mod dxc;
+#[cfg(feature = "internals")]
+pub mod effect;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod effect;
+pub mod include_effect;
+#[cfg(feature = "internals")]
+pub mod layout;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod layout;
+#[cfg(feature = "internals")]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod lower;
+pub mod pipeline;
+pub mod preprocess;
+pub mod reflect;
+pub mod source;
+
+pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVersion, Options};
+
+/// Identifies this compiler build: a hash of the crate's sources (computed by its `build.rs`),
+/// so a cache keyed on it never serves output of a compiler that has changed since, whether or
+/// not the version number moved.
+pub const COMPILER_ID: &str = env!("SHADOWDUSK_COMPILER_ID");
+
+/// A unit test that cannot run here: a loud `!!! SKIPPED` line, or with
+/// `SHADOWDUSK_REQUIRE_ALL=1` (CI) a failure.
+#[cfg(test)]
+pub(crate) fn skip(test: &str, why: &str) {
+    let all = std::env::var("SHADOWDUSK_REQUIRE_ALL").is_ok_and(|v| v == "1");
+    assert!(!all, "{test} can't skip (SHADOWDUSK_REQUIRE_ALL=1): {why}");
+    eprintln!("!!! SKIPPED {test}: {why}");
+}
+
+/// The running test's name (libtest names each test's thread after it), for [`skip`].
+#[cfg(test)]
+pub(crate) fn this_test() -> String {
+    let name = std::thread::current().name().map(str::to_owned);
+    name.unwrap_or_else(|| "a test on the main thread".into())
+}
