@@ -1,10 +1,11 @@
 //! Generated parameter modules: snapshots of the generated text, and the behaviour of that code
 //! once compiled.
 //!
-//! Snapshots (`tests/snapshots/<module>.rs`) come from real MGFX files in
+//! Snapshots (`tests/snapshots/<module>.snap.rs`, insta binary snapshots: the generated text as
+//! a plain file beside insta's `.snap` metadata) come from real MGFX files in
 //! `../shared/golden/shadowdusk-opengl/` with a synthesized reflection, plus one effect built
-//! here (ints, bools, non-zero defaults, an unused parameter). `SHADOWDUSK_BLESS=1` rewrites
-//! them; otherwise a difference fails with a line diff. The golden shaders' GLSL is replaced by
+//! here (ints, bools, non-zero defaults, an unused parameter). `INSTA_UPDATE=always` rewrites
+//! them; otherwise a difference fails with insta's diff. The golden shaders' GLSL is replaced by
 //! a placeholder before the bytes are embedded, so the snapshots hold our writer's bytes of the
 //! same layout, not copies of the goldens.
 //!
@@ -156,44 +157,16 @@ fn stripped_bytes(e: &Effect) -> Vec<u8> {
     mgfx::write(&e).expect("the writer accepts an effect the reader produced")
 }
 
-/// Compares `actual` with the snapshot file, or rewrites it under `SHADOWDUSK_BLESS=1`.
+/// Compares `actual` with `tests/snapshots/<module>.snap.rs` through insta: a difference fails
+/// with insta's diff (and a `.snap.rs.new` beside it to review); `INSTA_UPDATE=always` accepts.
+/// The raw `.snap.rs` file is what `generated` below compiles.
 fn check_snapshot(module: &str, actual: &str) {
-    let path = manifest_dir()
-        .join("snapshots")
-        .join(format!("{module}.rs"));
-    if std::env::var_os("SHADOWDUSK_BLESS").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        eprintln!("blessed {}", path.display());
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    if expected != actual {
-        let mut diff = String::new();
-        let (e, a): (Vec<_>, Vec<_>) = (expected.lines().collect(), actual.lines().collect());
-        for i in 0..e.len().max(a.len()) {
-            match (e.get(i), a.get(i)) {
-                (Some(x), Some(y)) if x == y => {}
-                (x, y) => {
-                    diff.push_str(&format!(
-                        "line {}:\n- {}\n+ {}\n",
-                        i + 1,
-                        x.unwrap_or(&"<none>"),
-                        y.unwrap_or(&"<none>")
-                    ));
-                    if diff.len() > 4000 {
-                        diff.push_str("…\n");
-                        break;
-                    }
-                }
-            }
-        }
-        panic!(
-            "generated code for `{module}` differs from {} (rerun with SHADOWDUSK_BLESS=1 to \
-             accept):\n{diff}",
-            path.display()
-        );
-    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(manifest_dir().join("snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let name = format!("{module}.rs");
+    settings.bind(|| insta::assert_binary_snapshot!(name.as_str(), actual.as_bytes().to_vec()));
 }
 
 fn generate(module: &str, name: &str, e: &Effect, bytes: Vec<u8>) -> String {
@@ -412,15 +385,15 @@ fn synthetic_effect() -> Effect {
 
 #[no_implicit_prelude]
 mod generated {
-    ::core::include!("../snapshots/tint_shader.rs");
-    ::core::include!("../snapshots/array_uniform.rs");
-    ::core::include!("../snapshots/array_uniform_vs.rs");
-    ::core::include!("../snapshots/shared_cbuffer.rs");
-    ::core::include!("../snapshots/multi_cbuffer.rs");
-    ::core::include!("../snapshots/vs_transform_color_texture.rs");
-    ::core::include!("../snapshots/skinned_effect.rs");
-    ::core::include!("../snapshots/basic_effect.rs");
-    ::core::include!("../snapshots/synthetic.rs");
+    ::core::include!("../snapshots/tint_shader.snap.rs");
+    ::core::include!("../snapshots/array_uniform.snap.rs");
+    ::core::include!("../snapshots/array_uniform_vs.snap.rs");
+    ::core::include!("../snapshots/shared_cbuffer.snap.rs");
+    ::core::include!("../snapshots/multi_cbuffer.snap.rs");
+    ::core::include!("../snapshots/vs_transform_color_texture.snap.rs");
+    ::core::include!("../snapshots/skinned_effect.snap.rs");
+    ::core::include!("../snapshots/basic_effect.snap.rs");
+    ::core::include!("../snapshots/synthetic.snap.rs");
 }
 
 use generated::*;

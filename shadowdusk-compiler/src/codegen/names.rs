@@ -9,6 +9,8 @@
 
 use std::collections::BTreeSet;
 
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
 /// Strict and reserved keywords of every edition (2024's `gen` included so generated code keeps
 /// compiling when the user's crate moves edition).
 const KEYWORDS: &[&str] = &[
@@ -24,45 +26,19 @@ pub(crate) fn is_keyword(s: &str) -> bool {
     KEYWORDS.contains(&s)
 }
 
-/// Splits a name into words: at non-alphanumeric characters, at a lower→upper change
-/// (`tintColor`), at the end of an acronym (`HTMLColor` → `HTML`, `Color`) and where a letter
-/// follows a digit when that letter is upper case (`Light0Direction` → `Light0`, `Direction`).
-fn words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            continue;
-        }
-        if let Some(&prev) = cur.chars().last().as_ref() {
-            let next = chars.get(i + 1).copied();
-            let boundary = c.is_ascii_uppercase()
-                && (prev.is_ascii_lowercase()
-                    || prev.is_ascii_digit()
-                    || (prev.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase())));
-            if boundary {
-                out.push(std::mem::take(&mut cur));
-            }
-        }
-        cur.push(c);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+/// `name` with every character that is not an ASCII letter or digit turned into a word break,
+/// so heck splits there too and the result is an ASCII identifier.
+fn ascii_words(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect()
 }
 
-/// `snake_case`; `fallback` when nothing alphanumeric is left; keywords get a trailing `_`.
+/// `snake_case` (heck's word splitting: `tintColor`, `HTMLColor` → `html_color`,
+/// `Light0Direction` → `light0_direction`); `fallback` when nothing alphanumeric is left;
+/// keywords get a trailing `_`.
 pub(crate) fn snake(name: &str, fallback: &str) -> String {
-    let mut s = words(name)
-        .iter()
-        .map(|w| w.to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join("_");
+    let mut s = ascii_words(name).to_snake_case();
     if s.is_empty() {
         s = fallback.to_string();
     }
@@ -84,18 +60,7 @@ pub(crate) fn screaming(name: &str, fallback: &str) -> String {
 /// `UpperCamelCase`; a leading digit gets `fallback` in front. `Self` is left as is: [`Namer`]
 /// reserves it, so it is numbered (`Self2`).
 pub(crate) fn camel(name: &str, fallback: &str) -> String {
-    let mut s: String = words(name)
-        .iter()
-        .map(|w| {
-            let mut cs = w.chars();
-            match cs.next() {
-                Some(first) => {
-                    first.to_ascii_uppercase().to_string() + &cs.as_str().to_ascii_lowercase()
-                }
-                None => String::new(),
-            }
-        })
-        .collect();
+    let mut s = ascii_words(name).to_upper_camel_case();
     if s.is_empty() {
         s = fallback.to_string();
     }
@@ -169,7 +134,7 @@ mod tests {
     fn snake_case_edge_cases() {
         assert_eq!(snake("", "param"), "param");
         assert_eq!(snake("___", "param"), "param");
-        assert_eq!(snake("2Sided", "param"), "param_2_sided");
+        assert_eq!(snake("2Sided", "param"), "param_2sided");
         assert_eq!(snake("Grün", "param"), "gr_n");
         assert_eq!(snake("type", "p"), "type_");
         assert_eq!(snake("Self", "p"), "self_");
