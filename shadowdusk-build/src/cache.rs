@@ -47,7 +47,7 @@ use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest, FORMAT};
 use shadowdusk_compiler::dxc;
 use shadowdusk_compiler::source::SourceFiles;
 
-use crate::path::{from_portable, portable};
+use shadowdusk_compiler::paths::{from_portable, portable};
 use crate::Target;
 
 /// Bumped when the key's recipe changes, so old entries stop matching.

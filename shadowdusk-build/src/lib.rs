@@ -63,7 +63,6 @@ mod cache;
 mod cargo;
 mod discover;
 mod output;
-mod path;
 mod report;
 mod run;
 #[cfg(test)]
@@ -185,7 +184,7 @@ pub struct Artifacts {
 impl Artifacts {
     /// The effect at `relative` (as given to `.file()` or found under `.dir()`).
     pub fn get(&self, relative: impl AsRef<Path>) -> Option<&EffectArtifact> {
-        let r = path::normalize(relative.as_ref());
+        let r = shadowdusk_compiler::paths::normalize(relative.as_ref());
         self.effects.iter().find(|e| e.relative == r)
     }
 
@@ -470,7 +469,7 @@ impl Builder {
             })?;
             cwd.join(root)
         };
-        Ok(path::normalize(&root))
+        Ok(shadowdusk_compiler::paths::normalize(&root))
     }
 
     fn directives(&self, outcomes: &[run::Outcome], root: &Path, include_dirs: &[PathBuf]) {
@@ -479,7 +478,7 @@ impl Builder {
         }
         let mut watched: Vec<PathBuf> = Vec::new();
         let mut watch = |p: &Path| {
-            let p = path::normalize(p);
+            let p = shadowdusk_compiler::paths::normalize(p);
             if !watched.contains(&p) {
                 watched.push(p);
             }

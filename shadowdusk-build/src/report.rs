@@ -4,11 +4,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use shadowdusk_compiler::diag::{render_plain, Diagnostic, Severity};
+use shadowdusk_compiler::diag::{render_located, Diagnostic};
 use shadowdusk_compiler::pipeline::CompileError;
 use shadowdusk_compiler::source::SourceFiles;
 
-use crate::path::relative;
 
 /// Why [`Builder::try_compile`](crate::Builder::try_compile) failed: a setup problem (no
 /// `OUT_DIR`, a missing `.dir()` folder), or one entry per effect that failed, each with its
@@ -136,54 +135,15 @@ impl EffectFailure {
     }
 }
 
-/// Renders diagnostics with paths relative to `root`: per diagnostic, a
-/// `path:line:col: severity[CODE]: message` line, then codespan's snippet without its own
-/// title line (which would repeat the message).
+/// Renders diagnostics with paths relative to `root` (the compiler's one renderer for
+/// located text).
 pub(crate) fn render(
     files: &SourceFiles,
     diags: &[Diagnostic],
     root: &Path,
     effect: &Path,
 ) -> String {
-    let mut shown = SourceFiles::new();
-    for (_, f) in files.iter() {
-        let p = relative(&f.path, root).unwrap_or_else(|| f.path.clone());
-        shown.add(p, f.text.clone());
-    }
-    let mut out = String::new();
-    for d in diags {
-        let place = match &d.primary {
-            Some(p) if (p.span.file.0 as usize) < shown.len() => {
-                let f = shown.get(p.span.file);
-                let (line, col) = f.line_col(p.span.start);
-                format!("{}:{line}:{col}", f.path.display())
-            }
-            _ => effect.display().to_string(),
-        };
-        let severity = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        out.push_str(&format!(
-            "{place}: {severity}[{}]: {}\n",
-            d.code.as_str(),
-            d.message
-        ));
-        let snippet = render_plain(&shown, std::slice::from_ref(d), false);
-        let body = snippet.split_once('\n').map_or("", |(_, rest)| rest);
-        out.push_str(body);
-        if !body.is_empty() && !body.ends_with('\n') {
-            out.push('\n');
-        }
-    }
-    // Paths inside messages and notes (an include search list) are shown relative too, so
-    // the text does not depend on where the checkout lives.
-    let mut prefix = root.display().to_string();
-    if prefix.len() > 1 {
-        prefix.push(std::path::MAIN_SEPARATOR);
-        out = out.replace(&prefix, "");
-    }
-    out
+    render_located(files, diags, root, effect)
 }
 
 /// `shadowdusk: 30 effects (1 compiled, 29 cached) in 12 ms`, plus `, N failed` when some did.

@@ -30,7 +30,7 @@
 //! input, a missing file, a shader error (rendered with `path:line:col`, code, message and
 //! snippet, paths relative to the crate root) and a code generation error.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
@@ -39,9 +39,9 @@ use syn::{Ident, LitStr, Token};
 
 use crate::artifact::{self, Manifest};
 use crate::codegen::{self, CodegenOptions, MgfxSource};
+use crate::paths::normalize;
 use crate::pipeline::{self, CompileError};
 use crate::reflect::EffectReflection;
-use crate::source::SourceFiles;
 
 /// What the macro knows about the crate being compiled.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,41 +299,15 @@ fn compile_in_process(abs: &Path, env: &MacroEnv) -> Result<Source, String> {
     }
 }
 
-/// A shader error for `compile_error!`: a first line an editor can jump from
-/// (`path:line:col: error[CODE]: message`), then the rustc-style snippet and notes (and any
-/// further diagnostics). Paths are
-/// shown relative to the crate root, so messages do not depend on where the checkout lives.
+/// A shader error for `compile_error!`: [`crate::diag::render_located`] with paths relative to
+/// the crate root, so messages do not depend on where the checkout lives.
 pub fn shader_error_message(e: &CompileError, manifest_dir: &Path) -> String {
-    let mut files = SourceFiles::new();
-    for (_, f) in e.files.iter() {
-        files.add(display_path(&f.path, manifest_dir), f.text.clone());
+    let fallback = e.files.iter().next().map(|(_, f)| f.path.clone()).unwrap_or_default();
+    let text = crate::diag::render_located(&e.files, &e.diagnostics.0, manifest_dir, &fallback);
+    if text.is_empty() {
+        return "the effect failed to compile".to_string();
     }
-    let mut rendered = crate::diag::render_plain(&files, &e.diagnostics.0, false);
-    let summary = match e.diagnostics.0.first() {
-        Some(d) => {
-            let place = d.primary.as_ref().and_then(|p| {
-                let id = p.span.file.0 as usize;
-                let f = files.iter().nth(id)?.1;
-                let (line, col) = f.line_col(p.span.start);
-                Some(format!("{}:{line}:{col}", f.path.display()))
-            });
-            let place = place.unwrap_or_else(|| {
-                files
-                    .iter()
-                    .next()
-                    .map(|(_, f)| f.path.display().to_string())
-                    .unwrap_or_default()
-            });
-            let header = format!("error[{}]: {}", d.code.as_str(), d.message);
-            // The summary line already says it; the snippet follows directly.
-            if let Some(rest) = rendered.strip_prefix(&header) {
-                rendered = rest.trim_start_matches('\n').to_string();
-            }
-            format!("{place}: {header}")
-        }
-        None => "the effect failed to compile".to_string(),
-    };
-    strip_dir(&format!("{summary}\n{}", rendered.trim_end()), manifest_dir)
+    text.trim_end().to_string()
 }
 
 fn codegen_message(
@@ -398,48 +372,14 @@ fn append_to_module(module: TokenStream, items: TokenStream) -> TokenStream {
     tokens.into_iter().collect()
 }
 
-/// Lexically removes `.` and folds `..` (no file system access, so missing files keep their
-/// spelling).
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                let pop = matches!(out.components().next_back(), Some(Component::Normal(_)));
-                if pop {
-                    out.pop();
-                } else {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
-/// `path` relative to `base` (with `..` when it lies outside), or as is when they share no root.
+/// `path` as shown in a message: relative to `base` (with `..` when it lies outside), or as is
+/// when they share no more than the root.
 fn display_path(path: &Path, base: &Path) -> String {
     let path = normalize(path);
-    let base = normalize(base);
-    if !path.is_absolute() {
-        return path.display().to_string();
-    }
-    let p: Vec<Component> = path.components().collect();
-    let b: Vec<Component> = base.components().collect();
-    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    if common == 0 {
-        return path.display().to_string();
-    }
-    let mut rel = PathBuf::new();
-    for _ in common..b.len() {
-        rel.push("..");
-    }
-    for c in &p[common..] {
-        rel.push(c.as_os_str());
-    }
-    rel.display().to_string()
+    crate::paths::relative(&path, &normalize(base))
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// Absolute paths of files under the crate root that reach a message through other text (an

@@ -55,6 +55,7 @@ pub mod lower;
 #[cfg(not(feature = "internals"))]
 #[allow(dead_code, unused_imports)]
 mod lower;
+pub mod paths;
 pub mod pipeline;
 pub mod preprocess;
 pub mod reflect;

@@ -18,6 +18,7 @@ mod tests;
 
 pub use hash::{body_key, effect_key};
 pub use read::{read, ReadError, MAX_DEPTH};
+pub use validate::validate;
 pub use write::{write, WriteError};
 
 use serde::{Deserialize, Serialize};

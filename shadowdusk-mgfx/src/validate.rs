@@ -28,7 +28,11 @@ fn fail<T>(msg: String) -> Result<T, WriteError> {
     Err(WriteError(msg))
 }
 
-pub(crate) fn validate(effect: &Effect) -> Result<(), WriteError> {
+/// Checks `effect` against every rule of mgfx-format.md §13: the one home for MGFX's
+/// cross-references and limits. [`write`](crate::write) runs it before writing a byte; a loader
+/// runs it on what [`read`](crate::read) returned before following any index, so no index in
+/// the records can send it out of range.
+pub fn validate(effect: &Effect) -> Result<(), WriteError> {
     if let Profile::Other(b) = effect.profile {
         return fail(format!(
             "profile byte {b} is not OpenGL (0) or DirectX11 (1); no MonoGame 3.8 runtime loads it"

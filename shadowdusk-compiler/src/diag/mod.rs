@@ -7,7 +7,7 @@ mod codes;
 mod render;
 
 pub use codes::Code;
-pub use render::{render_mgfxc, render_plain};
+pub use render::{render_located, render_mgfxc, render_plain};
 
 use crate::source::Span;
 

@@ -4,8 +4,64 @@ use codespan_reporting::diagnostic as cr;
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
+use std::path::Path;
+
 use super::{Diagnostic, Severity};
+use crate::paths::{normalize, relative};
 use crate::source::SourceFiles;
+
+/// Renders for a build log or a `compile_error!`: per diagnostic, a first line an editor can
+/// jump from (`path:line:col: severity[CODE]: message`), then the rustc-style snippet and notes
+/// of [`render_plain`] without its own title line (which would repeat the message). Paths are
+/// shown relative to `root` — in locations and inside messages and notes (an include search
+/// list, say) — so the text does not depend on where the checkout lives. A diagnostic without
+/// a position is placed at `fallback`. The build script and `include_effect!` both print this.
+pub fn render_located(
+    files: &SourceFiles,
+    diags: &[Diagnostic],
+    root: &Path,
+    fallback: &Path,
+) -> String {
+    let root = normalize(root);
+    let mut shown = SourceFiles::new();
+    for (_, f) in files.iter() {
+        let p = normalize(&f.path);
+        let p = relative(&p, &root).unwrap_or(p);
+        shown.add(p, f.text.clone());
+    }
+    let mut out = String::new();
+    for d in diags {
+        let place = match &d.primary {
+            Some(p) if (p.span.file.0 as usize) < shown.len() => {
+                let f = shown.get(p.span.file);
+                let (line, col) = f.line_col(p.span.start);
+                format!("{}:{line}:{col}", f.path.display())
+            }
+            _ => fallback.display().to_string(),
+        };
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        out.push_str(&format!(
+            "{place}: {severity}[{}]: {}\n",
+            d.code.as_str(),
+            d.message
+        ));
+        let snippet = render_plain(&shown, std::slice::from_ref(d), false);
+        let body = snippet.split_once('\n').map_or("", |(_, rest)| rest);
+        out.push_str(body);
+        if !body.is_empty() && !body.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    let mut prefix = root.display().to_string();
+    if prefix.len() > 1 {
+        prefix.push(std::path::MAIN_SEPARATOR);
+        out = out.replace(&prefix, "");
+    }
+    out
+}
 
 /// Renders with a source snippet, like rustc:
 ///

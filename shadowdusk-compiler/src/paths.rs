@@ -1,11 +1,11 @@
-//! Lexical path arithmetic: the crate root, paths relative to it, and the portable spelling
-//! used in cache keys. Lexical on purpose: a file that does not exist yet keeps its spelling,
-//! and two checkouts of one crate at different places spell their files alike.
+//! Lexical path arithmetic, the one home for it: normalising, the crate root, paths relative to it,
+//! and the portable spelling used in cache keys. Lexical on purpose: a file that does not exist yet keeps
+//! its spelling, and two checkouts of one crate at different places spell their files alike.
 
 use std::path::{Component, Path, PathBuf};
 
 /// Removes `.` and folds `name/..` (never above the start of a relative path).
-pub(crate) fn normalize(p: &Path) -> PathBuf {
+pub fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
@@ -28,7 +28,7 @@ pub(crate) fn normalize(p: &Path) -> PathBuf {
 
 /// `path` (absolute) relative to `base` (absolute), with `..` when it lies outside; `None` when
 /// they share nothing but the root, where a relative spelling would only obscure the file.
-pub(crate) fn relative(path: &Path, base: &Path) -> Option<PathBuf> {
+pub fn relative(path: &Path, base: &Path) -> Option<PathBuf> {
     let p: Vec<Component> = path.components().collect();
     let b: Vec<Component> = base.components().collect();
     let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -48,7 +48,7 @@ pub(crate) fn relative(path: &Path, base: &Path) -> Option<PathBuf> {
 /// How a file is named in a cache key and in the shared cache's manifests: relative to the
 /// crate root when it is inside it (so another checkout or machine with the same layout shares
 /// entries), else absolute. `/`-separated.
-pub(crate) fn portable(path: &Path, root: &Path) -> String {
+pub fn portable(path: &Path, root: &Path) -> String {
     let shown = match path.strip_prefix(root) {
         Ok(rel) => rel.to_path_buf(),
         Err(_) => path.to_path_buf(),
@@ -67,7 +67,7 @@ pub(crate) fn portable(path: &Path, root: &Path) -> String {
 }
 
 /// The inverse of [`portable`] for `root`.
-pub(crate) fn from_portable(p: &Path, root: &Path) -> PathBuf {
+pub fn from_portable(p: &Path, root: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
     } else {
