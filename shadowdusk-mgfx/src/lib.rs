@@ -6,7 +6,7 @@
 
 mod cursor;
 mod enums;
-mod footprint;
+pub mod packing;
 mod hash;
 mod read;
 mod validate;
