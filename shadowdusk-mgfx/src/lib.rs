@@ -6,6 +6,7 @@
 
 mod cursor;
 mod enums;
+pub mod layout;
 pub mod packing;
 mod hash;
 mod read;
