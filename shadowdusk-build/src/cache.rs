@@ -47,8 +47,8 @@ use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest, FORMAT};
 use shadowdusk_compiler::dxc;
 use shadowdusk_compiler::source::SourceFiles;
 
-use shadowdusk_compiler::paths::{from_portable, portable};
 use crate::Target;
+use shadowdusk_compiler::paths::{from_portable, portable};
 
 /// Bumped when the key's recipe changes, so old entries stop matching.
 const KEY_SCHEMA: u32 = 1;

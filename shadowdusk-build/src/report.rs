@@ -8,7 +8,6 @@ use shadowdusk_compiler::diag::{render_located, Diagnostic};
 use shadowdusk_compiler::pipeline::CompileError;
 use shadowdusk_compiler::source::SourceFiles;
 
-
 /// Why [`Builder::try_compile`](crate::Builder::try_compile) failed: a setup problem (no
 /// `OUT_DIR`, a missing `.dir()` folder), or one entry per effect that failed, each with its
 /// diagnostics already rendered. Effects that did compile still have their artifacts written.

@@ -302,7 +302,12 @@ fn compile_in_process(abs: &Path, env: &MacroEnv) -> Result<Source, String> {
 /// A shader error for `compile_error!`: [`crate::diag::render_located`] with paths relative to
 /// the crate root, so messages do not depend on where the checkout lives.
 pub fn shader_error_message(e: &CompileError, manifest_dir: &Path) -> String {
-    let fallback = e.files.iter().next().map(|(_, f)| f.path.clone()).unwrap_or_default();
+    let fallback = e
+        .files
+        .iter()
+        .next()
+        .map(|(_, f)| f.path.clone())
+        .unwrap_or_default();
     let text = crate::diag::render_located(&e.files, &e.diagnostics.0, manifest_dir, &fallback);
     if text.is_empty() {
         return "the effect failed to compile".to_string();

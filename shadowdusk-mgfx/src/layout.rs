@@ -209,9 +209,15 @@ mod tests {
             "parameter `Tint` changed from float4 to float2"
         );
         let added = effect(vec![float("Tint", 4), float("Amount", 1), float("Glow", 1)]);
-        assert!(compare(&a, &added).unwrap_err().0.contains("adds parameter `Glow`"));
+        assert!(compare(&a, &added)
+            .unwrap_err()
+            .0
+            .contains("adds parameter `Glow`"));
         let renamed = effect(vec![float("Color", 4), float("Amount", 1)]);
-        assert!(compare(&a, &renamed).unwrap_err().0.contains("`Tint` (float4) is gone"));
+        assert!(compare(&a, &renamed)
+            .unwrap_err()
+            .0
+            .contains("`Tint` (float4) is gone"));
         let mut pass = a.clone();
         pass.techniques[0].passes[0].name = "Main".into();
         assert!(compare(&a, &pass).unwrap_err().0.contains("technique `T`"));

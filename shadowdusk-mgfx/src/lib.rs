@@ -6,9 +6,9 @@
 
 mod cursor;
 mod enums;
+mod hash;
 pub mod layout;
 pub mod packing;
-mod hash;
 mod read;
 mod validate;
 mod wire;

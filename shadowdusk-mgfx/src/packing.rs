@@ -47,7 +47,9 @@ pub enum PackError {
         columns: u8,
     },
     /// A register would be written past the end of the buffer (MonoGame throws).
-    #[error("parameter '{parameter}' overruns constant buffer '{cbuffer}' at byte {offset} of {size}")]
+    #[error(
+        "parameter '{parameter}' overruns constant buffer '{cbuffer}' at byte {offset} of {size}"
+    )]
     Overrun {
         /// The record's name.
         cbuffer: String,
@@ -75,7 +77,13 @@ pub fn cbuffer_image(cb: &ConstantBuffer, parameters: &[Parameter]) -> Result<Ve
                 parameter: entry.parameter,
                 count: parameters.len(),
             })?;
-        pack(&mut image, &cb.name, entry.offset as usize, param, &param.name)?;
+        pack(
+            &mut image,
+            &cb.name,
+            entry.offset as usize,
+            param,
+            &param.name,
+        )?;
     }
     Ok(image)
 }
