@@ -60,6 +60,8 @@ pub mod pipeline;
 pub mod preprocess;
 pub mod reflect;
 pub mod source;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVersion, Options};
 
