@@ -17,7 +17,6 @@ pub mod cube;
 pub mod effects;
 pub mod font;
 pub mod game;
-pub mod math;
 pub mod mesh;
 pub mod options;
 pub mod run;

@@ -11,11 +11,11 @@ use std::process::Command;
 
 use example_game::cube::{self, FACES, TOP};
 use example_game::effects::cube as cube_fx;
-use example_game::math::{self, normalize, Vec3};
 use example_game::run::EXIT_NO_GL;
 use example_game::scene::{self, frame_time, tint_at, Rect};
 use example_game::skinned;
 use example_game::texture;
+use glam::Vec3;
 use image::RgbaImage;
 
 const FRAMES: u64 = 30;
@@ -245,8 +245,7 @@ fn wave(dir: &Path) {
 fn lit(texel: [i32; 3], n: Vec3) -> [i32; 3] {
     let defaults = cube_fx::Params::DEFAULT;
     let (ambient, diffuse) = (defaults.ambient_color(), defaults.diffuse_color());
-    let l = normalize(cube::LIGHT_DIRECTION);
-    let d = (-(n[0] * l[0] + n[1] * l[1] + n[2] * l[2])).clamp(0.0, 1.0);
+    let d = (-n.dot(cube::LIGHT_DIRECTION.normalize())).clamp(0.0, 1.0);
     [0, 1, 2].map(|i| unorm(texel[i] as f32 / 255.0 * (ambient[i] + diffuse[i] * d)))
 }
 
@@ -261,9 +260,9 @@ fn cube_in(img: &RgbaImage, area: Rect, marker: bool, what: &str) {
     let world = cube::world(time);
     let wvp = cube::world_view_projection(time, area.width, area.height);
     let at = |face: usize, u: f32, v: f32| {
-        let (x, y) = math::project(
+        let (x, y) = cube::project(
             cube::face_point(&FACES[face], u, v),
-            &wvp,
+            wvp,
             area.width,
             area.height,
         )
@@ -273,23 +272,22 @@ fn cube_in(img: &RgbaImage, area: Rect, marker: bool, what: &str) {
     // A texel in the centre of a flat checker cell of the white quadrant.
     let (tu, tv) = (4.5 / 64.0, 44.5 / 64.0);
     let white = texel_rgb(4, 44);
-    let centre = |p: Vec3| math::transform([p[0], p[1], p[2], 1.0], &world);
     let mut sides_seen = 0;
     let top = at(TOP, tu, tv);
     let top_rgb = rgb(img, top.0, top.1);
-    let top_want = lit(white, math::transform_normal(FACES[TOP].normal, &world));
+    let top_want = lit(white, world.transform_vector3(FACES[TOP].normal));
     assert!(
         close(top_rgb, top_want, 3),
         "{what}: top face at {top:?} is {top_rgb:?}, want lit white {top_want:?}"
     );
     for (i, face) in FACES.iter().enumerate() {
-        if i == TOP || face.normal[1] != 0.0 {
+        if i == TOP || face.normal.y != 0.0 {
             continue;
         }
-        let n = math::transform_normal(face.normal, &world);
-        let c = centre(face.normal);
-        let to_eye = normalize([0, 1, 2].map(|k| cube::EYE[k] - c[k]));
-        if n[0] * to_eye[0] + n[1] * to_eye[1] + n[2] * to_eye[2] < 0.3 {
+        let n = world.transform_vector3(face.normal);
+        // The unit cube's face centre is its normal.
+        let to_eye = (cube::EYE - world.transform_point3(face.normal)).normalize();
+        if n.dot(to_eye) < 0.3 {
             continue; // hidden or seen too edge-on to sample safely
         }
         sides_seen += 1;
