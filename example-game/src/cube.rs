@@ -7,6 +7,7 @@
 //! stands for the XNA one a MonoGame game would use.
 
 use glam::{Mat4, Vec3};
+use shadowdusk::gl::GlContext;
 use shadowdusk::mgfx::VertexElementUsage;
 
 use crate::mesh::{Element, Mesh};
@@ -152,7 +153,7 @@ pub fn mesh() -> (Vec<f32>, Vec<u16>) {
 const STRIDE: i32 = 32;
 
 /// Uploads [`mesh`]: position, normal and texture coordinate per vertex.
-pub fn upload(gl: &glow::Context) -> Result<Mesh, String> {
+pub fn upload(ctx: &GlContext) -> Result<Mesh, String> {
     let (vertices, indices) = mesh();
     let elements: Vec<Element> = vec![
         (VertexElementUsage::Position, 3, glow::FLOAT, false, 0),
@@ -165,7 +166,7 @@ pub fn upload(gl: &glow::Context) -> Result<Mesh, String> {
             24,
         ),
     ];
-    Mesh::new(gl, "cube", &vertices, &indices, elements, STRIDE)
+    Mesh::new(ctx, "cube", &vertices, &indices, elements, STRIDE)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The game's effects, compiled from `shaders/` at build time, each as a typed module:
-//! `MGFX` bytes, a `Params` register image with typed setters, `Technique`, `passes`, `textures`.
+//! `MGFX` bytes, the `Effect` type, a `Params` register image with typed setters, `Technique`,
+//! `passes`, `textures`.
 
 shadowdusk::include_effect!("shaders/tint.fx");
 shadowdusk::include_effect!("shaders/sepia.fx");

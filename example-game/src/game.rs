@@ -1,12 +1,14 @@
 //! The game: GL resources, the active scene, per-frame parameter updates through the typed
-//! setters, and drawing. It only needs a current `glow` context, so the same code runs in a
-//! window and on a headless EGL pbuffer.
+//! setters, and drawing. It only needs a `GlContext`, so the same code runs in a window and on
+//! a headless EGL pbuffer. Every effect is typed by its generated module (`GlEffect<tint::Effect>`),
+//! so a pass, texture slot or `Params` of the wrong effect would not compile.
 
 use glow::HasContext;
 use shadowdusk::gl::{
-    GlEffect, GlRenderTarget, GlTexture, RenderTarget, Sprite, SpriteBatch, TexelFilter,
+    AppliedPass, GlContext, GlEffect, GlRenderTarget, GlTexture, RenderTarget, Sprite, SpriteBatch,
+    TexelFilter,
 };
-use shadowdusk::params::EffectParams;
+use shadowdusk::{Effect, Pass};
 
 use crate::cube;
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
@@ -26,12 +28,12 @@ pub enum Key {
 
 /// Every effect, loaded into GL.
 struct Effects {
-    tint: GlEffect,
-    sepia: GlEffect,
-    grayscale: GlEffect,
-    wave: GlEffect,
-    cube: GlEffect,
-    skinned: GlEffect,
+    tint: GlEffect<tint::Effect>,
+    sepia: GlEffect<sepia::Effect>,
+    grayscale: GlEffect<grayscale::Effect>,
+    wave: GlEffect<wave::Effect>,
+    cube: GlEffect<cube_fx::Effect>,
+    skinned: GlEffect<skinned_fx::Effect>,
 }
 
 /// The typed parameters of every effect, set each frame.
@@ -50,8 +52,10 @@ struct Params {
     skinned: skinned_fx::Params,
 }
 
-/// The game state and its GL objects. Call [`Game::destroy`] with the same context.
+/// The game state and its GL objects, which are released when it is dropped (on its context,
+/// which must then be current).
 pub struct Game {
+    ctx: GlContext,
     scene: Scene,
     time: f32,
     effects: Effects,
@@ -64,13 +68,13 @@ pub struct Game {
     inset: GlRenderTarget,
 }
 
-fn load(gl: &glow::Context, name: &str, bytes: &[u8]) -> Result<GlEffect, String> {
-    GlEffect::new(gl, bytes).map_err(|e| format!("loading effect {name}: {e}"))
+fn load<E: Effect>(ctx: &GlContext) -> Result<GlEffect<E>, String> {
+    GlEffect::new(ctx).map_err(|e| format!("loading effect {}: {e}", E::NAME))
 }
 
 /// A texture sampled texel for texel: the effects' sampler states choose point filtering too.
-fn texture(gl: &glow::Context, width: u32, height: u32, rgba: &[u8]) -> Result<GlTexture, String> {
-    GlTexture::from_rgba8(gl, width, height, rgba, TexelFilter::Nearest)
+fn texture(ctx: &GlContext, width: u32, height: u32, rgba: &[u8]) -> Result<GlTexture, String> {
+    GlTexture::from_rgba8(ctx, width, height, rgba, TexelFilter::Nearest)
         .map_err(|e| format!("uploading a texture: {e}"))
 }
 
@@ -80,19 +84,33 @@ fn rgba(c: [u8; 4]) -> [f32; 4] {
 
 impl Game {
     /// Loads every effect, makes the textures and buffers, and starts on `scene`.
-    pub fn new(gl: &glow::Context, scene: Scene) -> Result<Game, String> {
-        let effects = Effects {
-            tint: load(gl, "tint", tint::MGFX)?,
-            sepia: load(gl, "sepia", sepia::MGFX)?,
-            grayscale: load(gl, "grayscale", grayscale::MGFX)?,
-            wave: load(gl, "wave", wave::MGFX)?,
-            cube: load(gl, "cube", cube_fx::MGFX)?,
-            skinned: load(gl, "skinned", skinned_fx::MGFX)?,
+    pub fn new(ctx: &GlContext, scene: Scene) -> Result<Game, String> {
+        let mut effects = Effects {
+            tint: load(ctx)?,
+            sepia: load(ctx)?,
+            grayscale: load(ctx)?,
+            wave: load(ctx)?,
+            cube: load(ctx)?,
+            skinned: load(ctx)?,
         };
-        let sprite = texture(gl, texture::SIZE, texture::SIZE, &texture::sprite_pixels())?;
+        let sprite = texture(ctx, texture::SIZE, texture::SIZE, &texture::sprite_pixels())?;
         let atlas = font::atlas();
-        let font = texture(gl, atlas.width, atlas.height, &atlas.rgba)?;
+        let font = texture(ctx, atlas.width, atlas.height, &atlas.rgba)?;
+        // The effects that always sample the sprite keep a handle to it from now on.
+        effects
+            .sepia
+            .set_texture(sepia::textures::SPRITE_TEXTURE, Some(&sprite));
+        effects
+            .grayscale
+            .set_texture(grayscale::textures::SPRITE_TEXTURE, Some(&sprite));
+        effects
+            .wave
+            .set_texture(wave::textures::SPRITE_TEXTURE, Some(&sprite));
+        effects
+            .cube
+            .set_texture(cube_fx::textures::CUBE_TEXTURE, Some(&sprite));
         let mut game = Game {
+            ctx: ctx.clone(),
             scene,
             time: 0.0,
             effects,
@@ -108,21 +126,12 @@ impl Game {
             },
             sprite,
             font,
-            batch: SpriteBatch::new(gl).map_err(|e| e.to_string())?,
-            mesh: cube::upload(gl)?,
-            ribbon: skinned::upload(gl)?,
-            inset: GlRenderTarget::new(gl, scene::INSET.width, scene::INSET.height)
+            batch: SpriteBatch::new(ctx).map_err(|e| e.to_string())?,
+            mesh: cube::upload(ctx)?,
+            ribbon: skinned::upload(ctx)?,
+            inset: GlRenderTarget::new(ctx, scene::INSET.width, scene::INSET.height)
                 .map_err(|e| e.to_string())?,
         };
-        let e = &mut game.effects;
-        let set = |fx: &mut GlEffect, index: usize| {
-            fx.set_texture(index, Some(sprite))
-                .map_err(|err| err.to_string())
-        };
-        set(&mut e.sepia, sepia::textures::SPRITE_TEXTURE)?;
-        set(&mut e.grayscale, grayscale::textures::SPRITE_TEXTURE)?;
-        set(&mut e.wave, wave::textures::SPRITE_TEXTURE)?;
-        set(&mut e.cube, cube_fx::textures::CUBE_TEXTURE)?;
         game.params.plain.set_tint([1.0; 4]);
         game.update(0.0);
         Ok(game)
@@ -169,33 +178,40 @@ impl Game {
         skinned::update(&mut p.skinned, time, scene::WIDTH, scene::HEIGHT);
     }
 
+    /// The context the game draws with.
+    pub fn context(&self) -> &GlContext {
+        &self.ctx
+    }
+
     /// Draws the active scene into the bound back buffer of `width`×`height`.
-    pub fn render(&mut self, gl: &glow::Context, width: u32, height: u32) -> Result<(), String> {
+    pub fn render(&mut self, width: u32, height: u32) -> Result<(), String> {
+        let ctx = self.ctx.clone();
         let screen = RenderTarget::backbuffer(width, height);
         if self.scene == Scene::Cube {
             // The render target first: drawing into it must not disturb the back buffer.
-            self.inset.bind(gl);
-            clear(gl, scene::INSET_BACKGROUND);
+            self.inset.bind();
+            clear(&ctx, scene::INSET_BACKGROUND);
             let inset_target = self.inset.target();
-            self.draw_cube(gl, &inset_target, true)?;
+            self.draw_cube(&inset_target, true)?;
         }
-        GlRenderTarget::unbind(gl, width, height);
-        clear(gl, scene::BACKGROUND);
+        GlRenderTarget::unbind(&ctx, width, height);
+        clear(&ctx, scene::BACKGROUND);
+        // Handles to the textures drawn below (a reference count each, no copy of texels).
+        let (sprite_texture, font) = (self.sprite.clone(), self.font.clone());
         match self.scene {
             Scene::Skinned => {
-                // SAFETY: a state change on the current context.
-                unsafe { gl.disable(glow::BLEND) };
-                let technique = skinned_fx::Technique::SkinnedEffectOneLightTwoBones.index();
+                // SAFETY: a state change on the current context (`GlContext`).
+                unsafe { ctx.glow().disable(glow::BLEND) };
                 let pass = skinned_fx::passes::skinned_effect_one_light_two_bones::P0;
                 let fx = &mut self.effects.skinned;
-                let applied = apply(fx, gl, &self.params.skinned, technique, pass, &screen)?;
-                self.ribbon.draw(gl, &applied)?;
+                let applied = apply(fx, &self.params.skinned, pass, &screen)?;
+                self.ribbon.draw(&applied)?;
             }
             Scene::Cube => {
-                self.draw_cube(gl, &screen, false)?;
-                sprite_state(gl);
-                let inset = self.inset.texture();
-                self.draw_plain(gl, &screen, inset, &[sprite(scene::INSET)])?;
+                self.draw_cube(&screen, false)?;
+                sprite_state(&ctx);
+                let inset = self.inset.texture().clone();
+                self.draw_plain(&screen, &inset, &[sprite(scene::INSET)])?;
                 let caption = font::layout(
                     "RENDER TARGET",
                     scene::INSET.x as f32,
@@ -203,12 +219,12 @@ impl Game {
                     1.0,
                     [200, 200, 210, 255],
                 );
-                self.draw_plain(gl, &screen, self.font, &caption)?;
+                self.draw_plain(&screen, &font, &caption)?;
             }
             sprites => {
-                sprite_state(gl);
-                self.draw_plain(gl, &screen, self.sprite, &[sprite(scene::ORIGINAL)])?;
-                self.draw_effect_sprite(gl, &screen, sprites)?;
+                sprite_state(&ctx);
+                self.draw_plain(&screen, &sprite_texture, &[sprite(scene::ORIGINAL)])?;
+                self.draw_effect_sprite(&screen, sprites)?;
                 let mut captions = font::layout(
                     "ORIGINAL",
                     scene::ORIGINAL.x as f32,
@@ -223,10 +239,10 @@ impl Game {
                     2.0,
                     [200, 200, 210, 255],
                 ));
-                self.draw_plain(gl, &screen, self.font, &captions)?;
+                self.draw_plain(&screen, &font, &captions)?;
             }
         }
-        sprite_state(gl);
+        sprite_state(&ctx);
         let mut text = font::layout(&self.scene.label(), 16.0, 12.0, 3.0, [255; 4]);
         text.extend(font::layout(
             "1-6 OR TAB: SWITCH EFFECT    ESC: QUIT",
@@ -235,139 +251,75 @@ impl Game {
             2.0,
             [150, 160, 180, 255],
         ));
-        self.draw_plain(gl, &screen, self.font, &text)
+        self.draw_plain(&screen, &font, &text)
     }
 
     /// Draws `sprites` of `texture` through `tint` with a white tint (SpriteBatch's default look).
     fn draw_plain(
         &mut self,
-        gl: &glow::Context,
         target: &RenderTarget,
-        texture: GlTexture,
+        texture: &GlTexture,
         sprites: &[Sprite],
     ) -> Result<(), String> {
         let fx = &mut self.effects.tint;
-        fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))
-            .map_err(|e| e.to_string())?;
-        let pass = apply(
-            fx,
-            gl,
-            &self.params.plain,
-            tint::Technique::Tinted.index(),
-            tint::passes::tinted::P0,
-            target,
-        )?;
-        self.batch
-            .draw(gl, &pass, sprites)
-            .map_err(|e| e.to_string())
+        fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture));
+        let pass = apply(fx, &self.params.plain, tint::passes::tinted::P0, target)?;
+        self.batch.draw(&pass, sprites).map_err(|e| e.to_string())
     }
 
     /// Draws the sprite at [`scene::EFFECT`] through the scene's effect.
-    fn draw_effect_sprite(
-        &mut self,
-        gl: &glow::Context,
-        target: &RenderTarget,
-        scene: Scene,
-    ) -> Result<(), String> {
+    fn draw_effect_sprite(&mut self, target: &RenderTarget, scene: Scene) -> Result<(), String> {
         let e = &mut self.effects;
         let p = &self.params;
         let pass = match scene {
             Scene::Tint => {
                 e.tint
-                    .set_texture(tint::textures::SPRITE_TEXTURE, Some(self.sprite))
-                    .map_err(|e| e.to_string())?;
-                let t = tint::Technique::Tinted.index();
-                apply(
-                    &mut e.tint,
-                    gl,
-                    &p.tint,
-                    t,
-                    tint::passes::tinted::P0,
-                    target,
-                )?
+                    .set_texture(tint::textures::SPRITE_TEXTURE, Some(&self.sprite));
+                apply(&mut e.tint, &p.tint, tint::passes::tinted::P0, target)?
             }
-            Scene::Sepia => {
-                let t = sepia::Technique::Sepia.index();
-                apply(
-                    &mut e.sepia,
-                    gl,
-                    &p.sepia,
-                    t,
-                    sepia::passes::sepia::P0,
-                    target,
-                )?
-            }
+            Scene::Sepia => apply(&mut e.sepia, &p.sepia, sepia::passes::sepia::P0, target)?,
             Scene::Grayscale => {
-                let t = grayscale::Technique::Grayscale.index();
                 let pass = grayscale::passes::grayscale::P0;
-                apply(&mut e.grayscale, gl, &p.grayscale, t, pass, target)?
+                apply(&mut e.grayscale, &p.grayscale, pass, target)?
             }
-            Scene::Wave => {
-                let t = wave::Technique::Wave.index();
-                apply(&mut e.wave, gl, &p.wave, t, wave::passes::wave::P0, target)?
-            }
+            Scene::Wave => apply(&mut e.wave, &p.wave, wave::passes::wave::P0, target)?,
             Scene::Cube | Scene::Skinned => return Ok(()),
         };
         self.batch
-            .draw(gl, &pass, &[sprite(scene::EFFECT)])
+            .draw(&pass, &[sprite(scene::EFFECT)])
             .map_err(|e| e.to_string())
     }
 
     /// Draws the cube's two passes (outline, then lit) into `target`.
-    fn draw_cube(
-        &mut self,
-        gl: &glow::Context,
-        target: &RenderTarget,
-        inset: bool,
-    ) -> Result<(), String> {
-        // SAFETY: state calls on the current context. The passes set culling and depth; blending
-        // is left to the caller, and the cube is opaque.
+    fn draw_cube(&mut self, target: &RenderTarget, inset: bool) -> Result<(), String> {
+        // SAFETY: state calls on the current context (`GlContext`). The passes set culling and
+        // depth; blending is left to the caller, and the cube is opaque.
         unsafe {
-            gl.disable(glow::BLEND);
+            self.ctx.glow().disable(glow::BLEND);
         }
         let params = if inset {
             &self.params.cube_inset
         } else {
             &self.params.cube
         };
-        let technique = cube_fx::Technique::LitCube.index();
-        for pass in [
-            cube_fx::passes::lit_cube::OUTLINE,
-            cube_fx::passes::lit_cube::LIT,
-        ] {
-            let applied = apply(&mut self.effects.cube, gl, params, technique, pass, target)?;
-            self.mesh.draw(gl, &applied)?;
+        // The technique's passes in order: outline, then lit.
+        for &pass in cube_fx::Technique::LitCube.passes() {
+            let applied = apply(&mut self.effects.cube, params, pass, target)?;
+            self.mesh.draw(&applied)?;
         }
         Ok(())
     }
-
-    /// Frees every GL object.
-    pub fn destroy(self, gl: &glow::Context) {
-        let e = self.effects;
-        for fx in [e.tint, e.sepia, e.grayscale, e.wave, e.cube, e.skinned] {
-            fx.destroy(gl);
-        }
-        self.sprite.delete(gl);
-        self.font.delete(gl);
-        self.batch.delete(gl);
-        self.mesh.destroy(gl);
-        self.ribbon.destroy(gl);
-        self.inset.delete(gl);
-    }
 }
 
-/// Hands the typed parameters to the effect and applies one pass.
-fn apply<P: EffectParams>(
-    fx: &mut GlEffect,
-    gl: &glow::Context,
-    params: &P,
-    technique: usize,
-    pass: usize,
+/// Hands the typed parameters to the effect and applies one of its passes.
+fn apply<'a, E: Effect>(
+    fx: &'a mut GlEffect<E>,
+    params: &E::Params,
+    pass: Pass<E>,
     target: &RenderTarget,
-) -> Result<shadowdusk::gl::AppliedPass, String> {
-    fx.set_params(params).map_err(|e| e.to_string())?;
-    fx.apply(gl, technique, pass, target)
-        .map_err(|e| e.to_string())
+) -> Result<AppliedPass<'a>, String> {
+    fx.set_params(params);
+    fx.apply(pass, target).map_err(|e| e.to_string())
 }
 
 fn sprite(r: Rect) -> Sprite {
@@ -375,9 +327,10 @@ fn sprite(r: Rect) -> Sprite {
 }
 
 /// Clears colour, depth and stencil with every write mask open (a pass may have closed one).
-fn clear(gl: &glow::Context, color: [u8; 4]) {
+fn clear(ctx: &GlContext, color: [u8; 4]) {
     let [r, g, b, a] = rgba(color);
-    // SAFETY: state calls on the current context.
+    let gl = ctx.glow();
+    // SAFETY: state calls on the current context (`GlContext`).
     unsafe {
         gl.disable(glow::SCISSOR_TEST);
         gl.color_mask(true, true, true, true);
@@ -392,8 +345,9 @@ fn clear(gl: &glow::Context, color: [u8; 4]) {
 
 /// What `SpriteBatch.Begin()` sets: premultiplied alpha blending, no depth test; culling off
 /// (SpriteBatch's default culls counter-clockwise faces, which its quads never are).
-fn sprite_state(gl: &glow::Context) {
-    // SAFETY: state calls on the current context.
+fn sprite_state(ctx: &GlContext) {
+    let gl = ctx.glow();
+    // SAFETY: state calls on the current context (`GlContext`).
     unsafe {
         gl.enable(glow::BLEND);
         gl.blend_equation(glow::FUNC_ADD);

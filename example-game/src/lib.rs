@@ -1,7 +1,8 @@
 //! A small game drawn entirely with ShadowDusk effects: the shaders in `shaders/` are compiled
 //! to MGFX by the build script (`shadowdusk_build::Builder`), embedded as typed modules by
 //! `shadowdusk::include_effect!` ([`effects`]), and loaded into OpenGL by
-//! `shadowdusk::gl::GlEffect` the way MonoGame's OpenGL runtime loads them.
+//! `shadowdusk::gl::GlEffect<effects::tint::Effect>` and friends the way MonoGame's OpenGL
+//! runtime loads them, each typed by its effect.
 //!
 //! Scenes (keys `1`–`6`, Tab for the next): a sprite through `tint`, `sepia`, `grayscale` and
 //! a time-driven `wave`, each beside the untouched sprite; and a textured, lit cube drawn by a

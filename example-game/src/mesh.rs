@@ -2,15 +2,16 @@
 //! The cube and the skinned ribbon are both drawn through it.
 
 use glow::HasContext;
-use shadowdusk::gl::AppliedPass;
+use shadowdusk::gl::{AppliedPass, GlContext};
 use shadowdusk::mgfx::VertexElementUsage;
 
 /// One interleaved vertex element: usage, float (or byte) components, GL type, normalized,
 /// byte offset.
 pub type Element = (VertexElementUsage, i32, u32, bool, i32);
 
-/// Vertex and index buffers and the vertex layout.
+/// Vertex and index buffers and the vertex layout; the buffers are deleted when it is dropped.
 pub struct Mesh {
+    ctx: GlContext,
     vertices: glow::Buffer,
     indices: glow::Buffer,
     count: i32,
@@ -23,7 +24,7 @@ impl Mesh {
     /// Uploads interleaved `vertices` (`stride` bytes each, laid out as `elements`) and
     /// triangle `indices`; `what` names the mesh in errors.
     pub fn new(
-        gl: &glow::Context,
+        ctx: &GlContext,
         what: &'static str,
         vertices: &[f32],
         indices: &[u16],
@@ -32,15 +33,24 @@ impl Mesh {
     ) -> Result<Mesh, String> {
         let vertex_bytes: Vec<u8> = vertices.iter().flat_map(|f| f.to_le_bytes()).collect();
         let index_bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        // SAFETY: buffer creation and upload on the current context.
+        let gl = ctx.glow();
+        // SAFETY: buffer creation and upload on the current context (`GlContext`); the first
+        // buffer is deleted again if the second cannot be made.
         unsafe {
             let vbo = gl.create_buffer()?;
+            let ibo = match gl.create_buffer() {
+                Ok(ibo) => ibo,
+                Err(e) => {
+                    gl.delete_buffer(vbo);
+                    return Err(e);
+                }
+            };
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
             gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &vertex_bytes, glow::STATIC_DRAW);
-            let ibo = gl.create_buffer()?;
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ibo));
             gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &index_bytes, glow::STATIC_DRAW);
             Ok(Mesh {
+                ctx: ctx.clone(),
                 vertices: vbo,
                 indices: ibo,
                 count: indices.len() as i32,
@@ -52,9 +62,10 @@ impl Mesh {
     }
 
     /// Draws the mesh with the program of `pass` (already applied).
-    pub fn draw(&self, gl: &glow::Context, pass: &AppliedPass) -> Result<(), String> {
-        // SAFETY: the buffers belong to this context and hold `count` indices into the
-        // vertices; offsets lie inside the stride.
+    pub fn draw(&self, pass: &AppliedPass) -> Result<(), String> {
+        let gl = self.ctx.glow();
+        // SAFETY: the context is current (`GlContext`); the buffers belong to it and hold
+        // `count` indices into the vertices; offsets lie inside the stride.
         unsafe {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vertices));
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.indices));
@@ -66,11 +77,14 @@ impl Mesh {
         }
         check(gl, &format!("drawing the {}", self.what))
     }
+}
 
-    /// Deletes the buffers.
-    pub fn destroy(self, gl: &glow::Context) {
-        // SAFETY: buffers created by this mesh on the current context.
+impl Drop for Mesh {
+    fn drop(&mut self) {
+        // SAFETY: buffers created by this mesh on its context, current while it is dropped
+        // (`GlContext`).
         unsafe {
+            let gl = self.ctx.glow();
             gl.delete_buffer(self.vertices);
             gl.delete_buffer(self.indices);
         }
@@ -83,7 +97,7 @@ impl Mesh {
 ///
 /// # Safety
 /// `gl` must be current with the vertex buffer bound to `ARRAY_BUFFER`.
-pub unsafe fn feed(
+unsafe fn feed(
     gl: &glow::Context,
     pass: &AppliedPass,
     elements: &[Element],
@@ -104,8 +118,8 @@ pub unsafe fn feed(
 }
 
 /// `glGetError` as a result.
-pub fn check(gl: &glow::Context, what: &str) -> Result<(), String> {
-    // SAFETY: a query on the current context.
+fn check(gl: &glow::Context, what: &str) -> Result<(), String> {
+    // SAFETY: a query on the caller's current context (`Mesh::draw`'s `GlContext`).
     match unsafe { gl.get_error() } {
         glow::NO_ERROR => Ok(()),
         e => Err(format!("{what}: OpenGL error 0x{e:04X}")),

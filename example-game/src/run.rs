@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use glow::HasContext;
 use shadowdusk::gl::headless::HeadlessGl;
+use shadowdusk::gl::GlContext;
 
 use crate::game::Game;
 use crate::options::{Options, DEFAULT_FRAMES};
@@ -45,20 +46,40 @@ impl From<String> for Failure {
     }
 }
 
-/// Binds a vertex array object for the whole run: core-profile drivers draw nothing without
-/// one, and compatibility ones accept it.
-pub fn bind_vertex_array(gl: &glow::Context) -> Result<glow::VertexArray, String> {
-    // SAFETY: object creation on the current context.
-    unsafe {
-        let vao = gl.create_vertex_array()?;
-        gl.bind_vertex_array(Some(vao));
-        Ok(vao)
+/// A vertex array object bound for the whole run (core-profile drivers draw nothing without
+/// one, and compatibility ones accept it), deleted when dropped.
+pub struct VertexArray {
+    ctx: GlContext,
+    vao: glow::VertexArray,
+}
+
+impl VertexArray {
+    /// Creates and binds it.
+    pub fn bind(ctx: &GlContext) -> Result<VertexArray, String> {
+        let gl = ctx.glow();
+        // SAFETY: object creation and binding on the current context (`GlContext`).
+        unsafe {
+            let vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(vao));
+            Ok(VertexArray {
+                ctx: ctx.clone(),
+                vao,
+            })
+        }
+    }
+}
+
+impl Drop for VertexArray {
+    fn drop(&mut self) {
+        // SAFETY: made on this context, current while it is dropped (`GlContext`).
+        unsafe { self.ctx.glow().delete_vertex_array(self.vao) }
     }
 }
 
 /// Prints which OpenGL the game got (stderr, so stdout stays the list of files written).
-pub fn announce(gl: &glow::Context, platform: &str) {
-    // SAFETY: string queries on the current context.
+pub fn announce(ctx: &GlContext, platform: &str) {
+    let gl = ctx.glow();
+    // SAFETY: string queries on the current context (`GlContext`).
     let (renderer, version) = unsafe {
         (
             gl.get_parameter_string(glow::RENDERER),
@@ -72,23 +93,23 @@ pub fn announce(gl: &glow::Context, platform: &str) {
 /// when asked. Returns the files written.
 pub fn headless(options: &Options) -> Result<Vec<PathBuf>, Failure> {
     let (width, height) = (scene::WIDTH, scene::HEIGHT);
-    let context = HeadlessGl::new(width, height).map_err(|e| Failure::NoGl(e.to_string()))?;
-    let gl = context.gl();
-    announce(gl, "headless, EGL surfaceless pbuffer");
-    let vao = bind_vertex_array(gl)?;
-    let mut game = Game::new(gl, options.scene)?;
+    let headless = HeadlessGl::new(width, height).map_err(|e| Failure::NoGl(e.to_string()))?;
+    let ctx = headless.context();
+    announce(ctx, "headless, EGL surfaceless pbuffer");
+    let _vao = VertexArray::bind(ctx)?;
+    let mut game = Game::new(ctx, options.scene)?;
     let shots = options.screenshot.as_deref().map(Shots::new);
     let last = options.frames.unwrap_or(DEFAULT_FRAMES);
     let mut written = Vec::new();
     let mut result = Ok(());
     for frame in 1..=last {
         game.update(frame_time(frame));
-        result = game.render(gl, width, height);
+        result = game.render(width, height);
         if result.is_err() {
             break;
         }
         if let Some(shots) = &shots {
-            match shots.after_frame(&mut game, gl, frame, last, (width, height)) {
+            match shots.after_frame(&mut game, frame, last, (width, height)) {
                 Ok(files) => written.extend(files),
                 Err(e) => {
                     result = Err(e);
@@ -97,9 +118,7 @@ pub fn headless(options: &Options) -> Result<Vec<PathBuf>, Failure> {
             }
         }
     }
-    game.destroy(gl);
-    // SAFETY: the VAO was created on this context, which is still current.
-    unsafe { gl.delete_vertex_array(vao) };
+    // The game, the vertex array and then the context are released as they go out of scope.
     result?;
     Ok(written)
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use glow::HasContext;
 use image::RgbaImage;
-use shadowdusk::gl::RenderTarget;
+use shadowdusk::gl::{GlContext, RenderTarget};
 
 use crate::game::Game;
 use crate::scene::Scene;
@@ -58,17 +58,16 @@ impl Shots {
     pub fn capture(
         &self,
         game: &mut Game,
-        gl: &glow::Context,
         scene: Scene,
         what: &str,
         size: (u32, u32),
     ) -> Result<PathBuf, String> {
         let shown = game.scene();
         game.set_scene(scene);
-        let rendered = game.render(gl, size.0, size.1);
+        let rendered = game.render(size.0, size.1);
         game.set_scene(shown);
         rendered?;
-        let mut image = read_backbuffer(gl, size.0, size.1)?;
+        let mut image = read_backbuffer(game.context(), size.0, size.1)?;
         // The back buffer's alpha is whatever blending left; a screenshot is opaque.
         for p in image.pixels_mut() {
             p.0[3] = 255;
@@ -87,7 +86,6 @@ impl Shots {
     pub fn after_frame(
         &self,
         game: &mut Game,
-        gl: &glow::Context,
         frame: u64,
         last: u64,
         size: (u32, u32),
@@ -96,16 +94,16 @@ impl Shots {
         let animated = |scene: Scene, n: u64| format!("{}-frame{n}", scene.name());
         if frame == 1 {
             for scene in ANIMATED {
-                written.push(self.capture(game, gl, scene, &animated(scene, 1), size)?);
+                written.push(self.capture(game, scene, &animated(scene, 1), size)?);
             }
         }
         if frame == last {
             for scene in Scene::ALL {
-                written.push(self.capture(game, gl, scene, scene.name(), size)?);
+                written.push(self.capture(game, scene, scene.name(), size)?);
             }
             if last != 1 {
                 for scene in ANIMATED {
-                    written.push(self.capture(game, gl, scene, &animated(scene, last), size)?);
+                    written.push(self.capture(game, scene, &animated(scene, last), size)?);
                 }
             }
         }
@@ -114,11 +112,11 @@ impl Shots {
 }
 
 /// Reads the whole back buffer as a top-down image.
-fn read_backbuffer(gl: &glow::Context, width: u32, height: u32) -> Result<RgbaImage, String> {
-    // SAFETY: a binding on the current context.
-    unsafe { gl.bind_framebuffer(glow::READ_FRAMEBUFFER, None) };
+fn read_backbuffer(ctx: &GlContext, width: u32, height: u32) -> Result<RgbaImage, String> {
+    // SAFETY: a binding on the current context (`GlContext`).
+    unsafe { ctx.glow().bind_framebuffer(glow::READ_FRAMEBUFFER, None) };
     let pixels = RenderTarget::backbuffer(width, height)
-        .read_rgba8(gl)
+        .read_rgba8(ctx)
         .map_err(|e| format!("reading the back buffer: {e}"))?;
     RgbaImage::from_raw(width, height, pixels)
         .ok_or_else(|| format!("{width}x{height} read-back has the wrong size"))

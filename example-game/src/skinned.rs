@@ -4,6 +4,7 @@
 //! what the screenshot test projects to know where the ribbon's tip must be.
 
 use glam::{Affine3A, Mat3, Mat4, Vec3};
+use shadowdusk::gl::GlContext;
 use shadowdusk::mgfx::VertexElementUsage;
 
 use crate::effects::skinned as skinned_fx;
@@ -116,7 +117,7 @@ pub fn update(params: &mut skinned_fx::Params, time: f32, width: u32, height: u3
 const FLOATS: usize = 18;
 
 /// Uploads [`mesh`] with the SkinnedEffect vertex layout.
-pub fn upload(gl: &glow::Context) -> Result<Mesh, String> {
+pub fn upload(ctx: &GlContext) -> Result<Mesh, String> {
     use VertexElementUsage as U;
     let (vertices, indices) = mesh();
     let mut data = Vec::with_capacity(vertices.len() * FLOATS);
@@ -136,7 +137,7 @@ pub fn upload(gl: &glow::Context) -> Result<Mesh, String> {
         (U::BlendWeight, 4, glow::FLOAT, false, 56),
     ];
     Mesh::new(
-        gl,
+        ctx,
         "skinned mesh",
         &data,
         &indices,

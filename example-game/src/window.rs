@@ -14,6 +14,7 @@ use glutin::display::{Display, DisplayApiPreference, GlDisplay};
 use glutin::surface::{GlSurface, Surface, SwapInterval, WindowSurface};
 use glutin_winit::GlWindow;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
+use shadowdusk::gl::GlContext;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, WindowEvent};
@@ -23,15 +24,16 @@ use winit::window::{Window, WindowId};
 
 use crate::game::{Game, Key};
 use crate::options::{Options, DEFAULT_FRAMES};
-use crate::run::{announce, bind_vertex_array, Failure};
+use crate::run::{announce, Failure, VertexArray};
 use crate::scene;
 use crate::screenshots::Shots;
 
 /// Everything that exists once the window is up.
 struct Running {
-    // Field order is drop order: the context before the surface before the window.
+    // Field order is drop order: the game and the vertex array (every GL object) while the
+    // context is current, then the context before the surface before the window.
     game: Option<Game>,
-    gl: glow::Context,
+    _vao: VertexArray,
     context: PossiblyCurrentContext,
     surface: Surface<WindowSurface>,
     window: Window,
@@ -129,19 +131,23 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     // SAFETY: the context is current; entry points come from the same display.
     let gl =
         unsafe { glow::Context::from_loader_function_cstr(|name| display.get_proc_address(name)) };
+    // SAFETY: the context was just made current on this thread and nothing makes another one
+    // current; `Running` drops the game and the vertex array, everything made from `ctx`,
+    // before the context.
+    let ctx = unsafe { GlContext::from_glow(gl) };
     #[allow(unreachable_patterns)]
     let api = match &display {
         Display::Egl(_) => "window, EGL",
         Display::Glx(_) => "window, GLX",
         _ => "window",
     };
-    announce(&gl, api);
-    bind_vertex_array(&gl)?;
-    let game = Game::new(&gl, options.scene)?;
+    announce(&ctx, api);
+    let vao = VertexArray::bind(&ctx)?;
+    let game = Game::new(&ctx, options.scene)?;
     window.request_redraw();
     Ok(Running {
         game: Some(game),
-        gl,
+        _vao: vao,
         context,
         surface,
         window,
@@ -158,9 +164,8 @@ impl App {
 
     fn stop(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(r) = &mut self.running {
-            if let Some(game) = r.game.take() {
-                game.destroy(&r.gl);
-            }
+            // Released now, while the context is current.
+            r.game = None;
         }
         event_loop.exit();
     }
@@ -184,10 +189,10 @@ impl App {
         };
         game.update(time);
         if let (Some(shots), Some(last)) = (&self.shots, self.last_frame) {
-            let files = shots.after_frame(game, &r.gl, r.frame, last, size)?;
+            let files = shots.after_frame(game, r.frame, last, size)?;
             self.written.extend(files);
         }
-        game.render(&r.gl, size.0, size.1)?;
+        game.render(size.0, size.1)?;
         r.surface
             .swap_buffers(&r.context)
             .map_err(|e| Failure::Game(format!("swap buffers: {e}")))?;

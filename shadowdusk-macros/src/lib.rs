@@ -27,17 +27,35 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 /// # What the module holds
 ///
 /// - `MGFX: &[u8]`: the compiled effect (MGFX v10, OpenGL);
+/// - `Effect`: an empty enum, the effect as a type. It implements `shadowdusk::Effect`
+///   (`Params`, `Technique`, `MGFX`, `NAME`) and is the type parameter of
+///   `shadowdusk::gl::GlEffect<Effect>`, which then takes only this module's passes, texture
+///   slots and `Params`: another effect's fail to compile;
 /// - `Params`: `#[repr(C)]`, one `[[f32; 4]; N]` field per constant-buffer record, laid out as
 ///   MonoGame uploads them, with `const` assertions on size and offsets; `Default` /
 ///   `Params::DEFAULT` from the shader's initializers; one setter and getter per parameter
-///   (`set_tint([f32; 4])`, `tint()`, scalars `f32`, `int`/`bool` as `i32`/`bool`, matrices as
+///   (`set_tint([f32; 4])`, `tint()`, scalars `f32`, `int`/`bool` as `i32`/`bool`, vectors as
+///   `impl Into<[f32; N]>` (arrays, glam and mint vectors), matrices as
 ///   `impl Into<shadowdusk::params::Mat<R, C>>`: arrays, MonoGame's `Matrix`, glam, mint; arrays
 ///   as `set_colors(&[[f32; 4]])` plus `set_colors_at(i, v)`), each documented with its HLSL
-///   declaration, `file:line`, registers and default; `shadowdusk::params::EffectParams`, which
-///   `shadowdusk::gl::GlEffect::set_params` takes;
-/// - `Technique`: an enum whose discriminants are the technique indices, with names;
-///   `passes::<technique>::<PASS>`: pass indices;
-/// - `textures`: each texture parameter's index and texture units.
+///   declaration, `file:line`, registers and default; `shadowdusk::params::EffectParams`, through
+///   which `GlEffect::<Effect>::set_params` uploads it;
+/// - `Technique`: an enum whose discriminants are the technique indices, with `name()`,
+///   `passes()` (its `Pass<Effect>` values) and `pass_names()`;
+/// - `passes::<technique>::<PASS>`: one `shadowdusk::Pass<Effect>` per pass, what
+///   `GlEffect::<Effect>::apply` takes;
+/// - `textures::<NAME>`: one `shadowdusk::TextureSlot<Effect>` per texture parameter, what
+///   `GlEffect::<Effect>::set_texture` takes, and `textures::<NAME>_UNITS`, the texture units
+///   its samplers use.
+///
+/// ```ignore
+/// shadowdusk::include_effect!("shaders/tint.fx");
+///
+/// let mut fx = shadowdusk::gl::GlEffect::<tint::Effect>::new(&ctx)?;
+/// fx.params_mut().set_tint(glam::Vec4::new(1.0, 0.5, 0.5, 1.0));
+/// fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture));
+/// let pass = fx.apply(tint::passes::sprite_drawing::P0, &target)?;
+/// ```
 ///
 /// # Where the bytes come from
 ///

@@ -19,15 +19,35 @@
 //! [`Matrix`] converts from `mint::RowMatrix4<f32>` and `mint::ColumnMatrix4<f32>`, and [`Mat`]
 //! from mint's row matrices; with the `glam` feature both convert from `glam::Mat4`, `Mat3` and
 //! `Affine3A` (the same transform, as MonoGame's matrix would describe it).
+//!
+//! # glam, mint and HLSL's `mul`
+//!
+//! Vector setters take `impl Into<[f32; N]>`, which glam's `Vec2`/`Vec3`/`Vec4` and mint's
+//! vectors already are: `params.set_tint(glam::Vec4::new(1.0, 0.5, 0.5, 1.0))`.
+//!
+//! Matrix setters take `impl Into<Mat<R, C>>`. glam multiplies column vectors (`m * v`), while
+//! MonoGame's shaders multiply row vectors, `mul(v, M)`: the conversion from a glam matrix
+//! transposes it, so that the shader computes the **same transform** glam would.
+//!
+//! | the shader writes | set it from a glam `m` | the shader then computes |
+//! |---|---|---|
+//! | `mul(v, World)` (MonoGame's convention: `BasicEffect`, `SpriteEffect`, XNA samples) | `set_world(m)` | `m * v` (`m.transform_point3`) |
+//! | `mul(World, v)` (column vectors, as in GLSL-minded HLSL) | `set_world(m.transpose())` | `m * v` |
+//!
+//! A product keeps glam's order: `set_world_view_projection(projection * view * world)` gives
+//! the shader what `mul(mul(mul(v, World), View), Projection)` gives with `World`, `View` and
+//! `Projection` each set from its glam matrix. MonoGame's own [`Matrix`] (row vectors, the
+//! translation in row 4) needs no transpose for `mul(v, M)`; mint's `RowMatrix` types are taken
+//! as the HLSL rows and its `ColumnMatrix4` as a column-vector matrix, like glam.
 
 use core::fmt;
 
 /// A generated `Params` struct: the register image of every constant-buffer record of one
 /// effect, indexed like the MGFX constant-buffer list.
+///
+/// Which effect a `Params` belongs to is told by the type system instead
+/// ([`Effect::Params`](crate::Effect::Params)); this trait only hands out the registers.
 pub trait EffectParams {
-    /// The compiled effect (MGFX bytes) these parameters belong to.
-    fn mgfx() -> &'static [u8];
-
     /// The registers of constant-buffer record `record` (index into the MGFX constant-buffer
     /// list), `size / 16` of them, ready for `glUniform4fv(location(name), len, data)`; `None` when
     /// the effect has no such record.

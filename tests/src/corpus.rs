@@ -14,7 +14,7 @@
 //!
 //! # How a render test uses the table
 //!
-//! 1. Compile `tests/corpus/<file>`, load it with `shadowdusk::gl::GlEffect`.
+//! 1. Compile `tests/corpus/<file>`, load it with `shadowdusk::gl::DynEffect`.
 //! 2. Set every `(name, Value)` of [`Render::values`] with [`Value::mgfx_data`] (MonoGame's
 //!    in-memory order: matrices column by column, array elements one after another). Parameters
 //!    not listed keep their baked defaults.
@@ -202,7 +202,7 @@ pub struct Value {
 }
 
 impl Value {
-    /// The floats to hand `GlEffect::set_values` (MonoGame's storage order).
+    /// The floats to hand `DynEffect::set_values` (MonoGame's storage order).
     pub fn mgfx_data(&self) -> Vec<f32> {
         let per = self.rows as usize * self.columns as usize;
         self.hlsl

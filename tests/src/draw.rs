@@ -3,7 +3,7 @@
 //! elements without a match are not fed (glsl-dialect.md §1 step 5).
 
 use glow::HasContext;
-use shadowdusk::gl::{AppliedPass, SpriteBatch};
+use shadowdusk::gl::{AppliedPass, GlContext, SpriteBatch};
 use shadowdusk::mgfx::VertexElementUsage;
 
 /// One sprite as SpriteBatch submits it: a pixel rectangle, a colour, texture coordinates.
@@ -11,11 +11,11 @@ pub use shadowdusk::gl::Sprite;
 
 /// Draws one sprite like SpriteBatch (`shadowdusk::gl::SpriteBatch`): vertices TL, TR, BL, BR,
 /// indices 0,1,2, 1,3,2.
-pub fn draw_sprite(gl: &glow::Context, pass: &AppliedPass, s: &Sprite) -> Result<(), String> {
-    let batch = SpriteBatch::new(gl).map_err(|e| e.to_string())?;
-    let drawn = batch.draw(gl, pass, std::slice::from_ref(s));
-    batch.delete(gl);
-    drawn.map_err(|e| format!("draw failed: {e}"))
+pub fn draw_sprite(ctx: &GlContext, pass: &AppliedPass, s: &Sprite) -> Result<(), String> {
+    let mut batch = SpriteBatch::new(ctx).map_err(|e| e.to_string())?;
+    batch
+        .draw(pass, std::slice::from_ref(s))
+        .map_err(|e| format!("draw failed: {e}"))
 }
 
 /// One vertex element for [`draw_mesh`]: (usage, usage index, float components, data).
@@ -23,13 +23,15 @@ pub type Element<'a> = (VertexElementUsage, u8, i32, &'a [f32]);
 
 /// Draws indexed triangles from non-interleaved float elements.
 pub fn draw_mesh(
-    gl: &glow::Context,
+    ctx: &GlContext,
     pass: &AppliedPass,
     elements: &[Element],
     indices: &[u16],
 ) -> Result<(), String> {
-    // SAFETY: one buffer per element, created and deleted here; the draw reads only indices
-    // given, which the caller keeps inside the element data.
+    let gl = ctx.glow();
+    // SAFETY: the context is current (`GlContext`); one buffer per element, created and
+    // deleted here; the draw reads only indices given, which the caller keeps inside the
+    // element data.
     unsafe {
         let mut buffers = Vec::new();
         let mut enabled = Vec::new();

@@ -10,7 +10,7 @@
 use glow::HasContext;
 use image::RgbaImage;
 use shadowdusk::gl::headless::HeadlessGl;
-use shadowdusk::gl::{GlRenderTarget, GlTexture, RenderTarget};
+use shadowdusk::gl::{GlContext, GlRenderTarget, GlTexture, RenderTarget};
 
 /// Where rendering goes, which decides `posFixup` and how pixels are read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +60,12 @@ impl Headless {
             .ok()
     }
 
-    /// The GL functions.
+    /// The context, for effects, textures and targets.
+    pub fn ctx(&self) -> &GlContext {
+        self.context.context()
+    }
+
+    /// The GL functions, for the tests' own GL calls.
     pub fn gl(&self) -> &glow::Context {
         self.context.gl()
     }
@@ -94,14 +99,14 @@ impl Headless {
 
     /// Reads the bound framebuffer (`width`×`height`) as a top-down image.
     pub fn read_rgba(&self, orientation: Orientation) -> RgbaImage {
-        read_framebuffer(self.gl(), self.width, self.height, orientation)
+        read_framebuffer(self.ctx(), self.width, self.height, orientation)
     }
 }
 
 impl Drop for Headless {
     fn drop(&mut self) {
         // SAFETY: the VAO belongs to this context, which is still current (it is released
-        // when `context` drops, after this).
+        // after `context` and everything else made from it is dropped).
         unsafe {
             if let Some(vao) = self.vao {
                 self.gl().delete_vertex_array(vao);
@@ -120,13 +125,13 @@ fn target(width: u32, height: u32, orientation: Orientation) -> RenderTarget {
 /// Reads `width`×`height` RGBA8 from the bound read framebuffer as a top-down image; a GL
 /// error fails the test.
 pub fn read_framebuffer(
-    gl: &glow::Context,
+    ctx: &GlContext,
     width: u32,
     height: u32,
     orientation: Orientation,
 ) -> RgbaImage {
     let pixels = target(width, height, orientation)
-        .read_rgba8(gl)
+        .read_rgba8(ctx)
         .unwrap_or_else(|e| panic!("reading {width}x{height} pixels back: {e}"));
     image(width, height, pixels)
 }
@@ -136,27 +141,27 @@ fn image(width: u32, height: u32, pixels: Vec<u8>) -> RgbaImage {
         .unwrap_or_else(|| panic!("{width}x{height} read-back has the wrong size"))
 }
 
-/// An offscreen render target (`shadowdusk::gl::GlRenderTarget`) with the tests' error and
-/// image types.
+/// An offscreen render target (`shadowdusk::gl::GlRenderTarget`, deleted when dropped) with
+/// the tests' error and image types.
 pub struct Fbo {
     target: GlRenderTarget,
 }
 
 impl Fbo {
     /// Creates a complete FBO; leaves the default framebuffer bound.
-    pub fn new(gl: &glow::Context, width: u32, height: u32) -> Result<Fbo, String> {
-        let target = GlRenderTarget::new(gl, width, height).map_err(|e| e.to_string())?;
+    pub fn new(ctx: &GlContext, width: u32, height: u32) -> Result<Fbo, String> {
+        let target = GlRenderTarget::new(ctx, width, height).map_err(|e| e.to_string())?;
         Ok(Fbo { target })
     }
 
     /// Binds it for drawing and reading and sets the viewport.
-    pub fn bind(&self, gl: &glow::Context) {
-        self.target.bind(gl);
+    pub fn bind(&self) {
+        self.target.bind();
     }
 
     /// Binds the default framebuffer again with a `width`×`height` viewport.
-    pub fn unbind(gl: &glow::Context, width: u32, height: u32) {
-        GlRenderTarget::unbind(gl, width, height);
+    pub fn unbind(ctx: &GlContext, width: u32, height: u32) {
+        GlRenderTarget::unbind(ctx, width, height);
     }
 
     /// The [`RenderTarget`] describing it.
@@ -165,22 +170,17 @@ impl Fbo {
     }
 
     /// Its colour texture as an effect texture.
-    pub fn texture(&self) -> GlTexture {
+    pub fn texture(&self) -> &GlTexture {
         self.target.texture()
     }
 
     /// Reads its pixels as a top-down image; a GL error fails the test.
-    pub fn read_rgba(&self, gl: &glow::Context) -> RgbaImage {
+    pub fn read_rgba(&self) -> RgbaImage {
         let (width, height) = (self.target.width(), self.target.height());
         let pixels = self
             .target
-            .read_rgba8(gl)
+            .read_rgba8()
             .unwrap_or_else(|e| panic!("reading the {width}x{height} FBO: {e}"));
         image(width, height, pixels)
-    }
-
-    /// Deletes the GL objects.
-    pub fn destroy(self, gl: &glow::Context) {
-        self.target.delete(gl);
     }
 }

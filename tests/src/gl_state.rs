@@ -2,13 +2,14 @@
 //! zero" control that proves the uniforms a test sets really arrive.
 
 use glow::HasContext;
-use shadowdusk::gl::GlEffect;
+use shadowdusk::gl::{DynEffect, GlContext};
 use shadowdusk::mgfx::ParameterClass;
 
 /// MonoGame's defaults for everything a pass does not bake (BlendState.Opaque,
 /// DepthStencilState.None, RasterizerState.CullNone), so one draw cannot leak into the next.
-pub fn reset_states(gl: &glow::Context) {
-    // SAFETY: plain state calls on the current context.
+pub fn reset_states(ctx: &GlContext) {
+    let gl = ctx.glow();
+    // SAFETY: plain state calls on the current context (`GlContext`).
     unsafe {
         gl.disable(glow::BLEND);
         gl.disable(glow::DEPTH_TEST);
@@ -26,7 +27,7 @@ pub fn reset_states(gl: &glow::Context) {
 }
 
 /// Sets every value parameter of the effect to zeros.
-pub fn zero_values(effect: &mut GlEffect) -> Result<(), String> {
+pub fn zero_values(effect: &mut DynEffect) -> Result<(), String> {
     let zeros: Vec<(usize, usize)> = effect
         .effect()
         .parameters

@@ -11,7 +11,7 @@ pub mod textures;
 pub use draw::{draw_mesh, draw_sprite, Element, Sprite};
 pub use gl_harness::{read_framebuffer, Fbo, Headless, Orientation};
 pub use image_util::{max_channel_diff, save_png, solid};
-pub use textures::{delete_texture, texture_2d, texture_3d, texture_cube, Filter};
+pub use textures::{texture_2d, texture_3d, texture_cube, Filter};
 pub mod corpus;
 
 /// A test that cannot run here: a loud `!!! SKIPPED` line, or with `SHADOWDUSK_REQUIRE_ALL=1`

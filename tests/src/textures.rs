@@ -1,9 +1,10 @@
 //! Texture helpers for render tests: 2D (nearest or linear), cube (6 faces) and 3D, RGBA8,
 //! one mip level, uploaded top row first (MonoGame's `Texture2D.SetData` order, which is what
-//! makes texture coordinate (0,0) the top-left texel).
+//! makes texture coordinate (0,0) the top-left texel). Each is a `GlTexture`, deleted when its
+//! last handle is dropped.
 
 use glow::HasContext;
-use shadowdusk::gl::{set_sampling, GlTexture};
+use shadowdusk::gl::{set_sampling, GlContext, GlTexture};
 
 /// Filter left on a texture (an effect's baked sampler state may override it).
 pub use shadowdusk::gl::TexelFilter as Filter;
@@ -19,18 +20,18 @@ fn check_len(what: &str, got: usize, texels: u32) -> Result<(), String> {
 
 /// A 2D texture from `width*height` RGBA8 texels, top row first.
 pub fn texture_2d(
-    gl: &glow::Context,
+    ctx: &GlContext,
     width: u32,
     height: u32,
     rgba: &[u8],
     f: Filter,
 ) -> Result<GlTexture, String> {
-    GlTexture::from_rgba8(gl, width, height, rgba, f).map_err(|e| format!("texture_2d: {e}"))
+    GlTexture::from_rgba8(ctx, width, height, rgba, f).map_err(|e| format!("texture_2d: {e}"))
 }
 
 /// A cube map from six `size*size` RGBA8 faces in GL order (+X, -X, +Y, -Y, +Z, -Z).
 pub fn texture_cube(
-    gl: &glow::Context,
+    ctx: &GlContext,
     size: u32,
     faces: [&[u8]; 6],
     f: Filter,
@@ -38,10 +39,12 @@ pub fn texture_cube(
     for face in faces {
         check_len("texture_cube face", face.len(), size * size)?;
     }
-    // SAFETY: each slice holds exactly one face; unpack alignment 1.
+    let gl = ctx.glow();
+    // SAFETY: the context is current (`GlContext`); each slice holds exactly one face;
+    // unpack alignment 1.
     unsafe {
-        let t = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_CUBE_MAP, Some(t));
+        let t = GlTexture::from_raw(ctx, gl.create_texture()?, glow::TEXTURE_CUBE_MAP);
+        gl.bind_texture(glow::TEXTURE_CUBE_MAP, Some(t.raw()));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
         for (i, face) in faces.iter().enumerate() {
             gl.tex_image_2d(
@@ -56,18 +59,15 @@ pub fn texture_cube(
                 glow::PixelUnpackData::Slice(Some(face)),
             );
         }
-        set_sampling(gl, glow::TEXTURE_CUBE_MAP, f);
+        set_sampling(ctx, glow::TEXTURE_CUBE_MAP, f);
         gl.bind_texture(glow::TEXTURE_CUBE_MAP, None);
-        Ok(GlTexture {
-            texture: t,
-            target: glow::TEXTURE_CUBE_MAP,
-        })
+        Ok(t)
     }
 }
 
 /// A 3D texture from `width*height*depth` RGBA8 texels (slice by slice, rows top first).
 pub fn texture_3d(
-    gl: &glow::Context,
+    ctx: &GlContext,
     width: u32,
     height: u32,
     depth: u32,
@@ -75,10 +75,12 @@ pub fn texture_3d(
     f: Filter,
 ) -> Result<GlTexture, String> {
     check_len("texture_3d", rgba.len(), width * height * depth)?;
-    // SAFETY: the slice holds exactly the texels described; unpack alignment 1.
+    let gl = ctx.glow();
+    // SAFETY: the context is current (`GlContext`); the slice holds exactly the texels
+    // described; unpack alignment 1.
     unsafe {
-        let t = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_3D, Some(t));
+        let t = GlTexture::from_raw(ctx, gl.create_texture()?, glow::TEXTURE_3D);
+        gl.bind_texture(glow::TEXTURE_3D, Some(t.raw()));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
         gl.tex_image_3d(
             glow::TEXTURE_3D,
@@ -92,16 +94,8 @@ pub fn texture_3d(
             glow::UNSIGNED_BYTE,
             glow::PixelUnpackData::Slice(Some(rgba)),
         );
-        set_sampling(gl, glow::TEXTURE_3D, f);
+        set_sampling(ctx, glow::TEXTURE_3D, f);
         gl.bind_texture(glow::TEXTURE_3D, None);
-        Ok(GlTexture {
-            texture: t,
-            target: glow::TEXTURE_3D,
-        })
+        Ok(t)
     }
-}
-
-/// Deletes a texture made by these helpers.
-pub fn delete_texture(gl: &glow::Context, t: GlTexture) {
-    t.delete(gl);
 }

@@ -525,16 +525,16 @@ fn block<const R: usize, const C: usize>(m: &Matrix) -> Mat<R, C> {
     out
 }
 
-fn check_layout_and_default<P: EffectParams + Default>(name: &str) {
-    let model = Model::new(P::mgfx());
-    let p = P::default();
+fn check_layout_and_default<E: shadowdusk::Effect>(name: &str) {
+    let model = Model::new(E::MGFX);
+    let p = E::Params::default();
     let total: usize = model
         .effect
         .constant_buffers
         .iter()
         .map(|c| usize::from(c.size))
         .sum();
-    assert_eq!(std::mem::size_of::<P>(), total, "{name}");
+    assert_eq!(std::mem::size_of::<E::Params>(), total, "{name}");
     for (i, cb) in model.effect.constant_buffers.iter().enumerate() {
         assert_eq!(
             p.constant_buffer(i).unwrap().len(),
@@ -551,15 +551,15 @@ fn check_layout_and_default<P: EffectParams + Default>(name: &str) {
 
 #[test]
 fn layouts_and_defaults_match_the_records() {
-    check_layout_and_default::<tint_shader::Params>("tint_shader");
-    check_layout_and_default::<array_uniform::Params>("array_uniform");
-    check_layout_and_default::<array_uniform_vs::Params>("array_uniform_vs");
-    check_layout_and_default::<shared_cbuffer::Params>("shared_cbuffer");
-    check_layout_and_default::<multi_cbuffer::Params>("multi_cbuffer");
-    check_layout_and_default::<vs_transform_color_texture::Params>("vs_transform_color_texture");
-    check_layout_and_default::<skinned_effect::Params>("skinned_effect");
-    check_layout_and_default::<basic_effect::Params>("basic_effect");
-    check_layout_and_default::<synthetic::Params>("synthetic");
+    check_layout_and_default::<tint_shader::Effect>("tint_shader");
+    check_layout_and_default::<array_uniform::Effect>("array_uniform");
+    check_layout_and_default::<array_uniform_vs::Effect>("array_uniform_vs");
+    check_layout_and_default::<shared_cbuffer::Effect>("shared_cbuffer");
+    check_layout_and_default::<multi_cbuffer::Effect>("multi_cbuffer");
+    check_layout_and_default::<vs_transform_color_texture::Effect>("vs_transform_color_texture");
+    check_layout_and_default::<skinned_effect::Effect>("skinned_effect");
+    check_layout_and_default::<basic_effect::Effect>("basic_effect");
+    check_layout_and_default::<synthetic::Effect>("synthetic");
 }
 
 #[test]
@@ -583,19 +583,24 @@ fn tint_shader_items() {
     p.set_tint_color([1.0, 0.5, 0.25, 1.0]);
     assert_eq!(p.ps_uniforms_vec4_0, [[1.0, 0.5, 0.25, 1.0]]);
     assert_eq!(p.tint_color(), [1.0, 0.5, 0.25, 1.0]);
-    assert_eq!(tint_shader::textures::SPRITE_TEXTURE, 1);
+    assert_eq!(tint_shader::textures::SPRITE_TEXTURE.parameter_index(), 1);
     assert_eq!(tint_shader::textures::SPRITE_TEXTURE_UNITS, &[0u8][..]);
     let t = tint_shader::Technique::TintedSpriteDrawing;
+    let p0 = tint_shader::passes::tinted_sprite_drawing::P0;
     assert_eq!(
-        (t.index(), t.name(), t.passes()),
-        (0, "TintedSpriteDrawing", &["P0"][..])
+        (t.index(), t.name(), t.pass_names(), t.passes()),
+        (0, "TintedSpriteDrawing", &["P0"][..], &[p0][..])
     );
-    assert_eq!(tint_shader::passes::tinted_sprite_drawing::P0, 0);
+    assert_eq!((p0.technique_index(), p0.index()), (0, 0));
     assert_eq!(tint_shader::Technique::from_index(0), Some(t));
     assert_eq!(tint_shader::Technique::from_index(1), None);
     assert_eq!(
-        <tint_shader::Params as EffectParams>::mgfx(),
-        tint_shader::MGFX
+        <tint_shader::Effect as shadowdusk::Effect>::MGFX.as_ptr(),
+        tint_shader::MGFX.as_ptr()
+    );
+    assert_eq!(
+        <tint_shader::Effect as shadowdusk::Effect>::NAME,
+        "TintShader.fx"
     );
 }
 
@@ -653,13 +658,16 @@ fn basic_effect_every_setter_matches_monogame() {
     assert_eq!(p.world_view_proj(), block::<4, 4>(&mat(3)));
     assert_eq!(p.world(), block::<4, 3>(&mat(17)));
     assert_eq!(p.world_inverse_transpose(), block::<3, 3>(&mat(18)));
-    assert_eq!(basic_effect::textures::TEXTURE, 19);
+    assert_eq!(basic_effect::textures::TEXTURE.parameter_index(), 19);
     assert_eq!(basic_effect::Technique::ALL.len(), 32);
     assert_eq!(
         basic_effect::Technique::BasicEffectPixelLightingTextureVertexColorNoFog.name(),
         "BasicEffect_PixelLighting_Texture_VertexColor_NoFog"
     );
-    assert_eq!(basic_effect::passes::basic_effect::PASS_0, 0);
+    let pass = basic_effect::passes::basic_effect::PASS_0;
+    assert_eq!((pass.technique_index(), pass.index()), (0, 0));
+    let last = basic_effect::Technique::ALL[31];
+    assert_eq!(last.passes()[0].technique_index(), 31);
 }
 
 #[test]
@@ -817,18 +825,18 @@ fn synthetic_values_ints_bools_and_unused() {
     assert_eq!(p.unused_list_at(1), Some(10.0));
     // Items.
     assert_eq!(synthetic::Technique::Technique1.name(), "");
-    assert_eq!(synthetic::Technique::Main.passes(), &["First", ""][..]);
-    assert_eq!(
-        (
-            synthetic::passes::main::FIRST,
-            synthetic::passes::main::PASS_1
-        ),
-        (0, 1)
+    assert_eq!(synthetic::Technique::Main.pass_names(), &["First", ""][..]);
+    let (first, second) = (
+        synthetic::passes::main::FIRST,
+        synthetic::passes::main::PASS_1,
     );
-    assert_eq!(synthetic::passes::technique1::P, 0);
+    assert_eq!((first.index(), second.index()), (0, 1));
+    assert_eq!(synthetic::Technique::Main.passes(), &[first, second][..]);
+    let other = synthetic::passes::technique1::P;
+    assert_eq!((other.technique_index(), other.index()), (1, 0));
     assert_eq!(
         (
-            synthetic::textures::ALBEDO,
+            synthetic::textures::ALBEDO.parameter_index(),
             synthetic::textures::ALBEDO_UNITS
         ),
         (11, &[2u8][..])

@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use image::{Rgba, RgbaImage};
-use shadowdusk::gl::{GlEffect, GlTexture, RenderTarget};
+use shadowdusk::gl::{DynEffect, DynPass, GlTexture, RenderTarget};
 use shadowdusk::mgfx::{self, VertexElementUsage};
 use shadowdusk_tests::{
     draw_mesh, draw_sprite, max_channel_diff, save_png, solid, texture_2d, Fbo, Filter, Headless,
@@ -17,6 +17,11 @@ use shadowdusk_tests::{
 };
 
 const SIZE: u32 = 8;
+/// Technique 0, pass 0: every golden here has one of each.
+const PASS_0: DynPass = DynPass {
+    technique: 0,
+    pass: 0,
+};
 /// 2×2 texels, top row first: red, green / blue, orange. Asymmetric in both axes, so an
 /// upside-down or mirrored image cannot pass.
 const TEXELS: [[u8; 4]; 4] = [
@@ -47,10 +52,10 @@ fn golden(test: &str, name: &str) -> Option<mgfx::Effect> {
     Some(effect)
 }
 
-fn setup(test: &str, name: &str) -> Option<(Headless, GlEffect)> {
+fn setup(test: &str, name: &str) -> Option<(Headless, DynEffect)> {
     let effect = golden(test, name)?;
     let h = Headless::or_skip(test, SIZE, SIZE)?;
-    let fx = match GlEffect::from_effect(h.gl(), effect) {
+    let fx = match DynEffect::from_effect(h.ctx(), effect) {
         Ok(fx) => fx,
         Err(e) => panic!("{test}: loading {name} failed: {e}"),
     };
@@ -105,7 +110,7 @@ fn check(test: &str, actual: &RgbaImage, expected: &RgbaImage, tolerance: u8) {
 }
 
 /// The texture parameter of the pixel shader's first sampler.
-fn first_sampler_param(fx: &GlEffect) -> usize {
+fn first_sampler_param(fx: &DynEffect) -> usize {
     let pass = &fx.effect().techniques[0].passes[0];
     let ps = &fx.effect().shaders[pass.pixel_shader as usize];
     ps.samplers[0].parameter as usize
@@ -115,28 +120,26 @@ fn first_sampler_param(fx: &GlEffect) -> usize {
 /// and reads it back top-down.
 fn render_sprite(
     h: &Headless,
-    fx: &mut GlEffect,
+    fx: &mut DynEffect,
     orientation: Orientation,
     sprite: &Sprite,
     clear: [u8; 4],
 ) -> RgbaImage {
-    let gl = h.gl();
     let fbo = match orientation {
         Orientation::Backbuffer => None,
         Orientation::RenderTarget => {
-            let f = Fbo::new(gl, SIZE, SIZE).expect("FBO");
-            f.bind(gl);
+            let f = Fbo::new(h.ctx(), SIZE, SIZE).expect("FBO");
+            f.bind();
             Some(f)
         }
     };
     h.clear(clear);
     let target: RenderTarget = h.target(orientation);
-    let applied = fx.apply(gl, 0, 0, &target).expect("apply");
-    draw_sprite(gl, &applied, sprite).expect("draw");
+    let applied = fx.apply(PASS_0, &target).expect("apply");
+    draw_sprite(h.ctx(), &applied, sprite).expect("draw");
     let img = h.read_rgba(orientation);
-    if let Some(f) = fbo {
-        Fbo::unbind(gl, SIZE, SIZE);
-        f.destroy(gl);
+    if fbo.is_some() {
+        Fbo::unbind(h.ctx(), SIZE, SIZE);
     }
     img
 }
@@ -146,15 +149,15 @@ fn render_sprite(
 fn ps_only_golden(
     test: &str,
     name: &str,
-    configure: &dyn Fn(&mut GlEffect),
+    configure: &dyn Fn(&mut DynEffect),
     shade: &dyn Fn([u8; 4]) -> [u8; 4],
 ) {
     let Some((h, mut fx)) = setup(test, name) else {
         return;
     };
-    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     let param = first_sampler_param(&fx);
-    fx.set_texture(param, Some(tex)).unwrap();
+    fx.set_texture(param, Some(&tex)).unwrap();
     configure(&mut fx);
     let expected = expected_sprite((0, 0, SIZE, SIZE), [0, 0, 0, 255], shade);
     for orientation in [Orientation::Backbuffer, Orientation::RenderTarget] {
@@ -162,7 +165,6 @@ fn ps_only_golden(
         let img = render_sprite(&h, &mut fx, orientation, &sprite, [0, 0, 0, 255]);
         check(&format!("{test}-{orientation:?}"), &img, &expected, 2);
     }
-    fx.destroy(h.gl());
 }
 
 #[test]
@@ -225,8 +227,9 @@ fn state_blend_additive_blends_onto_the_target() {
     let Some((h, mut fx)) = setup(test, "StateBlendAdditive.mgfx") else {
         return;
     };
-    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
-    fx.set_texture(first_sampler_param(&fx), Some(tex)).unwrap();
+    let tex = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    fx.set_texture(first_sampler_param(&fx), Some(&tex))
+        .unwrap();
     let dst = [40u8, 80, 120, 255];
     // out = (tex.rgb * color.rgb, 0.5); SrcAlpha/One Add for colour and alpha.
     let expected = expected_sprite((0, 0, SIZE, SIZE), dst, &|t| {
@@ -240,7 +243,6 @@ fn state_blend_additive_blends_onto_the_target() {
     let sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
     let img = render_sprite(&h, &mut fx, Orientation::Backbuffer, &sprite, dst);
     check(test, &img, &expected, 2);
-    fx.destroy(h.gl());
 }
 
 #[test]
@@ -250,14 +252,14 @@ fn sampler_states_full_point_filter_overrides_a_linear_texture() {
         return;
     };
     // The texture itself is left LINEAR: only the baked Point state can make the quadrants flat.
-    let detail = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Linear).unwrap();
+    let detail = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Linear).unwrap();
     let red: Vec<u8> = [255u8, 0, 0, 255].repeat(4);
     // ps_s1 is Anisotropic with a red border: a red texture makes its contribution constant.
-    let border_red = texture_2d(h.gl(), 2, 2, &red, Filter::Linear).unwrap();
+    let border_red = texture_2d(h.ctx(), 2, 2, &red, Filter::Linear).unwrap();
     let sprite_tex = fx.parameter("SpriteTexture").expect("SpriteTexture");
     let detail_tex = fx.parameter("DetailTexture").expect("DetailTexture");
-    fx.set_texture(sprite_tex, Some(detail)).unwrap();
-    fx.set_texture(detail_tex, Some(border_red)).unwrap();
+    fx.set_texture(sprite_tex, Some(&detail)).unwrap();
+    fx.set_texture(detail_tex, Some(&border_red)).unwrap();
     // out = (s1*0.25 + s0*0.75) * color.
     let shade = |t: [u8; 4]| -> [u8; 4] {
         std::array::from_fn(|i| {
@@ -281,12 +283,12 @@ fn sampler_states_full_point_filter_overrides_a_linear_texture() {
     let Some(tint) = golden(test, "TintShader.mgfx") else {
         return;
     };
-    let mut plain = GlEffect::from_effect(h.gl(), tint).expect("TintShader");
+    let mut plain = DynEffect::from_effect(h.ctx(), tint).expect("TintShader");
     let p = plain.parameter("TintColor").unwrap();
     plain.set_values(p, &[1.0; 4]).unwrap();
     let t = first_sampler_param(&plain);
-    let linear = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Linear).unwrap();
-    plain.set_texture(t, Some(linear)).unwrap();
+    let linear = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Linear).unwrap();
+    plain.set_texture(t, Some(&linear)).unwrap();
     let blended = render_sprite(
         &h,
         &mut plain,
@@ -299,8 +301,6 @@ fn sampler_states_full_point_filter_overrides_a_linear_texture() {
         max_channel_diff(&blended, &point) > 20,
         "{test}: linear filtering was expected to blend texels; the control is not observable"
     );
-    plain.destroy(h.gl());
-    fx.destroy(h.gl());
 }
 
 #[test]
@@ -309,8 +309,8 @@ fn vs_transform_color_texture_places_the_quad_by_the_matrix() {
     let Some((h, mut fx)) = setup(test, "VsTransformColorTexture.mgfx") else {
         return;
     };
-    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
-    fx.set_texture(fx.parameter("SpriteTexture").unwrap(), Some(tex))
+    let tex = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    fx.set_texture(fx.parameter("SpriteTexture").unwrap(), Some(&tex))
         .unwrap();
     // v' = v * M with M = scale(1, 0.5) then translate(-1, 0): a unit quad lands on clip
     // x ∈ [-1, 0], y ∈ [0, 0.5], i.e. the left half, rows 2..4 from the top of an 8×8 target.
@@ -336,16 +336,15 @@ fn vs_transform_color_texture_places_the_quad_by_the_matrix() {
         std::array::from_fn(|i| to_u8(unit(t[i]) * tint[i]))
     });
     for orientation in [Orientation::Backbuffer, Orientation::RenderTarget] {
-        let gl = h.gl();
         let fbo = (orientation == Orientation::RenderTarget).then(|| {
-            let f = Fbo::new(gl, SIZE, SIZE).expect("FBO");
-            f.bind(gl);
+            let f = Fbo::new(h.ctx(), SIZE, SIZE).expect("FBO");
+            f.bind();
             f
         });
         h.clear([0, 0, 0, 255]);
-        let applied = fx.apply(gl, 0, 0, &h.target(orientation)).expect("apply");
+        let applied = fx.apply(PASS_0, &h.target(orientation)).expect("apply");
         draw_mesh(
-            gl,
+            h.ctx(),
             &applied,
             &[
                 (VertexElementUsage::Position, 0, 3, &positions),
@@ -356,13 +355,11 @@ fn vs_transform_color_texture_places_the_quad_by_the_matrix() {
         )
         .expect("draw");
         let img = h.read_rgba(orientation);
-        if let Some(f) = fbo {
-            Fbo::unbind(gl, SIZE, SIZE);
-            f.destroy(gl);
+        if fbo.is_some() {
+            Fbo::unbind(h.ctx(), SIZE, SIZE);
         }
         check(&format!("{test}-{orientation:?}"), &img, &expected, 2);
     }
-    fx.destroy(h.gl());
 }
 
 #[test]
@@ -371,8 +368,8 @@ fn sprite_effect_golden_vs_and_ps() {
     let Some((h, mut fx)) = setup(test, "SpriteEffect.mgfx") else {
         return;
     };
-    let tex: GlTexture = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
-    fx.set_texture(fx.parameter("Texture").unwrap(), Some(tex))
+    let tex: GlTexture = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    fx.set_texture(fx.parameter("Texture").unwrap(), Some(&tex))
         .unwrap();
     let transform = shadowdusk::gl::sprite_vs::default_transform(SIZE, SIZE, false);
     fx.set_matrix(fx.parameter("MatrixTransform").unwrap(), transform)
@@ -387,7 +384,6 @@ fn sprite_effect_golden_vs_and_ps() {
         let img = render_sprite(&h, &mut fx, orientation, &sprite, [10, 20, 30, 255]);
         check(&format!("{test}-{orientation:?}"), &img, &expected, 2);
     }
-    fx.destroy(h.gl());
 }
 
 #[test]
@@ -400,9 +396,7 @@ fn wrong_profile_is_refused() {
         return;
     };
     effect.profile = mgfx::Profile::DirectX11;
-    let err = GlEffect::from_effect(h.gl(), effect)
-        .err()
-        .expect("must fail");
+    let err = DynEffect::from_effect(h.ctx(), effect).expect_err("must fail");
     assert!(
         matches!(err, shadowdusk::gl::GlError::WrongProfile(_)),
         "{err}"
@@ -419,9 +413,7 @@ fn broken_glsl_reports_technique_pass_and_log() {
         return;
     };
     effect.shaders[0].code = b"void main() { gl_FragColor = undefined_thing; }".to_vec();
-    let err = GlEffect::from_effect(h.gl(), effect)
-        .err()
-        .expect("must fail");
+    let err = DynEffect::from_effect(h.ctx(), effect).expect_err("must fail");
     let text = err.to_string();
     assert!(
         text.contains("TintedSpriteDrawing") && text.contains("P0"),
@@ -449,7 +441,7 @@ mod hand_built {
         })
     }
 
-    fn render(h: &Headless, fx: &mut GlEffect) -> RgbaImage {
+    fn render(h: &Headless, fx: &mut DynEffect) -> RgbaImage {
         let sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
         render_sprite(h, fx, Orientation::Backbuffer, &sprite, [0, 0, 0, 255])
     }
@@ -473,7 +465,7 @@ mod hand_built {
             vec![],
             vec![texture_param("Env", SamplerType::SamplerCube)],
         );
-        let mut fx = GlEffect::from_effect(h.gl(), effect).expect("load");
+        let mut fx = DynEffect::from_effect(h.ctx(), effect).expect("load");
         let colors: [[u8; 4]; 6] = [
             [255, 0, 0, 255],
             [0, 255, 0, 255],
@@ -484,22 +476,21 @@ mod hand_built {
         ];
         let faces: Vec<Vec<u8>> = colors.iter().map(|c| c.repeat(4)).collect();
         let f: [&[u8]; 6] = std::array::from_fn(|i| faces[i].as_slice());
-        let cube = texture_cube(h.gl(), 2, f, Filter::Linear).unwrap();
+        let cube = texture_cube(h.ctx(), 2, f, Filter::Linear).unwrap();
         // A 2D texture on a cube sampler is refused instead of sampling black.
-        let flat = texture_2d(h.gl(), 1, 1, &[0; 4], Filter::Nearest).unwrap();
-        fx.set_texture(0, Some(flat)).unwrap();
+        let flat = texture_2d(h.ctx(), 1, 1, &[0; 4], Filter::Nearest).unwrap();
+        fx.set_texture(0, Some(&flat)).unwrap();
         let err = fx
-            .apply(h.gl(), 0, 0, &h.target(Orientation::Backbuffer))
+            .apply(PASS_0, &h.target(Orientation::Backbuffer))
             .unwrap_err();
         assert!(
             matches!(err, shadowdusk::gl::GlError::TextureTarget { .. }),
             "{err}"
         );
-        fx.set_texture(0, Some(cube)).unwrap();
+        fx.set_texture(0, Some(&cube)).unwrap();
         let img = render(&h, &mut fx);
         // +X is face 0, -Y is face 3.
         check(test, &img, &halves(colors[0], colors[3]), 1);
-        fx.destroy(h.gl());
     }
 
     #[test]
@@ -516,13 +507,12 @@ mod hand_built {
             vec![],
             vec![texture_param("Volume", SamplerType::SamplerVolume)],
         );
-        let mut fx = GlEffect::from_effect(h.gl(), effect).expect("load");
+        let mut fx = DynEffect::from_effect(h.ctx(), effect).expect("load");
         let (a, b) = ([10u8, 200, 30, 255], [250u8, 120, 5, 255]);
         let data: Vec<u8> = a.iter().chain(b.iter()).copied().collect();
-        let vol = texture_3d(h.gl(), 1, 1, 2, &data, Filter::Nearest).unwrap();
-        fx.set_texture(0, Some(vol)).unwrap();
+        let vol = texture_3d(h.ctx(), 1, 1, 2, &data, Filter::Nearest).unwrap();
+        fx.set_texture(0, Some(&vol)).unwrap();
         check(test, &render(&h, &mut fx), &halves(a, b), 1);
-        fx.destroy(h.gl());
     }
 
     #[test]
@@ -543,7 +533,7 @@ mod hand_built {
                 value_param("M", ParameterClass::Matrix, 4, 3, 0),
             ],
         );
-        let mut fx = GlEffect::from_effect(h.gl(), effect).expect("load");
+        let mut fx = DynEffect::from_effect(h.ctx(), effect).expect("load");
         fx.set_values(0, &[0.1, 0.2, 0.3, 0.4, 0.8, 0.6, 0.4, 1.0])
             .unwrap();
         // Register 3 = column 1 of M = (M12, M22, M32, M42); everything else is a decoy.
@@ -554,7 +544,6 @@ mod hand_built {
         fx.set_matrix(1, m).unwrap();
         let expected = halves([204, 153, 102, 255], [51, 102, 153, 255]);
         check(test, &render(&h, &mut fx), &expected, 1);
-        fx.destroy(h.gl());
     }
 }
 
@@ -581,9 +570,10 @@ fn state_rasterizer_culls_clockwise_sprites_in_both_orientations() {
         if let Some(r) = e.techniques[0].passes[0].rasterizer.as_mut() {
             r.cull_mode = cull;
         }
-        let mut fx = GlEffect::from_effect(h.gl(), e).expect("load");
-        let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
-        fx.set_texture(first_sampler_param(&fx), Some(tex)).unwrap();
+        let mut fx = DynEffect::from_effect(h.ctx(), e).expect("load");
+        let tex = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+        fx.set_texture(first_sampler_param(&fx), Some(&tex))
+            .unwrap();
         for orientation in [Orientation::Backbuffer, Orientation::RenderTarget] {
             let sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
             let img = render_sprite(&h, &mut fx, orientation, &sprite, background);
@@ -594,7 +584,6 @@ fn state_rasterizer_culls_clockwise_sprites_in_both_orientations() {
                 1,
             );
         }
-        fx.destroy(h.gl());
     }
 }
 
@@ -604,15 +593,16 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
     let Some((h, mut fx)) = setup(test, "StateDepthStencil.mgfx") else {
         return;
     };
-    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
-    fx.set_texture(first_sampler_param(&fx), Some(tex)).unwrap();
+    let tex = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    fx.set_texture(first_sampler_param(&fx), Some(&tex))
+        .unwrap();
     let background = [10u8, 20, 30, 255];
     let target = h.target(Orientation::Backbuffer);
     let mut sprite = Sprite::new(0.0, 0.0, SIZE as f32, SIZE as f32);
     // StencilFunction Equal, reference 1: a stencil of 0 rejects everything.
     h.clear_with(background, 0);
-    let applied = fx.apply(h.gl(), 0, 0, &target).expect("apply");
-    draw_sprite(h.gl(), &applied, &sprite).expect("draw");
+    let applied = fx.apply(PASS_0, &target).expect("apply");
+    draw_sprite(h.ctx(), &applied, &sprite).expect("draw");
     check(
         &format!("{test}-stencil0"),
         &h.read_rgba(Orientation::Backbuffer),
@@ -622,10 +612,10 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
     // A stencil of 1 passes; StencilPass IncrementSaturation then makes it 2, so a second,
     // black sprite is rejected and the first one stays visible.
     h.clear_with(background, 1);
-    let applied = fx.apply(h.gl(), 0, 0, &target).expect("apply");
-    draw_sprite(h.gl(), &applied, &sprite).expect("draw");
+    let applied = fx.apply(PASS_0, &target).expect("apply");
+    draw_sprite(h.ctx(), &applied, &sprite).expect("draw");
     sprite.color = [0, 0, 0, 255];
-    draw_sprite(h.gl(), &applied, &sprite).expect("draw");
+    draw_sprite(h.ctx(), &applied, &sprite).expect("draw");
     let drawn = expected_sprite((0, 0, SIZE, SIZE), background, &|t| t);
     check(
         &format!("{test}-stencil1"),
@@ -633,7 +623,6 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
         &drawn,
         1,
     );
-    fx.destroy(h.gl());
 }
 
 /// A register image in the shape of the TintShader golden's one record (`ps_uniforms_vec4[1]`),
@@ -641,9 +630,6 @@ fn state_depth_stencil_tests_and_updates_the_stencil() {
 struct TintRegisters([[f32; 4]; 1]);
 
 impl shadowdusk::params::EffectParams for TintRegisters {
-    fn mgfx() -> &'static [u8] {
-        &[]
-    }
     fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]> {
         (record == 0).then_some(&self.0[..])
     }
@@ -656,9 +642,6 @@ impl shadowdusk::params::EffectParams for TintRegisters {
 struct OtherEffectRegisters([[f32; 4]; 2]);
 
 impl shadowdusk::params::EffectParams for OtherEffectRegisters {
-    fn mgfx() -> &'static [u8] {
-        &[]
-    }
     fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]> {
         (record < 2).then_some(&self.0[..])
     }
@@ -673,9 +656,9 @@ fn typed_params_replace_the_parameter_values_until_cleared() {
     let Some((h, mut fx)) = setup(test, "TintShader.mgfx") else {
         return;
     };
-    let tex = texture_2d(h.gl(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
+    let tex = texture_2d(h.ctx(), 2, 2, &texels_rgba(), Filter::Nearest).unwrap();
     let param = first_sampler_param(&fx);
-    fx.set_texture(param, Some(tex)).unwrap();
+    fx.set_texture(param, Some(&tex)).unwrap();
     let by_value = [0.25, 0.5, 1.0, 1.0];
     fx.set_values(fx.parameter("TintColor").unwrap(), &by_value)
         .unwrap();
@@ -700,5 +683,4 @@ fn typed_params_replace_the_parameter_values_until_cleared() {
         .set_params(&OtherEffectRegisters([[0.0; 4]; 2]))
         .expect_err("a record count mismatch must be refused");
     assert!(err.to_string().contains("another effect"), "{err}");
-    fx.destroy(h.gl());
 }

@@ -1,8 +1,8 @@
-//! `GlEffect::new` on damaged input: truncated files, flipped bytes, another profile, another
+//! `DynEffect::new` on damaged input: truncated files, flipped bytes, another profile, another
 //! version. Every case returns `Ok` or an `Err` that says what is wrong — never a panic, and
 //! never a half-built effect (an `Err` leaves no GL objects behind; `Ok` means every pass linked).
 
-use shadowdusk::gl::{GlEffect, GlError};
+use shadowdusk::gl::{DynEffect, GlError};
 use shadowdusk::mgfx::{self, Profile};
 use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::corpus_dir;
@@ -28,10 +28,9 @@ fn compiled(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
     )
 }
 
+/// Loads and drops (which deletes every GL object it made).
 fn load(h: &Headless, bytes: &[u8]) -> Result<(), GlError> {
-    let fx = GlEffect::new(h.gl(), bytes)?;
-    fx.destroy(h.gl());
-    Ok(())
+    DynEffect::new(h.ctx(), bytes).map(drop)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //!    `shadowdusk::mgfx::read`;
 //! 2. compared field by field (`layout.rs`: techniques, passes and state blocks, shader order
 //!    and stages, sampler and attribute tables, constant-buffer records, parameters);
-//! 3. drawn through `shadowdusk::gl::GlEffect` under Mesa with the same values and textures, in
+//! 3. drawn through `shadowdusk::gl::DynEffect` under Mesa with the same values and textures, in
 //!    back-buffer and render-target orientation, and compared pixel by pixel (max channel
 //!    difference 2/255, no pixel exempt).
 //!
@@ -116,10 +116,7 @@ fn pixel_differences(
     };
     let mut theirs = match render::load(h, theirs, case, textures) {
         Ok(fx) => fx,
-        Err(e) => {
-            ours.destroy(h.gl());
-            return vec![format!("pixels: mgfxc {e}")];
-        }
+        Err(e) => return vec![format!("pixels: mgfxc {e}")],
     };
     for o in [Orientation::Backbuffer, Orientation::RenderTarget] {
         let on = orientation_name(o);
@@ -164,14 +161,12 @@ fn pixel_differences(
                 Err(e) => diffs.push(format!("pixels ({on}) zeroed: {e}")),
             }
             for (name, values) in &case.values {
-                if let Some(i) = theirs.parameter(name) {
+                if let Ok(i) = theirs.parameter(name) {
                     let _ = theirs.set_values(i, values);
                 }
             }
         }
     }
-    ours.destroy(h.gl());
-    theirs.destroy(h.gl());
     diffs
 }
 
@@ -214,10 +209,10 @@ fn create_textures(h: &Headless, case: &Case) -> Result<Vec<(&'static str, GlTex
                     })
                     .collect();
                 let faces: [&[u8]; 6] = std::array::from_fn(|f| faces[f].as_slice());
-                return texture_cube(h.gl(), Texture::SIDE, faces, t.filter)
+                return texture_cube(h.ctx(), Texture::SIDE, faces, t.filter)
                     .map(|tex| (*name, tex));
             }
-            texture_2d(h.gl(), Texture::SIDE, Texture::SIDE, &t.rgba(), t.filter)
+            texture_2d(h.ctx(), Texture::SIDE, Texture::SIDE, &t.rgba(), t.filter)
                 .map(|tex| (*name, tex))
         })
         .collect()
@@ -290,9 +285,6 @@ fn every_pair_matches_its_mgfxc_golden() {
                                 &textures,
                                 &mut largest,
                             ));
-                            for (_, t) in textures {
-                                shadowdusk_tests::delete_texture(h.gl(), t);
-                            }
                         }
                         Err(e) => diffs.push(format!("pixels: creating textures: {e}")),
                     }

@@ -306,6 +306,11 @@ fn the_builder_surface_is_the_checked_in_one() {
 }
 
 #[test]
+fn the_runtime_surface_is_the_checked_in_one() {
+    check("shadowdusk");
+}
+
+#[test]
 fn the_mgfx_surface_is_the_checked_in_one() {
     check("shadowdusk-mgfx");
 }

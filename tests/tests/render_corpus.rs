@@ -11,7 +11,7 @@
 use glow::HasContext;
 use image::{Rgba, RgbaImage};
 
-use shadowdusk::gl::{GlEffect, GlTexture, RenderTarget};
+use shadowdusk::gl::{DynEffect, GlContext, GlTexture, RenderTarget};
 use shadowdusk::mgfx::ParameterClass;
 use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
@@ -27,12 +27,14 @@ use shadowdusk_tests::{
 const TOLERANCE_U8: u8 = 2;
 
 /// Creates a 2D texture with every mip level of the spec (the harness helper makes one level).
-fn texture_2d_mips(gl: &glow::Context, spec: &TextureSpec) -> Result<GlTexture, String> {
+fn texture_2d_mips(ctx: &GlContext, spec: &TextureSpec) -> Result<GlTexture, String> {
     let levels = spec.levels();
-    // SAFETY: plain GL object creation and uploads of exactly w*h*4 bytes per level.
+    let gl = ctx.glow();
+    // SAFETY: the context is current (`GlContext`); plain GL object creation and uploads of
+    // exactly w*h*4 bytes per level.
     unsafe {
-        let t = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(t));
+        let t = GlTexture::from_raw(ctx, gl.create_texture()?, glow::TEXTURE_2D);
+        gl.bind_texture(glow::TEXTURE_2D, Some(t.raw()));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
         for level in 0..levels {
             let (w, h) = spec.level_size(level);
@@ -73,23 +75,20 @@ fn texture_2d_mips(gl: &glow::Context, spec: &TextureSpec) -> Result<GlTexture, 
         );
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, levels as i32 - 1);
         gl.bind_texture(glow::TEXTURE_2D, None);
-        Ok(GlTexture {
-            texture: t,
-            target: glow::TEXTURE_2D,
-        })
+        Ok(t)
     }
 }
 
-fn create_texture(gl: &glow::Context, spec: &TextureSpec) -> Result<GlTexture, String> {
+fn create_texture(ctx: &GlContext, spec: &TextureSpec) -> Result<GlTexture, String> {
     match spec {
-        TextureSpec::D2 { .. } => texture_2d_mips(gl, spec),
+        TextureSpec::D2 { .. } => texture_2d_mips(ctx, spec),
         TextureSpec::Cube { size, .. } => {
             let faces: Vec<Vec<u8>> = (0..6).map(|f| spec.face_rgba(f)).collect();
             let refs: [&[u8]; 6] = std::array::from_fn(|i| faces[i].as_slice());
-            texture_cube(gl, *size, refs, Filter::Nearest)
+            texture_cube(ctx, *size, refs, Filter::Nearest)
         }
         TextureSpec::D3 { size } => texture_3d(
-            gl,
+            ctx,
             *size,
             *size,
             *size,
@@ -99,10 +98,9 @@ fn create_texture(gl: &glow::Context, spec: &TextureSpec) -> Result<GlTexture, S
     }
 }
 
-/// One effect loaded with its textures.
+/// One effect loaded with its textures (the effect holds them; dropping it frees all).
 struct Loaded {
-    effect: GlEffect,
-    textures: Vec<GlTexture>,
+    effect: DynEffect,
 }
 
 fn compile(e: &Entry) -> Result<Vec<u8>, String> {
@@ -112,28 +110,25 @@ fn compile(e: &Entry) -> Result<Vec<u8>, String> {
 }
 
 fn load(h: &Headless, e: &Entry, bytes: &[u8]) -> Result<Loaded, String> {
-    let mut effect = GlEffect::new(h.gl(), bytes).map_err(|err| format!("does not load: {err}"))?;
-    let mut textures = Vec::new();
+    let mut effect =
+        DynEffect::new(h.ctx(), bytes).map_err(|err| format!("does not load: {err}"))?;
     for (name, spec) in &e.render.textures {
-        let tex = create_texture(h.gl(), spec)?;
-        textures.push(tex);
+        let tex = create_texture(h.ctx(), spec)?;
         let i = effect
             .parameter(name)
-            .ok_or_else(|| format!("no texture parameter {name}"))?;
+            .map_err(|err| format!("texture {name}: {err}"))?;
         effect
-            .set_texture(i, Some(tex))
+            .set_texture(i, Some(&tex))
             .map_err(|err| format!("texture {name}: {err}"))?;
     }
     for (name, value) in &e.render.values {
         set(&mut effect, name, value)?;
     }
-    Ok(Loaded { effect, textures })
+    Ok(Loaded { effect })
 }
 
-fn set(effect: &mut GlEffect, name: &str, value: &Value) -> Result<(), String> {
-    let i = effect
-        .parameter(name)
-        .ok_or_else(|| format!("no parameter {name}"))?;
+fn set(effect: &mut DynEffect, name: &str, value: &Value) -> Result<(), String> {
+    let i = effect.parameter(name).map_err(|err| err.to_string())?;
     effect
         .set_values(i, &value.mgfx_data())
         .map_err(|err| format!("setting {name}: {err}"))
@@ -168,26 +163,23 @@ fn mesh_elements(mesh: &Mesh) -> Vec<(shadowdusk::mgfx::VertexElementUsage, u8, 
 fn draw(h: &Headless, l: &mut Loaded, e: &Entry, target: &RenderTarget) -> Result<(), String> {
     let t = l
         .effect
-        .effect()
-        .techniques
-        .iter()
-        .position(|t| t.name == e.render.technique)
-        .ok_or_else(|| format!("no technique {}", e.render.technique))?;
-    let passes = l.effect.effect().techniques[t].passes.len();
+        .technique(e.render.technique)
+        .map_err(|err| err.to_string())?;
+    let passes: Vec<_> = l.effect.passes(t).collect();
     h.clear([0, 0, 0, 0]);
-    reset_states(h.gl());
-    for p in 0..passes {
+    reset_states(h.ctx());
+    for pass in passes {
         let applied = l
             .effect
-            .apply(h.gl(), t, p, target)
-            .map_err(|err| format!("apply pass {p}: {err}"))?;
+            .apply(pass, target)
+            .map_err(|err| format!("apply pass {}: {err}", pass.pass))?;
         match &e.render.geometry {
             Geometry::Sprite { rect, color } => {
                 let s = Sprite {
                     color: *color,
                     ..Sprite::new(rect[0], rect[1], rect[2], rect[3])
                 };
-                draw_sprite(h.gl(), &applied, &s)?;
+                draw_sprite(h.ctx(), &applied, &s)?;
             }
             Geometry::Mesh(mesh) => {
                 let owned = mesh_elements(mesh);
@@ -195,7 +187,7 @@ fn draw(h: &Headless, l: &mut Loaded, e: &Entry, target: &RenderTarget) -> Resul
                     .iter()
                     .map(|(u, i, n, d)| (*u, *i, *n, d.as_slice()))
                     .collect();
-                draw_mesh(h.gl(), &applied, &elements, &mesh.indices)?;
+                draw_mesh(h.ctx(), &applied, &elements, &mesh.indices)?;
             }
         }
     }
@@ -212,11 +204,10 @@ fn render(h: &Headless, l: &mut Loaded, e: &Entry, o: Orientation) -> Result<Rgb
             Ok(h.read_rgba(o))
         }
         Orientation::RenderTarget => {
-            let fbo = Fbo::new(h.gl(), h.width, h.height)?;
-            fbo.bind(h.gl());
-            let result = draw(h, l, e, &fbo.target()).map(|_| fbo.read_rgba(h.gl()));
-            Fbo::unbind(h.gl(), h.width, h.height);
-            fbo.destroy(h.gl());
+            let fbo = Fbo::new(h.ctx(), h.width, h.height)?;
+            fbo.bind();
+            let result = draw(h, l, e, &fbo.target()).map(|_| fbo.read_rgba());
+            Fbo::unbind(h.ctx(), h.width, h.height);
             result
         }
     }
@@ -369,10 +360,6 @@ fn run_entry(h: &Headless, e: &Entry, bytes: &[u8]) -> Vec<String> {
             Err(err) => failures.push(format!("{}: zero-uniform render: {err}", e.file)),
         }
     }
-    for t in loaded.textures {
-        shadowdusk_tests::delete_texture(h.gl(), t);
-    }
-    loaded.effect.destroy(h.gl());
     failures
 }
 
@@ -534,7 +521,7 @@ fn hand_written_glsl_matches_the_references() {
 }
 
 /// MGFX v11 (MonoGame's develop line) carries the same shaders: every corpus effect written as
-/// v11 reads back as v11, names each shader's source and entry point, loads through `GlEffect`
+/// v11 reads back as v11, names each shader's source and entry point, loads through `DynEffect`
 /// and draws exactly the pixels of its v10 compile.
 #[test]
 fn every_corpus_effect_draws_the_same_from_mgfx_v11() {
@@ -576,16 +563,10 @@ fn every_corpus_effect_draws_the_same_from_mgfx_v11() {
         let mut images = Vec::new();
         for bytes in [&old, &new] {
             match load(&h, &e, bytes) {
-                Ok(mut l) => {
-                    match render(&h, &mut l, &e, Orientation::Backbuffer) {
-                        Ok(img) => images.push(img),
-                        Err(err) => failures.push(format!("{}: {err}", e.file)),
-                    }
-                    for t in l.textures {
-                        shadowdusk_tests::delete_texture(h.gl(), t);
-                    }
-                    l.effect.destroy(h.gl());
-                }
+                Ok(mut l) => match render(&h, &mut l, &e, Orientation::Backbuffer) {
+                    Ok(img) => images.push(img),
+                    Err(err) => failures.push(format!("{}: {err}", e.file)),
+                },
                 Err(err) => failures.push(format!("{}: {err}", e.file)),
             }
         }

@@ -1,7 +1,7 @@
 //! Typed setters land in the registers the shader reads: every parameter kind is set through
-//! the setter `include_effect!` generated, the whole `Params` is uploaded through
-//! `GlEffect::set_params` (one `glUniform4fv` per record, as MonoGame's GL runtime uploads its
-//! constant buffers), a quad is drawn under Mesa, and the value the shader saw is read back.
+//! the setter `include_effect!` generated, the whole `Params` is uploaded through the typed
+//! `GlEffect::<E>::set_params` (one `glUniform4fv` per record, as MonoGame's GL runtime uploads
+//! its constant buffers), a quad is drawn under Mesa, and the value the shader saw is read back.
 //!
 //! The probe shaders (`probes/*.fx`) write each uniform to its own 4-pixel column. Every
 //! component set in a test is distinct (steps of 0.011, far above 8-bit rounding), so a setter
@@ -11,8 +11,8 @@
 #![deny(warnings)]
 
 use shadowdusk::gl::{sprite_vs, GlEffect};
-use shadowdusk::include_effect;
 use shadowdusk::params::{EffectParams, Matrix};
+use shadowdusk::{include_effect, Effect, Pass};
 use shadowdusk_tests::{draw_sprite, Headless, Orientation, Sprite};
 
 include_effect!("probes/ps_kinds.fx", in_process);
@@ -40,24 +40,25 @@ impl Values {
     }
 }
 
-/// Draws a full-target quad with pass 0 of technique 0 and returns the colour at the centre
-/// of each of `cells` columns; `None` (after a loud line) without headless GL.
-fn render<P: EffectParams>(test: &str, params: &P, cells: u32) -> Option<Vec<[f32; 4]>> {
+/// Draws a full-target quad with `pass` of effect `E` and returns the colour at the centre of
+/// each of `cells` columns; `None` (after a loud line) without headless GL.
+fn render<E: Effect>(
+    test: &str,
+    pass: Pass<E>,
+    params: &E::Params,
+    cells: u32,
+) -> Option<Vec<[f32; 4]>> {
     let h = Headless::or_skip(test, cells * CELL, CELL)?;
-    let gl = h.gl();
-    let mut effect = GlEffect::new(gl, P::mgfx()).unwrap_or_else(|e| panic!("{test}: {e}"));
-    effect
-        .set_params(params)
-        .unwrap_or_else(|e| panic!("{test}: {e}"));
+    let mut effect = GlEffect::<E>::new(h.ctx()).unwrap_or_else(|e| panic!("{test}: {e}"));
+    effect.set_params(params);
     h.clear([0, 0, 0, 0]);
     let target = h.target(Orientation::Backbuffer);
     let pass = effect
-        .apply(gl, 0, 0, &target)
+        .apply(pass, &target)
         .unwrap_or_else(|e| panic!("{test}: {e}"));
     let quad = Sprite::new(0.0, 0.0, (cells * CELL) as f32, CELL as f32);
-    draw_sprite(gl, &pass, &quad).unwrap_or_else(|e| panic!("{test}: {e}"));
+    draw_sprite(h.ctx(), &pass, &quad).unwrap_or_else(|e| panic!("{test}: {e}"));
     let img = h.read_rgba(Orientation::Backbuffer);
-    effect.destroy(gl);
     Some(
         (0..cells)
             .map(|c| {
@@ -158,7 +159,7 @@ fn ps_kinds_probe() -> (ps_kinds::Params, Vec<Expected>) {
 /// Renders the full probe and checks the columns whose label contains one of `kinds`.
 fn check_ps_kinds(test: &str, kinds: &[&str]) {
     let (p, expect) = ps_kinds_probe();
-    let Some(cells) = render(test, &p, 20) else {
+    let Some(cells) = render(test, ps_kinds::passes::probe::P0, &p, 20) else {
         return;
     };
     let mut checked = 0;
@@ -205,7 +206,8 @@ fn cbuffer_members() {
 fn initializer_defaults_reach_the_shader() {
     let p = ps_kinds::Params::default();
     assert_eq!(p.scalar(), 0.5);
-    let Some(cells) = render("initializer_defaults_reach_the_shader", &p, 20) else {
+    let pass = ps_kinds::passes::probe::P0;
+    let Some(cells) = render("initializer_defaults_reach_the_shader", pass, &p, 20) else {
         return;
     };
     assert_cell(
@@ -236,7 +238,7 @@ fn both_stages() {
         p.constant_buffer_count() >= 2,
         "expected a record per stage"
     );
-    let Some(cells) = render(test, &p, 4) else {
+    let Some(cells) = render(test, both_stages::passes::probe::P0, &p, 4) else {
         return;
     };
     assert_cell(&cells, 0, vs_value, "VS uniform VsValue, through a varying");
@@ -263,6 +265,7 @@ fn matrix_4x3_and_palette_have_monogame_set_value_meaning() {
     p.set_palette(&palette.map(Matrix::from_rows));
     let Some(cells) = render(
         "matrix_4x3_and_palette_have_monogame_set_value_meaning",
+        mat43::passes::probe::P0,
         &p,
         12,
     ) else {
@@ -302,7 +305,8 @@ fn matrix_4x3_setters_take_rust_shapes_glam_and_mint() {
         glam::Vec3A::from(b[3]),
     );
     p.set_palette_at(1, bone).expect("index 1 is in range");
-    let Some(cells) = render("matrix_4x3_setters_take_rust_shapes_glam_and_mint", &p, 12) else {
+    let test = "matrix_4x3_setters_take_rust_shapes_glam_and_mint";
+    let Some(cells) = render(test, mat43::passes::probe::P0, &p, 12) else {
         return;
     };
     for (k, m) in [t, a, b].iter().enumerate() {

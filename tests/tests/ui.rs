@@ -2,9 +2,14 @@
 //! error, a missing include and a missing file each fail the build with a message naming the
 //! shader's file, line and column, under the macro's path literal (compiled `in_process`: these
 //! crates have no build script), and an effect without `in_process` in a crate without a build
-//! script is refused with what to do instead of being compiled with other options. The expected compiler
-//! output is committed beside each case (`tests/ui/*.stderr`; regenerate with
-//! `TRYBUILD=overwrite` and review the diff).
+//! script is refused with what to do instead of being compiled with other options.
+//!
+//! The typed runtime API refuses another effect's items at compile time: a pass (named, or
+//! taken from a technique), a texture slot and a `Params` of `grayscale` handed to a
+//! `GlEffect<tint::Effect>` (`wrong_effect_*.rs`) are type errors naming both effects.
+//!
+//! The expected compiler output is committed beside each case (`tests/ui/*.stderr`; regenerate
+//! with `TRYBUILD=overwrite` and review the diff).
 //!
 //! trybuild compiles each case as a binary of its own crate in
 //! `<target>/tests/trybuild/shadowdusk-tests/`, which is that crate's `CARGO_MANIFEST_DIR`.

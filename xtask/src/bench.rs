@@ -1,9 +1,11 @@
-//! `cargo xtask bench [corpus] [build] [hostile]`: compiler figures, printed, never asserted.
+//! `cargo xtask bench [corpus] [build] [hostile] [draws]`: compiler and runtime figures, printed,
+//! never asserted (except that drawing allocates nothing; see `draws`).
 //!
 //! Runs in release (re-executing itself with `--release` when started from a debug build), so
 //! the figures are what a build script sees with an optimised compiler. Each effect of
 //! `tests/corpus` is compiled once to warm up (DXC load, caches), then `RUNS` times; every
-//! figure is the median over those runs.
+//! figure is the median over those runs. `draws` runs `src/bin/bench_draws.rs` (the cost of a
+//! typed draw on headless EGL, and its allocations).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,10 +43,10 @@ pub fn run(extra: &[String]) -> Result<(), String> {
         };
     }
     std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
-    // `cargo xtask bench [corpus] [build] [hostile]`: the parts named, or all of them.
+    // `cargo xtask bench [corpus] [build] [hostile] [draws]`: the parts named, or all of them.
     let all = !extra
         .iter()
-        .any(|a| ["corpus", "build", "hostile"].contains(&a.as_str()));
+        .any(|a| ["corpus", "build", "hostile", "draws"].contains(&a.as_str()));
     let wants = |part: &str| all || extra.iter().any(|a| a == part);
     if wants("corpus") {
         corpus(&root)?;
@@ -55,7 +57,36 @@ pub fn run(extra: &[String]) -> Result<(), String> {
     if wants("hostile") {
         crate::bench_hostile::run()?;
     }
+    if wants("draws") {
+        draws(&root)?;
+    }
     Ok(())
+}
+
+/// Runs the `bench_draws` binary in release. It is a binary of its own because it embeds an
+/// effect with `include_effect!`, which needs DXC when it compiles, and `xtask` itself must
+/// build before `cargo xtask setup` has fetched DXC.
+fn draws(root: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "--package",
+            "xtask",
+            "--bin",
+            "bench_draws",
+        ])
+        .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("bench draws failed ({status})"))
+    }
 }
 
 /// Per-stage and per-effect compile times over `tests/corpus`.

@@ -1,8 +1,11 @@
-//! Techniques, passes and texture slots as typed items (mgfx-format.md §5.2, §8).
+//! The effect, its techniques, passes and texture slots as typed items (mgfx-format.md §5.2,
+//! §8).
 //!
-//! `Technique` is an enum whose discriminants are the MGFX technique indices; `passes::<technique>`
-//! holds one `usize` constant per pass; `textures` holds each texture parameter's index and the
-//! texture units its samplers use.
+//! `Effect` is an empty enum implementing the runtime's `Effect` trait: the type that ties the
+//! bytes, `Params`, passes and slots of this effect together, so the runtime refuses another
+//! effect's at compile time. `Technique` is an enum whose discriminants are the MGFX technique
+//! indices; `passes::<technique>` holds one `Pass<Effect>` constant per pass; `textures` holds
+//! each texture parameter's `TextureSlot<Effect>` and the texture units its samplers use.
 
 use std::collections::BTreeSet;
 
@@ -96,7 +99,7 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
         let n = &t.name;
         quote!(Technique::#id => #n)
     });
-    let pass_arms = effect.techniques.iter().zip(&idents).map(|(t, id)| {
+    let pass_name_arms = effect.techniques.iter().zip(&idents).map(|(t, id)| {
         let ns = t.passes.iter().map(|p| &p.name);
         quote!(Technique::#id => &[#(#ns),*])
     });
@@ -105,37 +108,66 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
         quote!(#i => ::core::option::Option::Some(Technique::#id))
     });
 
+    // Module and constant names first: `Technique::passes` refers to the constants.
     let mut modules = Namer::with_reserved(&[]);
-    let pass_mods = effect.techniques.iter().zip(&names).map(|(t, variant)| {
-        let m = format_ident!(
-            "{}",
-            modules.claim_one(&names::snake(variant, "technique"), "_")
-        );
-        let mut consts = Namer::with_reserved(&[]);
-        let items = t.passes.iter().enumerate().map(|(pi, p)| {
-            let base = if p.name.trim().is_empty() {
-                format!("PASS_{pi}")
-            } else {
-                names::screaming(&p.name, "PASS")
-            };
-            let c = format_ident!("{}", consts.claim_one(&base, "_"));
-            let doc = format!(
-                " Pass {pi} ({}): {}.",
-                if p.name.is_empty() {
-                    "anonymous".to_string()
-                } else {
-                    docs::code(&p.name)
-                },
-                pass_shaders(ctx, p)
+    let pass_names: Vec<(proc_macro2::Ident, Vec<proc_macro2::Ident>)> = effect
+        .techniques
+        .iter()
+        .zip(&names)
+        .map(|(t, variant)| {
+            let m = format_ident!(
+                "{}",
+                modules.claim_one(&names::snake(variant, "technique"), "_")
             );
-            let v = Literal::usize_unsuffixed(pi);
-            quote!(#[doc = #doc] pub const #c: usize = #v;)
+            let mut consts = Namer::with_reserved(&[]);
+            let cs = t
+                .passes
+                .iter()
+                .enumerate()
+                .map(|(pi, p)| {
+                    let base = if p.name.trim().is_empty() {
+                        format!("PASS_{pi}")
+                    } else {
+                        names::screaming(&p.name, "PASS")
+                    };
+                    format_ident!("{}", consts.claim_one(&base, "_"))
+                })
+                .collect();
+            (m, cs)
+        })
+        .collect();
+    let k = &ctx.krate;
+    let pass_mods = effect
+        .techniques
+        .iter()
+        .zip(&names)
+        .zip(&pass_names)
+        .enumerate()
+        .map(|(ti, ((t, variant), (m, consts)))| {
+            let items = t.passes.iter().zip(consts).enumerate().map(|(pi, (p, c))| {
+                let doc = format!(
+                    " Pass {pi} ({}): {}.",
+                    if p.name.is_empty() {
+                        "anonymous".to_string()
+                    } else {
+                        docs::code(&p.name)
+                    },
+                    pass_shaders(ctx, p)
+                );
+                let (ti, pi) = (Literal::usize_unsuffixed(ti), Literal::usize_unsuffixed(pi));
+                quote! {
+                    #[doc = #doc]
+                    pub const #c: #k::Pass<super::super::Effect> = #k::Pass::__new(#ti, #pi);
+                }
+            });
+            // Outer docs of a module resolve links in the parent's (`passes`) scope.
+            let doc = format!(" Passes of [`Technique::{variant}`](super::Technique::{variant}).");
+            quote!(#[doc = #doc] pub mod #m { #(#items)* })
         });
-        // Outer docs of a module resolve links in the parent's (`passes`) scope.
-        let doc =
-            format!(" Pass indices of [`Technique::{variant}`](super::Technique::{variant}).");
-        quote!(#[doc = #doc] pub mod #m { #(#items)* })
-    });
+    let pass_list_arms = idents
+        .iter()
+        .zip(&pass_names)
+        .map(|(id, (m, consts))| quote!(Technique::#id => &[#(passes::#m::#consts),*]));
 
     quote! {
         /// The techniques of the effect; the discriminant is the MGFX technique index.
@@ -179,15 +211,23 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
                 }
             }
 
-            /// The pass names, in order (`""` for anonymous passes); see [`passes`] for indices.
-            pub const fn passes(self) -> &'static [&'static str] {
+            /// The passes, in order (the constants of [`passes`]).
+            pub const fn passes(self) -> &'static [#k::Pass<Effect>] {
                 match self {
-                    #(#pass_arms,)*
+                    #(#pass_list_arms,)*
+                }
+            }
+
+            /// The pass names, in order (`""` for anonymous passes).
+            pub const fn pass_names(self) -> &'static [&'static str] {
+                match self {
+                    #(#pass_name_arms,)*
                 }
             }
         }
 
-        /// Pass indices, one module per technique.
+        /// The passes of each technique, one module per technique: what
+        /// `GlEffect::<Effect>::apply` takes.
         pub mod passes {
             #(#pass_mods)*
         }
@@ -196,6 +236,7 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
 
 /// The `textures` module.
 pub(crate) fn textures(ctx: &Ctx) -> TokenStream {
+    let k = &ctx.krate;
     let mut consts = Namer::with_reserved(&[]);
     let items = ctx.plan.textures.iter().map(|t| {
         let base = names::screaming(&t.name, "TEXTURE");
@@ -205,7 +246,12 @@ pub(crate) fn textures(ctx: &Ctx) -> TokenStream {
         let units: BTreeSet<u8> = t.uses.iter().map(|u| u.3).collect();
         let unit_lits = units.iter().map(|u| Literal::u8_unsuffixed(*u));
         let mut lines = vec![
-            format!("Parameter index of {} ({:?}).", docs::code(&t.name), t.ty),
+            format!(
+                "The texture parameter {} ({:?}, MGFX parameter {}).",
+                docs::code(&t.name),
+                t.ty,
+                t.index
+            ),
             String::new(),
         ];
         if let Some(info) = ctx.info(t.index) {
@@ -242,16 +288,46 @@ pub(crate) fn textures(ctx: &Ctx) -> TokenStream {
         );
         quote! {
             #doc
-            pub const #index_id: usize = #index;
+            pub const #index_id: #k::TextureSlot<super::Effect> = #k::TextureSlot::__new(#index);
             #[doc = #units_doc]
             pub const #units_id: &[u8] = &[#(#unit_lits),*];
         }
     });
     quote! {
-        /// Texture parameters: their MGFX parameter indices and the texture units shaders sample
-        /// them on.
+        /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
+        /// the texture units shaders sample them on.
         pub mod textures {
             #(#items)*
+        }
+    }
+}
+
+/// The `Effect` marker type and its `Effect` trait implementation.
+pub(crate) fn effect_marker(ctx: &Ctx, label: &str) -> TokenStream {
+    let k = &ctx.krate;
+    let krate = ctx.krate_str.trim_start_matches("::");
+    let doc = doc_attrs(&[
+        format!(
+            "The effect {} as a type (never instantiated).",
+            docs::code(label)
+        ),
+        String::new(),
+        format!(
+            "It implements `{krate}::Effect`, which ties [`MGFX`], [`Params`], [`Technique`], \
+             [`passes`] and [`textures`] together: `{krate}::gl::GlEffect::<Effect>` takes this \
+             effect's passes, texture slots and `Params`, and another effect's fail to compile."
+        ),
+    ]);
+    let name = Literal::string(label);
+    quote! {
+        #doc
+        pub enum Effect {}
+
+        impl #k::Effect for Effect {
+            type Params = Params;
+            type Technique = Technique;
+            const MGFX: &'static [u8] = MGFX;
+            const NAME: &'static str = #name;
         }
     }
 }

@@ -246,6 +246,34 @@ fn output_is_deterministic_and_headed() {
 }
 
 #[test]
+fn the_effect_is_a_type_its_passes_carry() {
+    let mut e = effect(vec![], vec![], 0);
+    e.constant_buffers.clear();
+    e.shaders[0].cbuffers.clear();
+    let anonymous = Pass {
+        name: String::new(),
+        ..e.techniques[0].passes[0].clone()
+    };
+    e.techniques[0].passes.push(anonymous);
+    let text = gen(&e).unwrap();
+    for want in [
+        "pub enum Effect {}",
+        "impl ::shadowdusk::Effect for Effect {",
+        "type Params = Params;",
+        "type Technique = Technique;",
+        "const MGFX: &'static [u8] = MGFX;",
+        // No reflection: the module name stands in for the file name.
+        "const NAME: &'static str = \"fx\";",
+        "pub const P0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(",
+        "pub const PASS_1: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(",
+        "Technique::T => &[passes::t::P0, passes::t::PASS_1]",
+        "Technique::T => &[\"P0\", \"\"]",
+    ] {
+        assert!(text.contains(want), "{want} missing from:\n{text}");
+    }
+}
+
+#[test]
 fn defaults_keep_exact_bits() {
     let mut p = value("V", ParameterClass::Vector, ParameterType::Single, 1, 4);
     p.data = Some(vec![
@@ -351,7 +379,10 @@ fn texture_slots_and_unplaced_values() {
         },
     ];
     let text = gen(&e).unwrap();
-    assert!(text.contains("pub const TEX: usize = 0;"), "{text}");
+    assert!(
+        text.contains("pub const TEX: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(\n            0,\n        );"),
+        "{text}"
+    );
     assert!(
         text.contains("pub const TEX_UNITS: &[u8] = &[1, 3];"),
         "{text}"

@@ -12,7 +12,7 @@ use glow::HasContext;
 
 use super::error::{check_gl, creating};
 use super::texture::{set_sampling, TexelFilter};
-use super::{GlError, GlTexture, RenderTarget};
+use super::{GlContext, GlError, GlTexture, RenderTarget};
 
 fn gl_size(width: u32, height: u32) -> (i32, i32) {
     let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
@@ -33,11 +33,13 @@ impl RenderTarget {
     /// Reads the framebuffer bound for reading (`width`×`height` from its bottom-left corner)
     /// as RGBA8, top row first, un-flipping it as this description says it was drawn: rows are
     /// reversed for the back buffer and kept for a render target.
-    pub fn read_rgba8(&self, gl: &glow::Context) -> Result<Vec<u8>, GlError> {
+    pub fn read_rgba8(&self, ctx: &GlContext) -> Result<Vec<u8>, GlError> {
+        let gl = ctx.glow();
         let (w, h) = gl_size(self.width, self.height);
         let row = self.width as usize * 4;
         let mut pixels = vec![0u8; row * self.height as usize];
-        // SAFETY: the buffer holds exactly width*height RGBA8 pixels with pack alignment 1.
+        // SAFETY: the context is current (`GlContext`); the buffer holds exactly width*height
+        // RGBA8 pixels with pack alignment 1.
         unsafe {
             gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
             gl.read_pixels(
@@ -63,13 +65,15 @@ impl RenderTarget {
 /// `new RenderTarget2D(device, w, h, false, SurfaceFormat.Color, DepthFormat.Depth24Stencil8)`.
 ///
 /// Draw into it with [`GlRenderTarget::bind`] and [`GlRenderTarget::target`] as the pass's
-/// [`RenderTarget`], then sample [`GlRenderTarget::texture`] or read it back. Free it with
-/// [`GlRenderTarget::delete`].
+/// [`RenderTarget`], then sample [`GlRenderTarget::texture`] or read it back. Dropping it
+/// deletes the framebuffer and renderbuffer; the colour texture lives on while a handle to it
+/// does (an effect it was given to, a clone).
 #[derive(Debug)]
 pub struct GlRenderTarget {
+    ctx: GlContext,
     framebuffer: glow::Framebuffer,
-    color: glow::Texture,
     depth: glow::Renderbuffer,
+    color: GlTexture,
     width: u32,
     height: u32,
 }
@@ -77,13 +81,41 @@ pub struct GlRenderTarget {
 impl GlRenderTarget {
     /// Creates a complete `width`×`height` target (contents undefined until cleared); the
     /// default framebuffer is bound afterwards.
-    pub fn new(gl: &glow::Context, width: u32, height: u32) -> Result<GlRenderTarget, GlError> {
+    pub fn new(ctx: &GlContext, width: u32, height: u32) -> Result<GlRenderTarget, GlError> {
+        let gl = ctx.glow();
         let (w, h) = gl_size(width, height);
-        // SAFETY: object creation and state calls on the current context; every object made
-        // is either returned inside the target or deleted.
-        unsafe {
-            let color = gl.create_texture().map_err(creating("a render target"))?;
-            gl.bind_texture(glow::TEXTURE_2D, Some(color));
+        let what = "a render target";
+        // SAFETY: object creation on the current context (`GlContext`); the texture is owned
+        // (deleted on an early return) as soon as it exists, the renderbuffer is deleted by hand
+        // if the framebuffer cannot be made.
+        let target = unsafe {
+            let color = GlTexture::from_raw(
+                ctx,
+                gl.create_texture().map_err(creating(what))?,
+                glow::TEXTURE_2D,
+            );
+            let depth = gl.create_renderbuffer().map_err(creating(what))?;
+            let framebuffer = match gl.create_framebuffer() {
+                Ok(f) => f,
+                Err(log) => {
+                    gl.delete_renderbuffer(depth);
+                    return Err(creating(what)(log));
+                }
+            };
+            // From here on `Drop` deletes all three.
+            GlRenderTarget {
+                ctx: ctx.clone(),
+                framebuffer,
+                depth,
+                color,
+                width,
+                height,
+            }
+        };
+        // SAFETY: state calls and storage allocation on the current context for the objects
+        // just made; the default bindings are restored.
+        let status = unsafe {
+            gl.bind_texture(glow::TEXTURE_2D, Some(target.color.raw()));
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
                 0,
@@ -95,71 +127,46 @@ impl GlRenderTarget {
                 glow::UNSIGNED_BYTE,
                 glow::PixelUnpackData::Slice(None),
             );
-            set_sampling(gl, glow::TEXTURE_2D, TexelFilter::Nearest);
+            set_sampling(ctx, glow::TEXTURE_2D, TexelFilter::Nearest);
             gl.bind_texture(glow::TEXTURE_2D, None);
-            let depth = match gl.create_renderbuffer() {
-                Ok(d) => d,
-                Err(log) => {
-                    gl.delete_texture(color);
-                    return Err(creating("a render target")(log));
-                }
-            };
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(target.depth));
             gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH24_STENCIL8, w, h);
             gl.bind_renderbuffer(glow::RENDERBUFFER, None);
-            let framebuffer = match gl.create_framebuffer() {
-                Ok(f) => f,
-                Err(log) => {
-                    gl.delete_texture(color);
-                    gl.delete_renderbuffer(depth);
-                    return Err(creating("a render target")(log));
-                }
-            };
-            let target = GlRenderTarget {
-                framebuffer,
-                color,
-                depth,
-                width,
-                height,
-            };
-            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.framebuffer));
             gl.framebuffer_texture_2d(
                 glow::FRAMEBUFFER,
                 glow::COLOR_ATTACHMENT0,
                 glow::TEXTURE_2D,
-                Some(color),
+                Some(target.color.raw()),
                 0,
             );
             gl.framebuffer_renderbuffer(
                 glow::FRAMEBUFFER,
                 glow::DEPTH_STENCIL_ATTACHMENT,
                 glow::RENDERBUFFER,
-                Some(depth),
+                Some(target.depth),
             );
             let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
-            let checked = check_gl(gl, &format!("creating a {width}x{height} render target"));
-            if let Err(e) = checked {
-                target.delete(gl);
-                return Err(e);
-            }
-            if status != glow::FRAMEBUFFER_COMPLETE {
-                target.delete(gl);
-                return Err(GlError::Driver {
-                    context: format!("creating a {width}x{height} render target"),
-                    log: format!("framebuffer incomplete (status 0x{status:04X})"),
-                });
-            }
-            Ok(target)
+            status
+        };
+        check_gl(gl, &format!("creating a {width}x{height} render target"))?;
+        if status != glow::FRAMEBUFFER_COMPLETE {
+            return Err(GlError::Driver {
+                context: format!("creating a {width}x{height} render target"),
+                log: format!("framebuffer incomplete (status 0x{status:04X})"),
+            });
         }
+        Ok(target)
     }
 
     /// Binds it for drawing and reading, with a viewport covering it
     /// (MonoGame's `SetRenderTarget(target)`).
-    pub fn bind(&self, gl: &glow::Context) {
+    pub fn bind(&self) {
         let (w, h) = gl_size(self.width, self.height);
-        // SAFETY: state calls on the current context with this target's framebuffer.
+        // SAFETY: the context is current (`GlContext`); the framebuffer is this target's.
         unsafe {
+            let gl = self.ctx.glow();
             gl.bind_framebuffer(glow::FRAMEBUFFER, Some(self.framebuffer));
             gl.viewport(0, 0, w, h);
         }
@@ -167,10 +174,11 @@ impl GlRenderTarget {
 
     /// Binds the back buffer again, with a viewport covering `width`×`height`
     /// (MonoGame's `SetRenderTarget(null)`).
-    pub fn unbind(gl: &glow::Context, width: u32, height: u32) {
+    pub fn unbind(ctx: &GlContext, width: u32, height: u32) {
         let (w, h) = gl_size(width, height);
-        // SAFETY: state calls on the current context.
+        // SAFETY: the context is current (`GlContext`).
         unsafe {
+            let gl = ctx.glow();
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
             gl.viewport(0, 0, w, h);
         }
@@ -187,12 +195,10 @@ impl GlRenderTarget {
         }
     }
 
-    /// Its colour texture, to sample in a later pass (unbind the target first).
-    pub fn texture(&self) -> GlTexture {
-        GlTexture {
-            texture: self.color,
-            target: glow::TEXTURE_2D,
-        }
+    /// Its colour texture, to sample in a later pass (unbind the target first). Clone the
+    /// handle to keep the texture beyond the target.
+    pub fn texture(&self) -> &GlTexture {
+        &self.color
     }
 
     /// Width in pixels.
@@ -207,23 +213,26 @@ impl GlRenderTarget {
 
     /// Its pixels as RGBA8, top row first (MonoGame's `RenderTarget2D.GetData` order). The
     /// framebuffer bound for reading is restored afterwards.
-    pub fn read_rgba8(&self, gl: &glow::Context) -> Result<Vec<u8>, GlError> {
-        // SAFETY: state calls on the current context; the previous binding is put back.
+    pub fn read_rgba8(&self) -> Result<Vec<u8>, GlError> {
+        let gl = self.ctx.glow();
+        // SAFETY: the context is current (`GlContext`); the previous binding is put back.
         unsafe {
             let previous = gl.get_parameter_framebuffer(glow::READ_FRAMEBUFFER_BINDING);
             gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.framebuffer));
-            let pixels = self.target().read_rgba8(gl);
+            let pixels = self.target().read_rgba8(&self.ctx);
             gl.bind_framebuffer(glow::READ_FRAMEBUFFER, previous);
             pixels
         }
     }
+}
 
-    /// Deletes the framebuffer, texture and renderbuffer.
-    pub fn delete(self, gl: &glow::Context) {
-        // SAFETY: objects created by this target on the current context.
+impl Drop for GlRenderTarget {
+    fn drop(&mut self) {
+        // SAFETY: objects made by this target on its context, current while it is dropped
+        // (`GlContext`); the colour texture deletes itself with its last handle.
         unsafe {
+            let gl = self.ctx.glow();
             gl.delete_framebuffer(self.framebuffer);
-            gl.delete_texture(self.color);
             gl.delete_renderbuffer(self.depth);
         }
     }
@@ -279,27 +288,26 @@ mod tests {
         else {
             return;
         };
-        let gl = context.gl();
-        paint_gl_row_0(gl, 4);
-        let screen = RenderTarget::backbuffer(4, 3).read_rgba8(gl).unwrap();
+        let ctx = context.context();
+        paint_gl_row_0(ctx.glow(), 4);
+        let screen = RenderTarget::backbuffer(4, 3).read_rgba8(ctx).unwrap();
         // GL's row 0 is the bottom of the back buffer.
         assert_eq!(row(&screen, 4, 2), [RED; 4]);
         assert_eq!(row(&screen, 4, 0), [BLUE; 4]);
 
-        let target = GlRenderTarget::new(gl, 2, 2).unwrap();
-        target.bind(gl);
-        paint_gl_row_0(gl, 2);
-        GlRenderTarget::unbind(gl, 4, 3);
+        let target = GlRenderTarget::new(ctx, 2, 2).unwrap();
+        target.bind();
+        paint_gl_row_0(ctx.glow(), 2);
+        GlRenderTarget::unbind(ctx, 4, 3);
         // A render target is stored top row first (posFixup flips y), so GL's row 0 is its top.
-        let stored = target.read_rgba8(gl).unwrap();
+        let stored = target.read_rgba8().unwrap();
         assert_eq!(row(&stored, 2, 0), [RED; 2]);
         assert_eq!(row(&stored, 2, 1), [BLUE; 2]);
         // The back buffer is still what is bound for reading.
         assert_eq!(
-            RenderTarget::backbuffer(4, 3).read_rgba8(gl).unwrap(),
+            RenderTarget::backbuffer(4, 3).read_rgba8(ctx).unwrap(),
             screen
         );
-        target.delete(gl);
     }
 
     #[test]
@@ -307,7 +315,8 @@ mod tests {
         let Some(context) = context("texture_data_of_the_wrong_size_is_refused") else {
             return;
         };
-        let err = GlTexture::from_rgba8(context.gl(), 2, 2, &[0; 12], TexelFilter::Nearest);
+        let ctx = context.context();
+        let err = GlTexture::from_rgba8(ctx, 2, 2, &[0; 12], TexelFilter::Nearest);
         assert_eq!(
             err,
             Err(GlError::PixelData {
@@ -317,9 +326,8 @@ mod tests {
                 got: 12
             })
         );
-        let texture = GlTexture::from_rgba8(context.gl(), 2, 2, &[0; 16], TexelFilter::Linear);
+        let texture = GlTexture::from_rgba8(ctx, 2, 2, &[0; 16], TexelFilter::Linear);
         let texture = texture.unwrap();
-        assert_eq!(texture.target, glow::TEXTURE_2D);
-        texture.delete(context.gl());
+        assert_eq!(texture.target(), glow::TEXTURE_2D);
     }
 }

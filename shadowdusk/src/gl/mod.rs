@@ -1,17 +1,27 @@
 //! OpenGL loader (feature `gl`): binds an MGFX effect to OpenGL exactly as MonoGame's OpenGL
 //! runtime does.
 //!
-//! Input: MGFX bytes or an [`Effect`](crate::mgfx::Effect) with the OpenGL profile, and a current
-//! `glow` context (GL 2.1+ compatibility, or any context that compiles GLSL 1.10 text).
-//! Output: a [`GlEffect`] whose [`GlEffect::apply`] does what MonoGame's `EffectPass.Apply`
-//! followed by the draw-time `ActivateShaderProgram` does: program use, `posFixup`, constant
-//! buffer upload (`glUniform4fv` of the whole register array), texture binding with the baked
-//! sampler states, and the pass's blend / depth-stencil / rasterizer blocks.
+//! Input: a [`GlContext`] (a `glow` context promised current on this thread: GL 2.1+
+//! compatibility, or any context that compiles GLSL 1.10 text) and an effect, either typed
+//! ([`GlEffect<E>`](GlEffect) for the `E = tint::Effect` that `include_effect!` generates) or
+//! loaded from bytes at run time ([`DynEffect`]). Applying a pass does what MonoGame's
+//! `EffectPass.Apply` followed by the draw-time `ActivateShaderProgram` does: program use,
+//! `posFixup`, constant buffer upload (`glUniform4fv` of the whole register array), texture
+//! binding with the baked sampler states, and the pass's blend / depth-stencil / rasterizer
+//! blocks.
+//!
+//! Safety without `unsafe` at the call site: [`GlContext::from_glow`] is the one `unsafe`
+//! promise ("the context is current on this thread whenever anything made from it is used or
+//! dropped"); every safe function here that calls GL takes a `&GlContext` or belongs to
+//! something holding one, and every GL object is released by its owner's `Drop` (effects,
+//! [`GlTexture`], [`GlRenderTarget`], [`SpriteBatch`]). The headless context
+//! (`headless::HeadlessGl`) keeps that promise by itself.
 //!
 //! What MonoGame does is specified in glsl-dialect.md §1, §3, §4, §5, §7 and mgfx-format.md
 //! §4–§8. Deliberate differences, each one documented where it lives:
-//! * shaders are compiled and every pass's program is linked eagerly in [`GlEffect::new`] (MonoGame
-//!   links on first draw) so a broken payload fails at load, naming technique, pass and shader;
+//! * shaders are compiled and every pass's program is linked eagerly when an effect loads
+//!   (MonoGame links on first draw) so a broken payload fails at load, naming technique, pass
+//!   and shader;
 //! * a pixel-only pass is linked against a built-in copy of SpriteBatch's vertex shader
 //!   ([`sprite_vs`]) because there is no device whose current vertex shader could be kept;
 //! * passes without a pixel shader are refused ([`GlError::MissingPixelShader`]);
@@ -26,12 +36,16 @@
 //! Refused (never a silent misrender): files of another profile, out-of-range indices in the
 //! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer.
 
+mod apply;
 mod cbuffer;
+mod context;
+mod dyn_effect;
 mod effect;
 mod error;
 mod framebuffer;
 #[cfg(feature = "headless")]
 pub mod headless;
+mod loaded;
 mod params;
 mod program;
 mod sampler;
@@ -39,11 +53,15 @@ pub mod sprite_vs;
 mod sprites;
 mod states;
 mod texture;
+mod validate;
 
+pub use apply::{AppliedPass, RenderTarget};
 pub use cbuffer::cbuffer_bytes;
-pub use effect::{AppliedPass, GlEffect, GlTexture, RenderTarget};
+pub use context::GlContext;
+pub use dyn_effect::{DynEffect, DynPass};
+pub use effect::GlEffect;
 pub use error::{GlError, ShaderRef};
 pub use framebuffer::GlRenderTarget;
 pub use params::{matrix_data, parameter_value_count};
 pub use sprites::{Sprite, SpriteBatch};
-pub use texture::{set_sampling, TexelFilter};
+pub use texture::{set_sampling, GlTexture, TexelFilter};

@@ -54,27 +54,16 @@ pub(crate) fn compile(
     }
 }
 
-/// A linked program with everything apply needs to find by name.
+/// A linked program with every location apply needs, looked up once at link time so that
+/// applying a pass does no name look-ups (and no allocation).
 pub(crate) struct LinkedProgram {
     pub program: glow::Program,
     pub pos_fixup: Option<glow::UniformLocation>,
     /// (usage, usage index, location) for each attribute record of the vertex shader.
     pub attributes: Vec<(VertexElementUsage, u8, Option<u32>)>,
-    /// Location of each cbuffer name, looked up lazily by name.
-    pub uniforms: Vec<(String, Option<glow::UniformLocation>)>,
-}
-
-impl LinkedProgram {
-    /// `glGetUniformLocation`, cached.
-    pub fn uniform(&mut self, gl: &glow::Context, name: &str) -> Option<glow::UniformLocation> {
-        if let Some((_, loc)) = self.uniforms.iter().find(|(n, _)| n == name) {
-            return *loc;
-        }
-        // SAFETY: the program is alive and belongs to this context.
-        let loc = unsafe { gl.get_uniform_location(self.program, name) };
-        self.uniforms.push((name.to_string(), loc));
-        loc
-    }
+    /// (constant-buffer record, location of its register array) for every record the two
+    /// shaders read that the driver kept, vertex shader's first; filled in by the loader.
+    pub cbuffers: Vec<(usize, glow::UniformLocation)>,
 }
 
 /// Links `vs` with `ps`, then queries attributes and sets pixel sampler units.
@@ -122,7 +111,7 @@ pub(crate) fn link(
             program,
             pos_fixup,
             attributes,
-            uniforms: Vec::new(),
+            cbuffers: Vec::new(),
         })
     }
 }

@@ -10,7 +10,7 @@
 use glow::HasContext;
 
 use super::error::{check_gl, creating};
-use super::{AppliedPass, GlError};
+use super::{AppliedPass, GlContext, GlError};
 use crate::mgfx::VertexElementUsage;
 
 /// One sprite: a pixel rectangle, a colour and texture coordinates.
@@ -66,21 +66,35 @@ const ELEMENTS: [(VertexElementUsage, i32, u32, bool, i32); 3] = [
 /// 16-bit indices reach 65535 vertices, four per sprite.
 const MAX_PER_DRAW: usize = u16::MAX as usize / 4;
 
-/// Vertex and index buffers reused by every draw. Free them with [`SpriteBatch::delete`].
+/// Vertex and index buffers reused by every draw, deleted when the batch is dropped.
+///
+/// The CPU-side vertex and index bytes are kept between draws too, so after the first draw of
+/// the largest batch, drawing allocates nothing.
 #[derive(Debug)]
 pub struct SpriteBatch {
+    ctx: GlContext,
     vertices: glow::Buffer,
     indices: glow::Buffer,
+    vertex_bytes: Vec<u8>,
+    index_bytes: Vec<u8>,
 }
 
 impl SpriteBatch {
     /// Creates the buffers.
-    pub fn new(gl: &glow::Context) -> Result<SpriteBatch, GlError> {
-        // SAFETY: buffer creation on the current context; the first is freed if the second fails.
+    pub fn new(ctx: &GlContext) -> Result<SpriteBatch, GlError> {
+        let gl = ctx.glow();
+        // SAFETY: the context is current (`GlContext`); the first buffer is freed if the
+        // second cannot be made.
         unsafe {
             let vertices = gl.create_buffer().map_err(creating("a vertex buffer"))?;
             match gl.create_buffer() {
-                Ok(indices) => Ok(SpriteBatch { vertices, indices }),
+                Ok(indices) => Ok(SpriteBatch {
+                    ctx: ctx.clone(),
+                    vertices,
+                    indices,
+                    vertex_bytes: Vec::new(),
+                    index_bytes: Vec::new(),
+                }),
                 Err(log) => {
                     gl.delete_buffer(vertices);
                     Err(creating("an index buffer")(log))
@@ -93,32 +107,35 @@ impl SpriteBatch {
     /// calls past 16383 sprites). Each vertex element is fed to the attribute with its usage,
     /// and elements the vertex shader does not read are not fed, as MonoGame binds a vertex
     /// declaration. A core-profile context needs a vertex array object bound.
-    pub fn draw(
-        &self,
-        gl: &glow::Context,
-        pass: &AppliedPass,
-        sprites: &[Sprite],
-    ) -> Result<(), GlError> {
+    pub fn draw(&mut self, pass: &AppliedPass<'_>, sprites: &[Sprite]) -> Result<(), GlError> {
+        let gl = self.ctx.glow();
         for chunk in sprites.chunks(MAX_PER_DRAW) {
-            let (vertices, indices) = quads(chunk);
-            // SAFETY: the buffers belong to this context; every attribute offset lies inside
-            // the stride and the indices stay inside the vertices just uploaded.
+            quads(chunk, &mut self.vertex_bytes, &mut self.index_bytes);
+            // SAFETY: the context is current (`GlContext`) and the buffers are this batch's;
+            // every attribute offset lies inside the stride and the indices stay inside the
+            // vertices just uploaded.
             unsafe {
                 gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vertices));
-                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &vertices, glow::STREAM_DRAW);
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.vertex_bytes, glow::STREAM_DRAW);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.indices));
-                gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &indices, glow::STREAM_DRAW);
-                let mut enabled = Vec::with_capacity(ELEMENTS.len());
-                for (usage, size, ty, normalized, offset) in ELEMENTS {
+                gl.buffer_data_u8_slice(
+                    glow::ELEMENT_ARRAY_BUFFER,
+                    &self.index_bytes,
+                    glow::STREAM_DRAW,
+                );
+                let mut enabled = [None; ELEMENTS.len()];
+                for ((usage, size, ty, normalized, offset), slot) in
+                    ELEMENTS.into_iter().zip(&mut enabled)
+                {
                     if let Some(loc) = pass.attribute_location(usage, 0) {
                         gl.enable_vertex_attrib_array(loc);
                         gl.vertex_attrib_pointer_f32(loc, size, ty, normalized, STRIDE, offset);
-                        enabled.push(loc);
+                        *slot = Some(loc);
                     }
                 }
                 let count = (chunk.len() * 6) as i32;
                 gl.draw_elements(glow::TRIANGLES, count, glow::UNSIGNED_SHORT, 0);
-                for loc in enabled {
+                for loc in enabled.into_iter().flatten() {
                     gl.disable_vertex_attrib_array(loc);
                 }
                 gl.bind_buffer(glow::ARRAY_BUFFER, None);
@@ -128,22 +145,25 @@ impl SpriteBatch {
         }
         Ok(())
     }
+}
 
-    /// Deletes the buffers.
-    pub fn delete(self, gl: &glow::Context) {
-        // SAFETY: buffers created by this batch on the current context.
+impl Drop for SpriteBatch {
+    fn drop(&mut self) {
+        // SAFETY: buffers made by this batch on its context, current while it is dropped
+        // (`GlContext`).
         unsafe {
+            let gl = self.ctx.glow();
             gl.delete_buffer(self.vertices);
             gl.delete_buffer(self.indices);
         }
     }
 }
 
-/// Interleaved vertex bytes and little-endian u16 index bytes of at most [`MAX_PER_DRAW`]
-/// sprites.
-fn quads(sprites: &[Sprite]) -> (Vec<u8>, Vec<u8>) {
-    let mut vertices = Vec::with_capacity(sprites.len() * 4 * STRIDE as usize);
-    let mut indices = Vec::with_capacity(sprites.len() * 12);
+/// Writes the interleaved vertex bytes and little-endian u16 index bytes of at most
+/// [`MAX_PER_DRAW`] sprites into the two buffers (cleared first, capacity kept).
+fn quads(sprites: &[Sprite], vertices: &mut Vec<u8>, indices: &mut Vec<u8>) {
+    vertices.clear();
+    indices.clear();
     for (i, s) in sprites.iter().enumerate() {
         let [[u0, v0], [u1, v1]] = s.uv;
         let (right, bottom) = (s.x + s.width, s.y + s.height);
@@ -166,7 +186,6 @@ fn quads(sprites: &[Sprite]) -> (Vec<u8>, Vec<u8>) {
             indices.extend_from_slice(&(base + k).to_le_bytes());
         }
     }
-    (vertices, indices)
 }
 
 #[cfg(test)]
@@ -179,7 +198,12 @@ mod tests {
         s.color = [1, 2, 3, 4];
         s.uv = [[0.25, 0.5], [0.75, 1.0]];
         s.depth = 0.5;
-        let (vertices, indices) = quads(&[s, Sprite::new(0.0, 0.0, 1.0, 1.0)]);
+        let (mut vertices, mut indices) = (vec![9; 3], Vec::new());
+        quads(
+            &[s, Sprite::new(0.0, 0.0, 1.0, 1.0)],
+            &mut vertices,
+            &mut indices,
+        );
         assert_eq!(vertices.len(), 8 * STRIDE as usize);
         let f = |at: usize| f32::from_le_bytes(vertices[at..at + 4].try_into().unwrap());
         // Bottom-right vertex of the first sprite.

@@ -1,9 +1,13 @@
-//! 2D textures from RGBA8 pixels, as MonoGame's `Texture2D` + `SetData` make them.
+//! [`GlTexture`], an owned texture object, and 2D textures from RGBA8 pixels as MonoGame's
+//! `Texture2D` + `SetData` make them.
+
+use std::fmt;
+use std::rc::Rc;
 
 use glow::HasContext;
 
 use super::error::{check_gl, creating};
-use super::{GlError, GlTexture};
+use super::{GlContext, GlError};
 
 /// Filtering left on a texture; an effect's sampler state, when it has one, replaces it while
 /// a pass is applied.
@@ -32,14 +36,37 @@ fn rgba8_len(width: u32, height: u32) -> Option<usize> {
         .checked_mul(4)
 }
 
+/// A texture object, deleted when the last handle to it is dropped.
+///
+/// Cloning shares the object (a reference count): an effect given a texture keeps a handle,
+/// so the texture stays alive while the effect may still sample it.
+#[derive(Clone)]
+pub struct GlTexture {
+    object: Rc<TextureObject>,
+}
+
+struct TextureObject {
+    ctx: GlContext,
+    texture: glow::Texture,
+    target: u32,
+}
+
+impl Drop for TextureObject {
+    fn drop(&mut self) {
+        // SAFETY: the texture was made on this context, which `GlContext`'s contract keeps
+        // current while anything made from it is dropped; no handle uses it afterwards.
+        unsafe { self.ctx.glow().delete_texture(self.texture) }
+    }
+}
+
 impl GlTexture {
     /// A 2D texture of `width`×`height` RGBA8 texels given top row first, as MonoGame's
     /// `Texture2D.SetData` takes them, so texture coordinate (0, 0) is the first texel.
     ///
     /// One mip level (no mipmaps, so a mipmapped minification filter cannot sample black),
-    /// clamped to the edge. The texture is left unbound. Free it with [`GlTexture::delete`].
+    /// clamped to the edge. The texture is left unbound.
     pub fn from_rgba8(
-        gl: &glow::Context,
+        ctx: &GlContext,
         width: u32,
         height: u32,
         rgba: &[u8],
@@ -52,10 +79,14 @@ impl GlTexture {
         if rgba.len() != needed {
             return Err(pixel_data(width, height, needed, rgba.len()));
         }
-        // SAFETY: plain GL calls on the current context; the slice holds exactly the texels
+        let gl = ctx.glow();
+        // SAFETY: the context is current (`GlContext`); the slice holds exactly the texels
         // described, read with unpack alignment 1.
+        let texture = unsafe { gl.create_texture() }.map_err(creating("a texture"))?;
+        // Owned from here on: an error below deletes it.
+        let made = GlTexture::from_raw(ctx, texture, glow::TEXTURE_2D);
+        // SAFETY: as above.
         unsafe {
-            let texture = gl.create_texture().map_err(creating("a texture"))?;
             gl.bind_texture(glow::TEXTURE_2D, Some(texture));
             gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
             gl.tex_image_2d(
@@ -69,24 +100,61 @@ impl GlTexture {
                 glow::UNSIGNED_BYTE,
                 glow::PixelUnpackData::Slice(Some(rgba)),
             );
-            set_sampling(gl, glow::TEXTURE_2D, filter);
-            gl.bind_texture(glow::TEXTURE_2D, None);
-            let made = GlTexture {
+        }
+        set_sampling(ctx, glow::TEXTURE_2D, filter);
+        // SAFETY: as above.
+        unsafe { gl.bind_texture(glow::TEXTURE_2D, None) };
+        check_gl(gl, &format!("uploading a {width}x{height} texture"))?;
+        Ok(made)
+    }
+
+    /// Takes ownership of a texture object made some other way (a cube map, a volume, one with
+    /// mipmaps): it is deleted when the last handle is dropped. `target` is the target it was
+    /// created with (`glow::TEXTURE_2D`, `TEXTURE_CUBE_MAP`, `TEXTURE_3D`, `TEXTURE_1D`); a pass
+    /// refuses it for a sampler of another type ([`GlError::TextureTarget`]).
+    ///
+    /// `texture` must be a texture of `ctx` that nothing else deletes.
+    pub fn from_raw(ctx: &GlContext, texture: glow::Texture, target: u32) -> GlTexture {
+        GlTexture {
+            object: Rc::new(TextureObject {
+                ctx: ctx.clone(),
                 texture,
-                target: glow::TEXTURE_2D,
-            };
-            if let Err(e) = check_gl(gl, &format!("uploading a {width}x{height} texture")) {
-                made.delete(gl);
-                return Err(e);
-            }
-            Ok(made)
+                target,
+            }),
         }
     }
 
-    /// Deletes the texture object.
-    pub fn delete(self, gl: &glow::Context) {
-        // SAFETY: the caller's texture on its current context.
-        unsafe { gl.delete_texture(self.texture) }
+    /// The GL texture object (valid while a handle lives).
+    pub fn raw(&self) -> glow::Texture {
+        self.object.texture
+    }
+
+    /// Its target (`glow::TEXTURE_2D`, …).
+    pub fn target(&self) -> u32 {
+        self.object.target
+    }
+
+    /// The context it belongs to.
+    pub fn context(&self) -> &GlContext {
+        &self.object.ctx
+    }
+}
+
+impl PartialEq for GlTexture {
+    /// Handles are equal when they name the same texture object.
+    fn eq(&self, other: &GlTexture) -> bool {
+        Rc::ptr_eq(&self.object, &other.object)
+    }
+}
+
+impl Eq for GlTexture {}
+
+impl fmt::Debug for GlTexture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GlTexture")
+            .field("texture", &self.object.texture)
+            .field("target", &format_args!("0x{:04X}", self.object.target))
+            .finish()
     }
 }
 
@@ -100,28 +168,27 @@ fn pixel_data(width: u32, height: u32, needed: usize, got: usize) -> GlError {
 }
 
 /// Sets `filter`, clamp-to-edge wrapping and a single mip level on the texture bound to
-/// `target` (`TEXTURE_2D`, `TEXTURE_CUBE_MAP`, `TEXTURE_3D`), as [`GlTexture::from_rgba8`] does;
-/// for textures made some other way.
+/// `target` (`TEXTURE_2D`, `TEXTURE_CUBE_MAP`, `TEXTURE_3D`) of the active texture unit, as
+/// [`GlTexture::from_rgba8`] does; for textures made some other way.
 ///
 /// The single level keeps a texture without mipmaps complete when an effect's sampler state
 /// asks for a mipmapped minification filter (it would sample black otherwise). OpenGL ES 2 has
 /// neither `TEXTURE_MAX_LEVEL` nor `TEXTURE_WRAP_R`, so there only filter and S/T wrapping are
 /// set.
-///
-/// # Safety
-/// `gl` must be current, with a texture bound to `target`.
-pub unsafe fn set_sampling(gl: &glow::Context, target: u32, filter: TexelFilter) {
+pub fn set_sampling(ctx: &GlContext, target: u32, filter: TexelFilter) {
+    let gl = ctx.glow();
     let version = gl.version();
     let es2 = version.is_embedded && version.major < 3;
-    let mut wraps = vec![glow::TEXTURE_WRAP_S, glow::TEXTURE_WRAP_T];
-    if !es2 && target != glow::TEXTURE_2D {
-        wraps.push(glow::TEXTURE_WRAP_R);
-    }
-    // SAFETY: forwarded from the caller.
+    let r = (!es2 && target != glow::TEXTURE_2D).then_some(glow::TEXTURE_WRAP_R);
+    // SAFETY: the context is current (`GlContext`); parameter calls on whatever texture is
+    // bound (the default texture object when none is).
     unsafe {
         gl.tex_parameter_i32(target, glow::TEXTURE_MIN_FILTER, filter.gl());
         gl.tex_parameter_i32(target, glow::TEXTURE_MAG_FILTER, filter.gl());
-        for wrap in wraps {
+        for wrap in [Some(glow::TEXTURE_WRAP_S), Some(glow::TEXTURE_WRAP_T), r]
+            .into_iter()
+            .flatten()
+        {
             gl.tex_parameter_i32(target, wrap, glow::CLAMP_TO_EDGE as i32);
         }
         if !es2 {

@@ -2,15 +2,20 @@
 //! with `#![deny(warnings)]` so any warning in generated code fails the workspace build.
 //!
 //! `build.rs` compiles `shaders/` with `shadowdusk_build::Builder`; the macros then take the
-//! build script's artifacts. `main` (and the test below) reads every embedded effect back with `shadowdusk::mgfx::read`
-//! and checks that the typed items describe it: technique and pass names, constant-buffer
-//! records and sizes, texture parameter indices.
+//! build script's artifacts. `main` (and the tests below) reads every embedded effect back with
+//! `shadowdusk::mgfx::read` and checks that the typed items describe it (technique and pass
+//! names, constant-buffer records and sizes, texture parameters), then draws one effect through
+//! the typed GL API on a headless context with glam values as parameters and checks the pixels
+//! (`draw.rs`).
 
 #![deny(warnings)]
+
+mod draw;
 
 use shadowdusk::include_effect;
 use shadowdusk::mgfx::{self, ParameterClass};
 use shadowdusk::params::EffectParams;
+use shadowdusk::Effect;
 
 include_effect!("shaders/template_tint.fx");
 include_effect!("shaders/nez_grayscale.fx");
@@ -29,22 +34,37 @@ include_effect!("shaders/int_bool_arrays.fx");
 include_effect!("shaders/macros_technique.fx");
 include_effect!("shaders/multi_texture_two.fx", name = two_layers);
 include_effect!("shaders/build_flavour.fx");
+include_effect!("shaders/glam_quad.fx");
 
 /// What a generated module says about its effect, gathered through its typed items.
-struct Typed<P> {
+struct Typed<E: Effect> {
     name: &'static str,
     mgfx: &'static [u8],
     /// (technique name, pass names), in `Technique::ALL` order, with each variant's index.
     techniques: Vec<(usize, &'static str, &'static [&'static str])>,
-    params: P,
+    /// (technique index, pass index) of every `Technique::passes()` item, in order.
+    passes: Vec<(usize, usize)>,
+    params: E::Params,
     textures: Vec<usize>,
 }
 
 /// Checks one module against its own bytes; returns a line for the report.
-fn check<P: EffectParams>(t: &Typed<P>) -> Result<String, String> {
+fn check<E: Effect>(t: &Typed<E>) -> Result<String, String> {
     let e = mgfx::read(t.mgfx).map_err(|err| format!("{}: MGFX does not read: {err:?}", t.name))?;
-    if P::mgfx() != t.mgfx {
-        return Err(format!("{}: EffectParams::mgfx is not MGFX", t.name));
+    if E::MGFX != t.mgfx {
+        return Err(format!("{}: Effect::MGFX is not MGFX", t.name));
+    }
+    let every_pass: Vec<(usize, usize)> = e
+        .techniques
+        .iter()
+        .enumerate()
+        .flat_map(|(i, tq)| (0..tq.passes.len()).map(move |p| (i, p)))
+        .collect();
+    if t.passes != every_pass {
+        return Err(format!(
+            "{}: typed passes {:?}, MGFX {every_pass:?}",
+            t.name, t.passes
+        ));
     }
     let names: Vec<(usize, &str, Vec<&str>)> = e
         .techniques
@@ -118,15 +138,20 @@ fn check<P: EffectParams>(t: &Typed<P>) -> Result<String, String> {
 
 macro_rules! typed {
     ($m:ident, [$($tex:ident),*]) => {
-        check(&Typed {
+        check::<$m::Effect>(&Typed {
             name: stringify!($m),
             mgfx: $m::MGFX,
             techniques: $m::Technique::ALL
                 .iter()
-                .map(|t| (t.index(), t.name(), t.passes()))
+                .map(|t| (t.index(), t.name(), t.pass_names()))
+                .collect(),
+            passes: $m::Technique::ALL
+                .iter()
+                .flat_map(|t| t.passes())
+                .map(|p| (p.technique_index(), p.index()))
                 .collect(),
             params: $m::Params::default(),
-            textures: vec![$($m::textures::$tex),*],
+            textures: vec![$($m::textures::$tex.parameter_index()),*],
         })
     };
 }
@@ -151,16 +176,47 @@ fn check_all() -> Result<Vec<String>, String> {
         typed!(macros_technique, [TEXTURE, OVERLAY])?,
         typed!(two_layers, [BASE_TEXTURE, DETAIL_TEXTURE])?,
         typed!(build_flavour, [])?,
+        typed!(glam_quad, [])?,
     ])
 }
 
+/// Draws through the typed API and checks the pixels; `Ok(None)` when this machine has no
+/// headless GL and `SHADOWDUSK_REQUIRE_ALL=1` does not forbid skipping.
+fn draw_and_check() -> Result<Option<String>, String> {
+    match draw::draw_quad() {
+        Ok(pixels) => draw::check(&pixels).map(|()| {
+            Some(format!(
+                "{:<20} drawn with glam parameters: {}x{} quad at ({}, {}) as expected",
+                "glam_quad",
+                draw::QUAD.2,
+                draw::QUAD.3,
+                draw::QUAD.0,
+                draw::QUAD.1
+            ))
+        }),
+        Err(draw::Failure::NoGl(why)) => {
+            if std::env::var("SHADOWDUSK_REQUIRE_ALL").is_ok_and(|v| v == "1") {
+                return Err(format!(
+                    "headless GL unavailable (SHADOWDUSK_REQUIRE_ALL=1): {why}"
+                ));
+            }
+            eprintln!("!!! SKIPPED drawing: headless GL unavailable: {why}");
+            Ok(None)
+        }
+        Err(draw::Failure::Draw(e)) => Err(format!("drawing glam_quad: {e}")),
+    }
+}
+
 fn main() {
-    match check_all() {
-        Ok(lines) => {
+    match check_all().and_then(|lines| Ok((lines, draw_and_check()?))) {
+        Ok((lines, drawn)) => {
             for l in &lines {
                 println!("{l}");
             }
             println!("{} effects: typed items agree with their MGFX", lines.len());
+            if let Some(line) = drawn {
+                println!("{line}");
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -175,6 +231,11 @@ mod tests {
     fn every_effect_agrees_with_its_mgfx() {
         let lines = super::check_all().unwrap_or_else(|e| panic!("{e}"));
         assert!(lines.len() >= 10);
+    }
+
+    #[test]
+    fn glam_parameters_draw_through_the_typed_api() {
+        super::draw_and_check().unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// `CONSUMER_BUILD_SCRIPT` is defined only by build.rs, so this default can only come from

@@ -4,7 +4,7 @@
 
 use glow::HasContext;
 use image::RgbaImage;
-use shadowdusk::gl::{GlEffect, GlTexture};
+use shadowdusk::gl::{DynEffect, DynPass, GlTexture};
 use shadowdusk::mgfx::{Effect, VertexElementUsage};
 use shadowdusk_tests::gl_state::reset_states;
 pub use shadowdusk_tests::gl_state::zero_values;
@@ -19,46 +19,42 @@ pub fn load(
     effect: Effect,
     case: &Case,
     textures: &[(&str, GlTexture)],
-) -> Result<GlEffect, String> {
+) -> Result<DynEffect, String> {
     let mut fx =
-        GlEffect::from_effect(h.gl(), effect).map_err(|e| format!("does not load: {e}"))?;
+        DynEffect::from_effect(h.ctx(), effect).map_err(|e| format!("does not load: {e}"))?;
     for (name, values) in &case.values {
         let i = fx
             .parameter(name)
-            .ok_or_else(|| format!("has no parameter `{name}`"))?;
+            .map_err(|_| format!("has no parameter `{name}`"))?;
         fx.set_values(i, values)
             .map_err(|e| format!("setting `{name}`: {e}"))?;
     }
     for (name, tex) in textures {
         let i = fx
             .parameter(name)
-            .ok_or_else(|| format!("has no texture parameter `{name}`"))?;
-        fx.set_texture(i, Some(*tex))
+            .map_err(|_| format!("has no texture parameter `{name}`"))?;
+        fx.set_texture(i, Some(tex))
             .map_err(|e| format!("texture `{name}`: {e}"))?;
     }
     Ok(fx)
 }
 
-fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Result<(), String> {
-    let gl = h.gl();
+fn draw_all(h: &Headless, fx: &mut DynEffect, case: &Case, o: Orientation) -> Result<(), String> {
+    let ctx = h.ctx();
     h.clear_with(case.clear, case.stencil);
-    reset_states(gl);
+    reset_states(ctx);
     let target = h.target(o);
-    let passes = fx
-        .effect()
-        .techniques
-        .get(case.technique)
-        .map_or(0, |t| t.passes.len());
-    if passes == 0 {
+    let passes: Vec<DynPass> = fx.passes(case.technique).collect();
+    if passes.is_empty() {
         return Err(format!("technique {} has no passes", case.technique));
     }
     for draw in &case.draws {
-        for p in 0..passes {
+        for &pass in &passes {
             let applied = fx
-                .apply(gl, case.technique, p, &target)
-                .map_err(|e| format!("apply pass {p}: {e}"))?;
+                .apply(pass, &target)
+                .map_err(|e| format!("apply pass {}: {e}", pass.pass))?;
             match draw {
-                Draw::Sprite(s) => draw_sprite(gl, &applied, s)?,
+                Draw::Sprite(s) => draw_sprite(ctx, &applied, s)?,
                 Draw::Mesh(m) => {
                     let mut elements = vec![
                         (VertexElementUsage::Position, 0, 3, m.positions.as_slice()),
@@ -75,7 +71,7 @@ fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Res
                             .iter()
                             .map(|(u, i, n, d)| (*u, *i, *n, d.as_slice())),
                     );
-                    draw_mesh(gl, &applied, &elements, &m.indices)?
+                    draw_mesh(ctx, &applied, &elements, &m.indices)?
                 }
             }
         }
@@ -86,7 +82,7 @@ fn draw_all(h: &Headless, fx: &mut GlEffect, case: &Case, o: Orientation) -> Res
 /// Renders the case and returns the top-down image.
 pub fn render(
     h: &Headless,
-    fx: &mut GlEffect,
+    fx: &mut DynEffect,
     case: &Case,
     o: Orientation,
 ) -> Result<RgbaImage, String> {
@@ -98,11 +94,10 @@ pub fn render(
             Ok(h.read_rgba(o))
         }
         Orientation::RenderTarget => {
-            let fbo = Fbo::new(h.gl(), h.width, h.height)?;
-            fbo.bind(h.gl());
-            let result = draw_all(h, fx, case, o).map(|_| fbo.read_rgba(h.gl()));
-            Fbo::unbind(h.gl(), h.width, h.height);
-            fbo.destroy(h.gl());
+            let fbo = Fbo::new(h.ctx(), h.width, h.height)?;
+            fbo.bind();
+            let result = draw_all(h, fx, case, o).map(|_| fbo.read_rgba());
+            Fbo::unbind(h.ctx(), h.width, h.height);
             result
         }
     }

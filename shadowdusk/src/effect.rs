@@ -1,0 +1,185 @@
+//! Effects as types: what `include_effect!` generates for each effect, and what
+//! `gl::GlEffect` takes so that mixing up two effects fails to compile.
+//!
+//! Each generated module holds a marker type `Effect` (an empty enum) implementing [`Effect`],
+//! one [`Pass`] constant per pass (`passes::<technique>::<PASS>`) and one [`TextureSlot`]
+//! constant per texture parameter (`textures::<NAME>`). Both carry the marker as a type
+//! parameter, so `GlEffect<tint::Effect>` accepts `tint`'s passes, slots and `Params` and
+//! nothing else:
+//!
+//! ```compile_fail
+//! shadowdusk::include_effect!("doc/tint.fx", in_process);
+//! shadowdusk::include_effect!("doc/tint.fx", name = other, in_process);
+//!
+//! // Two modules of the same file are still two effects.
+//! let pass: shadowdusk::Pass<tint::Effect> = other::passes::sprite_drawing::P0;
+//! ```
+//!
+//! Only generated code makes passes and slots (through hidden constructors), so each one names
+//! a pass or texture parameter its effect really has.
+
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::marker::PhantomData;
+
+use crate::params::EffectParams;
+
+/// A compiled effect known at build time; implemented by the `Effect` marker type of every
+/// module `include_effect!` generates (`tint::Effect` for `shaders/tint.fx`).
+///
+/// The marker is never instantiated (it is an empty enum): it only ties the effect's bytes,
+/// parameter struct, passes and texture slots together in the type system.
+pub trait Effect: 'static {
+    /// The generated `Params` struct: the effect's constant-buffer registers with typed setters.
+    type Params: EffectParams + Clone + Default;
+    /// The generated `Technique` enum.
+    type Technique: Copy + fmt::Debug + 'static;
+    /// The compiled effect (MGFX, OpenGL profile).
+    const MGFX: &'static [u8];
+    /// The effect's source file name (`tint.fx`), for messages.
+    const NAME: &'static str;
+}
+
+/// One pass of one technique of effect `E`, as a value: what
+/// `gl::GlEffect::apply` takes.
+///
+/// Generated modules hold one per pass (`tint::passes::sprite_drawing::P0`), and
+/// `Technique::passes()` lists a technique's passes in order.
+pub struct Pass<E> {
+    technique: usize,
+    pass: usize,
+    // `fn() -> E`: the marker is only named, never owned, so a pass is `Copy`, `Send` and `Sync`
+    // whatever `E` is.
+    effect: PhantomData<fn() -> E>,
+}
+
+impl<E> Pass<E> {
+    /// Used by generated code only: the pass must exist in `E`'s MGFX.
+    #[doc(hidden)]
+    pub const fn __new(technique: usize, pass: usize) -> Pass<E> {
+        Pass {
+            technique,
+            pass,
+            effect: PhantomData,
+        }
+    }
+
+    /// The MGFX index of its technique.
+    pub const fn technique_index(self) -> usize {
+        self.technique
+    }
+
+    /// Its MGFX index within the technique.
+    pub const fn index(self) -> usize {
+        self.pass
+    }
+}
+
+/// A texture parameter of effect `E`: what
+/// `gl::GlEffect::set_texture` takes.
+///
+/// Generated modules hold one per texture parameter (`tint::textures::SPRITE_TEXTURE`).
+pub struct TextureSlot<E> {
+    parameter: usize,
+    effect: PhantomData<fn() -> E>,
+}
+
+impl<E> TextureSlot<E> {
+    /// Used by generated code only: `parameter` must be a texture parameter of `E`'s MGFX.
+    #[doc(hidden)]
+    pub const fn __new(parameter: usize) -> TextureSlot<E> {
+        TextureSlot {
+            parameter,
+            effect: PhantomData,
+        }
+    }
+
+    /// The MGFX index of the texture parameter.
+    pub const fn parameter_index(self) -> usize {
+        self.parameter
+    }
+}
+
+// The derives would require `E: Clone` and so on; the marker is never stored, so none is needed.
+macro_rules! marker_value_impls {
+    ($t:ident { $($field:ident),* }) => {
+        impl<E> Clone for $t<E> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<E> Copy for $t<E> {}
+
+        impl<E> PartialEq for $t<E> {
+            fn eq(&self, other: &Self) -> bool {
+                true $(&& self.$field == other.$field)*
+            }
+        }
+
+        impl<E> Eq for $t<E> {}
+
+        impl<E> Hash for $t<E> {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                $(self.$field.hash(state);)*
+            }
+        }
+
+        impl<E: Effect> fmt::Debug for $t<E> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($t))
+                    .field("effect", &E::NAME)
+                    $(.field(stringify!($field), &self.$field))*
+                    .finish()
+            }
+        }
+    };
+}
+
+marker_value_impls!(Pass { technique, pass });
+marker_value_impls!(TextureSlot { parameter });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    enum Fake {}
+
+    #[derive(Clone, Default)]
+    struct NoRecords;
+
+    impl EffectParams for NoRecords {
+        fn constant_buffer(&self, _: usize) -> Option<&[[f32; 4]]> {
+            None
+        }
+        fn constant_buffer_count(&self) -> usize {
+            0
+        }
+    }
+
+    impl Effect for Fake {
+        type Params = NoRecords;
+        type Technique = ();
+        const MGFX: &'static [u8] = &[];
+        const NAME: &'static str = "fake.fx";
+    }
+
+    #[test]
+    fn passes_and_slots_are_plain_copyable_indices() {
+        const P: Pass<Fake> = Pass::__new(2, 1);
+        let copy = P;
+        assert_eq!((P.technique_index(), P.index()), (2, 1));
+        assert_eq!(copy, P);
+        assert_ne!(Pass::<Fake>::__new(2, 0), P);
+        assert_eq!(
+            format!("{P:?}"),
+            r#"Pass { effect: "fake.fx", technique: 2, pass: 1 }"#
+        );
+        let slot = TextureSlot::<Fake>::__new(3);
+        assert_eq!(slot.parameter_index(), 3);
+        assert_eq!(
+            format!("{slot:?}"),
+            r#"TextureSlot { effect: "fake.fx", parameter: 3 }"#
+        );
+    }
+}

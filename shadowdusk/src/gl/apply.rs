@@ -1,0 +1,255 @@
+//! Applying a pass, as MonoGame's `EffectPass.Apply` plus the draw-time
+//! `GraphicsDevice.ActivateShaderProgram` do it: program use, `posFixup`, constant-buffer
+//! upload (`glUniform4fv` of each whole register array), texture binding with the baked
+//! sampler states, and the pass's blend / depth-stencil / rasterizer blocks.
+//!
+//! Applying is on every draw's path, so it allocates nothing and looks nothing up by name:
+//! locations come from link time, registers from the caller's [`Registers`], and error text is
+//! only built when there is an error.
+
+use glow::HasContext;
+
+use super::loaded::{LoadedEffect, Vs};
+use super::{sampler, sprite_vs, states, GlError};
+use crate::mgfx::{SamplerType, VertexElementUsage};
+use crate::params::EffectParams;
+
+/// The framebuffer a pass is applied for; decides `posFixup` and the cull winding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderTarget {
+    /// Viewport width in pixels.
+    pub width: u32,
+    /// Viewport height in pixels.
+    pub height: u32,
+    /// A render target (FBO) is bound: MonoGame flips y (`posFixup.y = -1`) so the image is stored
+    /// top row first, and flips the cull winding.
+    pub is_render_target: bool,
+    /// `GraphicsDevice.UseHalfPixelOffset` (D3D9 half-pixel convention).
+    pub half_pixel_offset: bool,
+}
+
+/// What the caller needs after applying a pass to set up vertices and draw. It borrows the
+/// effect, so the effect cannot apply another pass while this one is being drawn with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AppliedPass<'a> {
+    program: glow::Program,
+    attributes: &'a [(VertexElementUsage, u8, Option<u32>)],
+}
+
+impl AppliedPass<'_> {
+    /// The program now in use.
+    pub fn program(&self) -> glow::Program {
+        self.program
+    }
+
+    /// Location of the vertex attribute with this (usage, usage index), as MonoGame matches
+    /// vertex-declaration elements (first record with the pair). `None` when the vertex shader has
+    /// no such attribute or the driver optimised it away; such elements are not fed.
+    pub fn attribute_location(&self, usage: VertexElementUsage, index: u8) -> Option<u32> {
+        self.attributes
+            .iter()
+            .find(|(u, i, _)| *u == usage && *i == index)
+            .and_then(|(_, _, loc)| *loc)
+    }
+}
+
+/// Where the register image of each constant-buffer record comes from when a pass is applied.
+pub(super) trait Registers {
+    /// The floats of record `record` (`size / 4` of them), or `None` to upload nothing for it.
+    fn record(&self, record: usize) -> Option<&[f32]>;
+}
+
+/// A generated `Params` (or anything else handing out records by index).
+pub(super) struct ParamsRegisters<'a, P: ?Sized>(pub &'a P);
+
+impl<P: EffectParams + ?Sized> Registers for ParamsRegisters<'_, P> {
+    fn record(&self, record: usize) -> Option<&[f32]> {
+        self.0
+            .constant_buffer(record)
+            .map(<[[f32; 4]]>::as_flattened)
+    }
+}
+
+impl Registers for [Vec<f32>] {
+    fn record(&self, record: usize) -> Option<&[f32]> {
+        self.get(record).map(Vec::as_slice)
+    }
+}
+
+impl LoadedEffect {
+    /// Applies pass `pass` of technique `technique` for drawing into `target`, uploading each
+    /// record the pass's shaders read from `registers`.
+    pub(super) fn apply<R: Registers + ?Sized>(
+        &self,
+        technique: usize,
+        pass: usize,
+        target: &RenderTarget,
+        registers: &R,
+    ) -> Result<AppliedPass<'_>, GlError> {
+        let index = self.program_index(technique, pass)?;
+        let tech_rec = &self.model.techniques[technique];
+        let pass_rec = &tech_rec.passes[pass];
+        let program = &self.programs[index];
+        let linked = &program.linked;
+        let gl = self.ctx.glow();
+        // SAFETY: the context is current (`GlContext`); every object used is this effect's,
+        // every index was checked at load, and each upload is a slice GL reads whole.
+        unsafe {
+            // Errors left by earlier unrelated calls must not be blamed on this pass.
+            // Bounded: a lost context can report an error on every call.
+            for _ in 0..64 {
+                if gl.get_error() == glow::NO_ERROR {
+                    break;
+                }
+            }
+            gl.use_program(Some(linked.program));
+            if let Some(loc) = &linked.pos_fixup {
+                gl.uniform_4_f32_slice(Some(loc), &pos_fixup(target));
+            }
+            if let (Vs::Sprite, Some(loc)) = (program.vs, &program.sprite_matrix) {
+                let m = self.sprite_transform.unwrap_or_else(|| {
+                    sprite_vs::default_transform(
+                        target.width,
+                        target.height,
+                        target.half_pixel_offset,
+                    )
+                });
+                gl.uniform_4_f32_slice(Some(loc), &sprite_vs::cbuffer_floats(m));
+            }
+            for (record, loc) in &linked.cbuffers {
+                match registers.record(*record) {
+                    Some(floats) if !floats.is_empty() => {
+                        gl.uniform_4_f32_slice(Some(loc), floats);
+                    }
+                    _ => {}
+                }
+            }
+            for s in &self.model.shaders[program.ps].samplers {
+                let sampler_target = gl_target(s.ty);
+                gl.active_texture(glow::TEXTURE0 + s.texture_slot as u32);
+                match &self.textures[s.parameter as usize] {
+                    Some(tex) => {
+                        if tex.target() != sampler_target {
+                            return Err(GlError::TextureTarget {
+                                technique: tech_rec.name.clone(),
+                                pass: pass_rec.name.clone(),
+                                sampler: s.name.clone(),
+                                expected: sampler_target,
+                                got: tex.target(),
+                            });
+                        }
+                        gl.bind_texture(sampler_target, Some(tex.raw()));
+                        if let Some(state) = &s.state {
+                            sampler::apply(gl, sampler_target, state);
+                        }
+                    }
+                    None => gl.bind_texture(sampler_target, None),
+                }
+            }
+            if let Some(b) = &pass_rec.blend {
+                states::apply_blend(gl, b);
+            }
+            if let Some(d) = &pass_rec.depth_stencil {
+                states::apply_depth_stencil(gl, d);
+            }
+            if let Some(r) = &pass_rec.rasterizer {
+                states::apply_rasterizer(gl, r, target.is_render_target);
+            }
+            let err = gl.get_error();
+            if err != glow::NO_ERROR {
+                return Err(GlError::Driver {
+                    context: format!(
+                        "technique '{}' pass '{}': applying the pass",
+                        tech_rec.name, pass_rec.name
+                    ),
+                    log: format!("glGetError 0x{err:04X}"),
+                });
+            }
+        }
+        Ok(AppliedPass {
+            program: linked.program,
+            attributes: &linked.attributes,
+        })
+    }
+
+    /// The index into `programs` of pass (`technique`, `pass`), or [`GlError::NoSuchPass`].
+    pub(super) fn program_index(&self, technique: usize, pass: usize) -> Result<usize, GlError> {
+        self.pass_programs
+            .get(technique)
+            .and_then(|p| p.get(pass))
+            .copied()
+            .ok_or(GlError::NoSuchPass {
+                technique,
+                pass,
+                techniques: self.pass_programs.len(),
+            })
+    }
+}
+
+/// `posFixup` per glsl-dialect.md §7.
+fn pos_fixup(target: &RenderTarget) -> [f32; 4] {
+    let mut f = [1.0, 1.0, 0.0, 0.0];
+    if target.half_pixel_offset {
+        f[2] = (63.0 / 64.0) / target.width.max(1) as f32;
+        f[3] = -(63.0 / 64.0) / target.height.max(1) as f32;
+    }
+    if target.is_render_target {
+        f[1] = -f[1];
+        f[3] = -f[3];
+    }
+    f
+}
+
+fn gl_target(ty: SamplerType) -> u32 {
+    match ty {
+        SamplerType::Sampler2D => glow::TEXTURE_2D,
+        SamplerType::SamplerCube => glow::TEXTURE_CUBE_MAP,
+        SamplerType::SamplerVolume => glow::TEXTURE_3D,
+        SamplerType::Sampler1D => glow::TEXTURE_1D,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pos_fixup_flips_y_and_w_for_render_targets() {
+        let mut t = RenderTarget {
+            width: 64,
+            height: 32,
+            is_render_target: false,
+            half_pixel_offset: false,
+        };
+        assert_eq!(pos_fixup(&t), [1.0, 1.0, 0.0, 0.0]);
+        t.half_pixel_offset = true;
+        assert_eq!(
+            pos_fixup(&t),
+            [1.0, 1.0, 63.0 / 64.0 / 64.0, -(63.0 / 64.0) / 32.0]
+        );
+        t.is_render_target = true;
+        assert_eq!(
+            pos_fixup(&t),
+            [1.0, -1.0, 63.0 / 64.0 / 64.0, (63.0 / 64.0) / 32.0]
+        );
+    }
+
+    #[test]
+    fn registers_come_from_params_records() {
+        struct Two([[f32; 4]; 2]);
+        impl EffectParams for Two {
+            fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]> {
+                (record == 0).then_some(&self.0[..])
+            }
+            fn constant_buffer_count(&self) -> usize {
+                1
+            }
+        }
+        let two = Two([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]);
+        let r = ParamsRegisters(&two);
+        assert_eq!(r.record(0).map(<[f32]>::len), Some(8));
+        assert_eq!(r.record(1), None);
+        let images: &[Vec<f32>] = &[vec![1.0; 4]];
+        assert_eq!(images.record(0), Some(&[1.0; 4][..]));
+    }
+}

@@ -1,0 +1,87 @@
+//! [`GlContext`]: the one place where "this OpenGL context is current" is promised.
+//!
+//! glow marks every GL call `unsafe` because it is only sound on the thread where the context
+//! is current. Rather than make every drawing function `unsafe`, the runtime asks for that
+//! promise once, in [`GlContext::from_glow`], and makes the promise hard to break afterwards:
+//!
+//! - the handle is an `Rc`, so it and everything made from it (effects, textures, render
+//!   targets, sprite batches) is `!Send` and stays on the thread that made it, as GL requires;
+//! - everything made from it holds a clone, so the GL functions outlive the objects, whose
+//!   `Drop` deletes them on the same context.
+
+use std::any::Any;
+use std::fmt;
+use std::panic::RefUnwindSafe;
+use std::rc::Rc;
+
+/// An OpenGL context made current on this thread, shared by everything made from it.
+///
+/// glow's GL calls are `unsafe` because they need a current context; this handle is the
+/// promise that there is one ([`GlContext::from_glow`]), so the runtime's functions that take
+/// it, or belong to something holding it, are safe. It is an `Rc`: cheap to clone, and neither
+/// it nor anything made from it can leave the thread, as GL requires. Effects, textures, render
+/// targets and sprite batches each keep a clone and release their GL objects when dropped.
+#[derive(Clone)]
+pub struct GlContext {
+    shared: Rc<Shared>,
+}
+
+struct Shared {
+    gl: glow::Context,
+    /// What keeps the context itself alive (the headless EGL context): dropped after `gl` and
+    /// after the last clone of the handle, so no GL object outlives its context.
+    _owner: Option<Box<dyn Any + RefUnwindSafe>>,
+}
+
+impl GlContext {
+    /// Takes a glow context for the runtime to use.
+    ///
+    /// # Safety
+    ///
+    /// The context must be current on this thread whenever the returned handle, or anything
+    /// made from it (a [`GlEffect`](super::GlEffect), [`DynEffect`](super::DynEffect),
+    /// [`GlTexture`](super::GlTexture), [`GlRenderTarget`](super::GlRenderTarget),
+    /// [`SpriteBatch`](super::SpriteBatch)), is used or dropped. Drop them all before
+    /// destroying the context; while another context is current, use and drop none of them.
+    pub unsafe fn from_glow(gl: glow::Context) -> GlContext {
+        GlContext {
+            shared: Rc::new(Shared { gl, _owner: None }),
+        }
+    }
+
+    /// Like [`GlContext::from_glow`], keeping `owner` (what keeps the context alive) until the
+    /// last handle is dropped.
+    ///
+    /// # Safety
+    /// As [`GlContext::from_glow`].
+    #[cfg(feature = "headless")]
+    pub(crate) unsafe fn with_owner(
+        gl: glow::Context,
+        owner: Box<dyn Any + RefUnwindSafe>,
+    ) -> GlContext {
+        GlContext {
+            shared: Rc::new(Shared {
+                gl,
+                _owner: Some(owner),
+            }),
+        }
+    }
+
+    /// The glow functions, for your own GL calls (still `unsafe` in glow: this handle's
+    /// promise makes them sound to call on this thread, but not with any arguments).
+    pub fn glow(&self) -> &glow::Context {
+        &self.shared.gl
+    }
+}
+
+impl fmt::Debug for GlContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use glow::HasContext;
+        let v = self.shared.gl.version();
+        f.debug_struct("GlContext")
+            .field("version", &format_args!("{}.{}", v.major, v.minor))
+            .field("embedded", &v.is_embedded)
+            .field("vendor_info", &v.vendor_info)
+            .finish()
+    }
+}

@@ -1,0 +1,97 @@
+//! Drawing through the typed runtime allocates nothing once warm: `set_params`, `set_texture`,
+//! `apply` and a `SpriteBatch` draw, counted by a global allocator that counts the allocations
+//! of the test's own thread (Mesa allocates through libc, outside it). `cargo xtask bench draws`
+//! measures the same loop's cost.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use shadowdusk::gl::{GlEffect, GlTexture, Sprite, SpriteBatch, TexelFilter};
+use shadowdusk_tests::{Headless, Orientation};
+
+shadowdusk::include_effect!("corpus/template_tint.fx", in_process);
+
+thread_local! {
+    /// Allocations made by this thread. Const-initialised without a destructor, so reading it
+    /// from inside the allocator allocates nothing itself.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The system allocator, counting each thread's allocations and reallocations.
+struct PerThread;
+
+// SAFETY: every call is forwarded to the system allocator with the caller's arguments; the
+// counter is a plain thread-local cell.
+unsafe impl GlobalAlloc for PerThread {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded from the caller.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded from the caller.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: forwarded from the caller.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded from the caller.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+fn count() {
+    // `try_with`: a thread being torn down has no counter left, and needs none.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+#[global_allocator]
+static GLOBAL: PerThread = PerThread;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+#[test]
+fn a_warm_draw_loop_allocates_nothing() {
+    let Some(h) = Headless::or_skip("a_warm_draw_loop_allocates_nothing", 16, 16) else {
+        return;
+    };
+    let ctx = h.ctx();
+    let mut fx = GlEffect::<template_tint::Effect>::new(ctx).expect("loads");
+    let mut batch = SpriteBatch::new(ctx).expect("buffers");
+    let texture =
+        GlTexture::from_rgba8(ctx, 1, 1, &[255; 4], TexelFilter::Nearest).expect("texture");
+    let target = h.target(Orientation::Backbuffer);
+    let sprites = [
+        Sprite::new(0.0, 0.0, 8.0, 8.0),
+        Sprite::new(8.0, 8.0, 8.0, 8.0),
+    ];
+    let mut params = template_tint::Params::default();
+    let pass = template_tint::passes::sprite_drawing::P0;
+    let mut frame = |i: usize| {
+        params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
+        fx.set_params(&params);
+        fx.set_texture(template_tint::textures::SPRITE_TEXTURE, Some(&texture));
+        let applied = fx.apply(pass, &target).expect("apply");
+        batch.draw(&applied, &sprites).expect("draw");
+    };
+    // Warm-up: the sprite batch sizes its vertex and index bytes on its first draw.
+    frame(0);
+    let before = allocations();
+    for i in 1..200 {
+        frame(i);
+    }
+    let during = allocations() - before;
+    assert_eq!(during, 0, "199 warm draws allocated {during} times");
+    // The loop really drew: the tint reached the pixels.
+    let img = h.read_rgba(Orientation::Backbuffer);
+    assert_eq!(img.get_pixel(4, 4).0[0], 255);
+}

@@ -1,0 +1,165 @@
+//! `cargo xtask bench draws` (run through `xtask/src/bench.rs`, which builds this in release):
+//! what a draw through the typed runtime costs, and that it allocates nothing.
+//!
+//! One typed effect (`xtask/bench/draws.fx`, compiled into this binary by `include_effect!`)
+//! on a headless EGL context (Mesa llvmpipe), `DRAWS` draws a frame of `set_params` + `apply` +
+//! one sprite through `SpriteBatch`, for `FRAMES` frames after `WARM_UP` frames, each ended with
+//! `glFinish` so the driver's work is in the frame. Then the same without the sprite, which
+//! leaves ShadowDusk's own cost (plus the uniform uploads). Printed: the median cost per draw of
+//! each, and the Rust heap allocations per frame counted by this binary's global allocator
+//! (Mesa allocates through libc, outside it), which must be 0 after warm-up: a non-zero count
+//! fails the command.
+//!
+//! A separate binary, not part of `xtask`'s own: `include_effect!` needs DXC when this
+//! compiles, and `cargo xtask setup` is what fetches DXC.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use glow::HasContext;
+use shadowdusk::gl::headless::HeadlessGl;
+use shadowdusk::gl::{GlContext, GlEffect, RenderTarget, Sprite, SpriteBatch};
+
+shadowdusk::include_effect!("bench/draws.fx", in_process);
+
+const DRAWS: usize = 10_000;
+const FRAMES: usize = 200;
+const WARM_UP: usize = 5;
+const SIZE: u32 = 64;
+
+/// Counts every allocation (and reallocation) of the process's Rust heap.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is forwarded to the system allocator with the caller's arguments; the
+// counter is a relaxed atomic, which neither allocates nor blocks.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded from the caller.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded from the caller.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded from the caller.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded from the caller.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Per-frame figures of one run.
+struct Run {
+    frame_times: Vec<Duration>,
+    /// Allocations of each measured frame (warm-up frames excluded).
+    allocations: Vec<u64>,
+}
+
+impl Run {
+    fn median_per_draw_ns(&self) -> f64 {
+        let mut t = self.frame_times.clone();
+        t.sort();
+        t[t.len() / 2].as_secs_f64() * 1e9 / DRAWS as f64
+    }
+
+    fn max_allocations(&self) -> u64 {
+        self.allocations.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Draws `FRAMES` frames of `DRAWS` draws (with a sprite each when `sprites` is true).
+fn run(ctx: &GlContext, sprites: bool) -> Result<Run, String> {
+    let mut fx = GlEffect::<draws::Effect>::new(ctx).map_err(|e| e.to_string())?;
+    let mut batch = SpriteBatch::new(ctx).map_err(|e| e.to_string())?;
+    let target = RenderTarget::backbuffer(SIZE, SIZE);
+    let sprite = [Sprite::new(0.0, 0.0, 4.0, 4.0)];
+    let mut params = draws::Params::default();
+    params.set_color_matrix(shadowdusk::params::Matrix::IDENTITY);
+    let mut frame_times = Vec::with_capacity(FRAMES);
+    let mut allocations = Vec::with_capacity(FRAMES);
+    for frame in 0..WARM_UP + FRAMES {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let start = Instant::now();
+        for i in 0..DRAWS {
+            // A value that changes every draw, as a game's per-object parameters do.
+            params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
+            fx.set_params(&params);
+            let pass = fx
+                .apply(draws::passes::draw::P0, &target)
+                .map_err(|e| e.to_string())?;
+            if sprites {
+                batch.draw(&pass, &sprite).map_err(|e| e.to_string())?;
+            }
+        }
+        // SAFETY: the headless context is current on this thread (`GlContext`).
+        unsafe { ctx.glow().finish() };
+        let elapsed = start.elapsed();
+        let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        if frame >= WARM_UP {
+            frame_times.push(elapsed);
+            allocations.push(allocated);
+        }
+    }
+    Ok(Run {
+        frame_times,
+        allocations,
+    })
+}
+
+fn main() -> ExitCode {
+    let headless = match HeadlessGl::new(SIZE, SIZE) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("bench draws: headless OpenGL unavailable: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ctx = headless.context();
+    // SAFETY: a query on the current context.
+    let renderer = unsafe { ctx.glow().get_parameter_string(glow::RENDERER) };
+    println!(
+        "== typed draws ({renderer}, headless EGL; {DRAWS} draws a frame, median of {FRAMES} frames after {WARM_UP} warm-up, release)"
+    );
+    let mut failed = false;
+    for (label, sprites) in [
+        ("set_params + apply + 1-sprite draw", true),
+        ("set_params + apply", false),
+    ] {
+        match run(ctx, sprites) {
+            Ok(r) => {
+                let allocations = r.max_allocations();
+                println!(
+                    "{label:<36} {:>8.0} ns/draw   {:>6.2} ms/frame   {allocations} allocations/frame",
+                    r.median_per_draw_ns(),
+                    r.median_per_draw_ns() * DRAWS as f64 / 1e6,
+                );
+                failed |= allocations != 0;
+            }
+            Err(e) => {
+                eprintln!("bench draws: {label}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if failed {
+        eprintln!("bench draws: the draw loop allocated after warm-up; it must not");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
