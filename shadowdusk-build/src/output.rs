@@ -61,7 +61,12 @@ pub(crate) fn write_artifacts(
 ) -> Result<Vec<String>, WriteError> {
     let mut warnings = Vec::new();
     write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
-    let options = CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
+    let mut options =
+        CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
+    // What shader hot reload needs to recompile the effect as this build did.
+    options.source = Some(manifest.source.clone());
+    options.defines = manifest.defines.clone();
+    options.include_dirs = manifest.include_dirs.clone();
     let code = match codegen::generate_string(effect, &manifest.reflection, &options) {
         Ok(code) => code,
         Err(e) => {

@@ -170,6 +170,9 @@ struct Source {
     effect: shadowdusk_mgfx::Effect,
     reflection: EffectReflection,
     deps: Vec<PathBuf>,
+    /// The options it was compiled with, for the generated `Effect` (hot reload compiles alike).
+    defines: Vec<(String, String)>,
+    include_dirs: Vec<PathBuf>,
 }
 
 fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
@@ -215,6 +218,9 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
         module_name,
         mgfx: source.mgfx,
         crate_path,
+        source: Some(abs.clone()),
+        defines: source.defines,
+        include_dirs: source.include_dirs,
     };
     let module = codegen::generate(&source.effect, &source.reflection, &options)
         .map_err(|e| codegen_message(&e, &shown, &source.reflection, env))?;
@@ -277,6 +283,8 @@ fn from_artifact(out_dir: Option<&Path>, rel: &Path, abs: &Path) -> Result<Sourc
         effect,
         reflection: manifest.reflection,
         deps,
+        defines: manifest.defines,
+        include_dirs: manifest.include_dirs,
     })
 }
 
@@ -294,6 +302,8 @@ fn compile_in_process(abs: &Path, env: &MacroEnv) -> Result<Source, String> {
             effect: c.effect,
             reflection: c.reflection,
             deps: c.deps,
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
         }),
         Err(e) => Err(shader_error_message(&e, &env.manifest_dir)),
     }

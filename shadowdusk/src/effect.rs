@@ -38,6 +38,17 @@ pub trait Effect: 'static {
     const MGFX: &'static [u8];
     /// The effect's source file name (`tint.fx`), for messages.
     const NAME: &'static str;
+    /// [`shadowdusk_mgfx::layout::fingerprint`] of `MGFX`: the register records, parameters
+    /// and techniques the generated code was made for. An effect with the same fingerprint fits
+    /// the same `Params`, passes and slots (what shader hot reload checks). 0 when unknown.
+    const LAYOUT: u64 = 0;
+    /// The effect file `MGFX` was compiled from, as an absolute path at build time (what
+    /// `hot::HotEffect::new` watches); `""` when unknown.
+    const SOURCE: &'static str = "";
+    /// The `(name, value)` defines it was compiled with.
+    const DEFINES: &'static [(&'static str, &'static str)] = &[];
+    /// The include folders it was compiled with.
+    const INCLUDE_DIRS: &'static [&'static str] = &[];
 }
 
 /// One pass of one technique of effect `E`, as a value: what

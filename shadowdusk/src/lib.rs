@@ -82,3 +82,5 @@ pub use shadowdusk_macros::include_effect;
 
 #[cfg(feature = "gl")]
 pub mod gl;
+#[cfg(feature = "hot-reload")]
+pub mod hot;

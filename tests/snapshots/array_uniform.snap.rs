@@ -17,6 +17,10 @@ pub mod array_uniform {
         type Technique = Technique;
         const MGFX: &'static [u8] = MGFX;
         const NAME: &'static str = "ArrayUniform.fx";
+        const LAYOUT: u64 = 10905582946873384321u64;
+        const SOURCE: &'static str = "";
+        const DEFINES: &'static [(&'static str, &'static str)] = &[];
+        const INCLUDE_DIRS: &'static [&'static str] = &[];
     }
     /// The constant-buffer registers of the effect, one field per MGFX constant-buffer record in record order, laid out exactly as MonoGame uploads them (`glUniform4fv` of `size / 16` vec4s per record).
     ///

@@ -303,7 +303,12 @@ pub(crate) fn textures(ctx: &Ctx) -> TokenStream {
 }
 
 /// The `Effect` marker type and its `Effect` trait implementation.
-pub(crate) fn effect_marker(ctx: &Ctx, label: &str) -> TokenStream {
+pub(crate) fn effect_marker(
+    ctx: &Ctx,
+    label: &str,
+    effect: &shadowdusk_mgfx::Effect,
+    options: &super::CodegenOptions,
+) -> TokenStream {
     let k = &ctx.krate;
     let krate = ctx.krate_str.trim_start_matches("::");
     let doc = doc_attrs(&[
@@ -319,6 +324,22 @@ pub(crate) fn effect_marker(ctx: &Ctx, label: &str) -> TokenStream {
         ),
     ]);
     let name = Literal::string(label);
+    let layout = Literal::u64_suffixed(shadowdusk_mgfx::layout::fingerprint(effect));
+    let source = Literal::string(
+        &options
+            .source
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    );
+    let defines = options.defines.iter().map(|(k, v)| {
+        let (k, v) = (Literal::string(k), Literal::string(v));
+        quote!((#k, #v))
+    });
+    let include_dirs = options
+        .include_dirs
+        .iter()
+        .map(|d| Literal::string(&d.display().to_string()));
     quote! {
         #doc
         pub enum Effect {}
@@ -328,6 +349,10 @@ pub(crate) fn effect_marker(ctx: &Ctx, label: &str) -> TokenStream {
             type Technique = Technique;
             const MGFX: &'static [u8] = MGFX;
             const NAME: &'static str = #name;
+            const LAYOUT: u64 = #layout;
+            const SOURCE: &'static str = #source;
+            const DEFINES: &'static [(&'static str, &'static str)] = &[#(#defines),*];
+            const INCLUDE_DIRS: &'static [&'static str] = &[#(#include_dirs),*];
         }
     }
 }

@@ -73,6 +73,13 @@ pub struct CodegenOptions {
     pub mgfx: MgfxSource,
     /// Path of the runtime crate in the user's crate. Default `::shadowdusk`.
     pub crate_path: String,
+    /// The effect file it was compiled from (absolute), for shader hot reload (`Effect::SOURCE`);
+    /// `None` writes `""`.
+    pub source: Option<PathBuf>,
+    /// The defines it was compiled with (`Effect::DEFINES`), so a hot reload compiles alike.
+    pub defines: Vec<(String, String)>,
+    /// The include folders it was compiled with (`Effect::INCLUDE_DIRS`).
+    pub include_dirs: Vec<PathBuf>,
 }
 
 impl CodegenOptions {
@@ -82,6 +89,9 @@ impl CodegenOptions {
             module_name: module_name.into(),
             mgfx,
             crate_path: "::shadowdusk".to_string(),
+            source: None,
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
         }
     }
 }
@@ -443,7 +453,7 @@ pub fn generate(
     let techniques = items::techniques(&ctx, effect);
     let textures = items::textures(&ctx);
     let label = source_label(reflection, &options.module_name);
-    let marker = items::effect_marker(&ctx, &label);
+    let marker = items::effect_marker(&ctx, &label, effect, options);
     let module_doc = format!(" Typed parameters of the effect {}.", docs::code(&label));
     // Outer docs of a module resolve links in the parent's scope, hence the module prefix.
     let module_items_doc = format!(

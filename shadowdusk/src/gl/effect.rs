@@ -115,6 +115,21 @@ impl<E: Effect> GlEffect<E> {
         )
     }
 
+    /// Swaps in another compile of `E`'s effect (shader hot reload: the same source, edited)
+    /// when it has the same layout as the running one — the records, parameters and techniques
+    /// `E`'s generated code was made for ([`mgfx::layout::compare`]). Its shaders are compiled
+    /// and linked before anything is replaced, so on any error the running effect stays as it
+    /// was. Parameter values, textures and the sprite transform carry over.
+    pub fn replace_effect(&mut self, model: mgfx::Effect) -> Result<(), ReplaceError> {
+        mgfx::layout::compare(&self.loaded.model, &model).map_err(ReplaceError::Layout)?;
+        check_layout::<E>(&model, &self.params)?;
+        let mut loaded = LoadedEffect::new(&self.loaded.ctx, model)?;
+        loaded.textures = std::mem::take(&mut self.loaded.textures);
+        loaded.sprite_transform = self.loaded.sprite_transform;
+        self.loaded = loaded;
+        Ok(())
+    }
+
     /// The effect model read from `E::MGFX`.
     pub fn effect(&self) -> &mgfx::Effect {
         &self.loaded.model
@@ -133,6 +148,18 @@ impl<E: Effect> fmt::Debug for GlEffect<E> {
             .field("techniques", &self.loaded.model.techniques.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Why [`GlEffect::replace_effect`] kept the running effect.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceError {
+    /// The new effect's layout differs (the change names the parameter or technique): `E`'s
+    /// generated code cannot drive it.
+    #[error("{0}")]
+    Layout(mgfx::layout::LayoutChange),
+    /// The driver refused a shader or program of the new effect, or it is malformed.
+    #[error(transparent)]
+    Gl(#[from] GlError),
 }
 
 /// Whether `params` has exactly `model`'s records, register for register: generated code

@@ -59,7 +59,7 @@ pub use apply::{AppliedPass, RenderTarget};
 pub use cbuffer::cbuffer_bytes;
 pub use context::GlContext;
 pub use dyn_effect::{DynEffect, DynPass};
-pub use effect::GlEffect;
+pub use effect::{GlEffect, ReplaceError};
 pub use error::{GlError, ShaderRef};
 pub use framebuffer::GlRenderTarget;
 pub use params::{matrix_data, parameter_value_count};
