@@ -1,4 +1,4 @@
-//! `cargo xtask bench [corpus] [build] [hostile] [draws]`: compiler and runtime figures, printed,
+//! `cargo xtask bench [corpus] [build] [hostile] [draws] [hot]`: compiler and runtime figures, printed,
 //! never asserted (except that drawing allocates nothing; see `draws`).
 //!
 //! Runs in release (re-executing itself with `--release` when started from a debug build), so
@@ -43,10 +43,10 @@ pub fn run(extra: &[String]) -> Result<(), String> {
         };
     }
     std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
-    // `cargo xtask bench [corpus] [build] [hostile] [draws]`: the parts named, or all of them.
+    // `cargo xtask bench [corpus] [build] [hostile] [draws] [hot]`: the parts named, or all of them.
     let all = !extra
         .iter()
-        .any(|a| ["corpus", "build", "hostile", "draws"].contains(&a.as_str()));
+        .any(|a| ["corpus", "build", "hostile", "draws", "hot"].contains(&a.as_str()));
     let wants = |part: &str| all || extra.iter().any(|a| a == part);
     if wants("corpus") {
         corpus(&root)?;
@@ -59,6 +59,9 @@ pub fn run(extra: &[String]) -> Result<(), String> {
     }
     if wants("draws") {
         draws(&root)?;
+    }
+    if wants("hot") {
+        crate::bench_hot::run(&root)?;
     }
     Ok(())
 }

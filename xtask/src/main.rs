@@ -3,6 +3,7 @@
 mod bench;
 mod bench_build;
 mod bench_hostile;
+mod bench_hot;
 mod demo;
 mod fuzz;
 mod setup;

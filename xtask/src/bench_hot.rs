@@ -1,0 +1,144 @@
+//! `cargo xtask bench hot`: shader hot reload, from file save to the new program being ready.
+//!
+//! Every effect of `tests/corpus` is copied (with the corpus's includes) to a temporary folder
+//! and watched by `shadowdusk_compiler::watch::Watcher`, as `shadowdusk::hot::HotEffect` does.
+//! Each round saves the effect the way editors do (a new file renamed over the old one, with a
+//! comment changed), waits for the recompile, and links the new effect on a headless GL context.
+//! "Ready" is when the program is linked: what a game's next frame would draw with. Figures are
+//! printed, never asserted; the aim is under 50 ms for a typical effect.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use shadowdusk::gl::headless::HeadlessGl;
+use shadowdusk::gl::DynEffect;
+use shadowdusk_compiler::watch::Watcher;
+use shadowdusk_compiler::Options;
+
+const ROUNDS: usize = 5;
+
+pub fn run(root: &Path) -> Result<(), String> {
+    let corpus = root.join("tests/corpus");
+    let tmp = std::env::temp_dir().join(format!("shadowdusk-bench-hot-{}", std::process::id()));
+    copy_dir(&corpus, &tmp)?;
+    let gl = HeadlessGl::new(64, 64).map_err(|e| format!("headless GL: {e}"))?;
+    let mut effects: Vec<PathBuf> = std::fs::read_dir(&tmp)
+        .map_err(|e| e.to_string())?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "fx"))
+        .collect();
+    effects.sort();
+
+    println!(
+        "\nhot reload: save → recompiled → program linked ({ROUNDS} saves per effect, median; \
+         `compile` includes the watcher's 15 ms settle for an editor's burst of events)"
+    );
+    println!(
+        "{:<34} {:>10} {:>10} {:>10}",
+        "effect", "compile", "link", "save→ready"
+    );
+    let mut all: Vec<(String, Duration)> = Vec::new();
+    let mut skipped = Vec::new();
+    for fx in &effects {
+        let name = fx
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let original = std::fs::read_to_string(fx).map_err(|e| e.to_string())?;
+        let watcher = Watcher::new(fx, Options::default(), &tmp)?;
+        let (mut compile, mut link, mut ready) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..ROUNDS {
+            let saved = Instant::now();
+            save(fx, &format!("{original}\n// edit {round}\n"))?;
+            let Some(update) = watcher.wait(Duration::from_secs(30)) else {
+                return Err(format!("{name}: no recompile within 30 s of a save"));
+            };
+            let compiled = match update.result {
+                Ok(c) => c,
+                Err(_) => break,
+            };
+            let start = Instant::now();
+            match DynEffect::new(gl.context(), &compiled.bytes) {
+                Ok(effect) => drop(effect),
+                // Effects the GL loader refuses (no pixel shader, …) are not hot-reloadable.
+                Err(_) => break,
+            }
+            let now = Instant::now();
+            compile.push(update.compiled_at - update.changed_at);
+            link.push(now - start);
+            ready.push(now - saved);
+        }
+        std::fs::write(fx, &original).map_err(|e| e.to_string())?;
+        if ready.len() < ROUNDS {
+            skipped.push(name);
+            continue;
+        }
+        let r = median(ready);
+        println!(
+            "{name:<34} {:>10} {:>10} {:>10}",
+            ms(median(compile)),
+            ms(median(link)),
+            ms(r)
+        );
+        all.push((name, r));
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    if all.is_empty() {
+        return Err("no corpus effect could be hot-reloaded".into());
+    }
+    all.sort_by_key(|(_, d)| *d);
+    let (slowest, worst) = all.last().expect("not empty");
+    println!(
+        "{} effects: median save→ready {}, slowest {} ({slowest}); aim: under 50 ms",
+        all.len(),
+        ms(all[all.len() / 2].1),
+        ms(*worst)
+    );
+    if !skipped.is_empty() {
+        println!("not GL-loadable, so not measured: {}", skipped.join(", "));
+    }
+    Ok(())
+}
+
+/// Writes a new file and renames it over `path`, as editors save.
+fn save(path: &Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("fx.saving");
+    std::fs::write(&tmp, text).map_err(|e| e.to_string())?;
+    std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    for entry in walkdir(from)? {
+        let rel = entry.strip_prefix(from).map_err(|e| e.to_string())?;
+        let dest = to.join(rel);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::copy(&entry, &dest).map_err(|e| format!("{}: {e}", entry.display()))?;
+    }
+    Ok(())
+}
+
+fn walkdir(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        if p.is_dir() {
+            out.extend(walkdir(&p)?);
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
