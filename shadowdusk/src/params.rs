@@ -42,6 +42,8 @@
 
 use core::fmt;
 
+use shadowdusk_mgfx::packing::matrix_slot;
+
 /// A generated `Params` struct: the register image of every constant-buffer record of one
 /// effect, indexed like the MGFX constant-buffer list.
 ///
@@ -239,9 +241,12 @@ impl<const R: usize, const C: usize> Mat<R, C> {
     /// `R` lanes (mgfx-format.md §7.2); later lanes keep their values. Registers past `C`, or past
     /// the slice, are left alone.
     pub fn write_registers(&self, registers: &mut [[f32; 4]]) {
-        for (k, register) in registers.iter_mut().take(C).enumerate() {
-            for (lane, row) in register.iter_mut().zip(&self.rows) {
-                *lane = row[k];
+        for (r, row) in self.rows.iter().enumerate().take(4) {
+            for (c, value) in row.iter().enumerate().take(4) {
+                let (k, lane) = matrix_slot(r, c);
+                if let Some(register) = registers.get_mut(k) {
+                    register[lane] = *value;
+                }
             }
         }
     }
@@ -249,9 +254,12 @@ impl<const R: usize, const C: usize> Mat<R, C> {
     /// Reads back what [`Mat::write_registers`] wrote (missing registers read as zero).
     pub fn from_registers(registers: &[[f32; 4]]) -> Self {
         let mut m = Mat::default();
-        for (k, register) in registers.iter().take(C).enumerate() {
-            for (row, lane) in m.rows.iter_mut().zip(register) {
-                row[k] = *lane;
+        for (r, row) in m.rows.iter_mut().enumerate().take(4) {
+            for (c, value) in row.iter_mut().enumerate().take(4) {
+                let (k, lane) = matrix_slot(r, c);
+                if let Some(register) = registers.get(k) {
+                    *value = register[lane];
+                }
             }
         }
         m
@@ -415,19 +423,25 @@ mod mint_conversions {
 /// mgfx-format.md §7.1–§7.2). Lanes at and past `rows` keep their values. Registers past
 /// `columns` or past the slice, and sizes over 4, are ignored.
 pub fn write_matrix(registers: &mut [[f32; 4]], m: &Matrix, rows: usize, columns: usize) {
-    let rows = rows.min(4);
-    for (k, register) in registers.iter_mut().take(columns.min(4)).enumerate() {
-        register[..rows].copy_from_slice(&m.column(k)[..rows]);
+    for r in 0..rows.min(4) {
+        for c in 0..columns.min(4) {
+            let (k, lane) = matrix_slot(r, c);
+            if let Some(register) = registers.get_mut(k) {
+                register[lane] = m.rows[r][c];
+            }
+        }
     }
 }
 
 /// Reads back what [`write_matrix`] wrote: entries outside the `rows`×`columns` block are zero.
 pub fn read_matrix(registers: &[[f32; 4]], rows: usize, columns: usize) -> Matrix {
-    let rows = rows.min(4);
     let mut m = Matrix::ZERO;
-    for (k, register) in registers.iter().take(columns.min(4)).enumerate() {
-        for (r, value) in register[..rows].iter().enumerate() {
-            m.rows[r][k] = *value;
+    for r in 0..rows.min(4) {
+        for c in 0..columns.min(4) {
+            let (k, lane) = matrix_slot(r, c);
+            if let Some(register) = registers.get(k) {
+                m.rows[r][c] = register[lane];
+            }
         }
     }
     m

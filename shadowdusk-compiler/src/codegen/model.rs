@@ -238,12 +238,15 @@ fn write_default(image: &mut [[u32; 4]], first: usize, shape: Shape, data: &[u32
             }
         }
         Shape::Matrix { rows, columns } => {
-            for k in 0..columns {
-                let Some(reg) = image.get_mut(first + k) else {
-                    return;
-                };
-                for (lane, v) in reg.iter_mut().zip(data.iter().skip(k * rows).take(rows)) {
-                    *lane = *v;
+            // MGFX data is MonoGame's `SetValue` order: element (r, c) at `c * rows + r`.
+            for c in 0..columns {
+                for r in 0..rows {
+                    let (k, lane) = shadowdusk_mgfx::packing::matrix_slot(r, c);
+                    let (Some(reg), Some(v)) = (image.get_mut(first + k), data.get(c * rows + r))
+                    else {
+                        continue;
+                    };
+                    reg[lane] = *v;
                 }
             }
         }

@@ -1,120 +1,46 @@
 //! Constant-buffer bytes from parameter values (mgfx-format.md §7.2, MonoGame `ConstantBuffer.cs`).
 //!
 //! Input: a constant-buffer record and the effect's top-level parameters. Output: the
-//! `size`-byte register array MonoGame uploads with `glUniform4fv(name, size/16, bytes)`.
-//! Rules, as `ConstantBuffer.SetParameter`/`SetData` implement them:
-//! * scalar or vector (`rows == 1`): `columns * 4` bytes at the offset; 1 register;
-//! * matrix: `columns` registers, register `k` = `data[k*rows .. k*rows+rows]`; a 4×4 is one
-//!   64-byte copy;
-//! * arrays: element by element, each starting after the registers the previous ones used;
-//! * structs and textures: nothing.
-//!
-//! MonoGame clamps the single-copy cases (vectors, 4×4) at the end of the buffer, because fxc
-//! may drop trailing registers of a matrix; other overruns throw, and here return
-//! [`GlError::CbufferOverrun`].
+//! `size`-byte register array MonoGame uploads with `glUniform4fv(name, size/16, bytes)`. The
+//! packing rules live in one place, [`mgfx::packing`](crate::mgfx::packing) (shared with the
+//! MGFX writer's checks and the code generator); this adapter turns its errors into
+//! [`GlError`]s. Overruns MonoGame would throw on are [`GlError::CbufferOverrun`].
 
 use super::GlError;
-use crate::mgfx::{ConstantBuffer, Parameter, ParameterClass, ParameterType};
-
-const REGISTER: usize = 16;
+use crate::mgfx::packing::{cbuffer_image, PackError};
+use crate::mgfx::{ConstantBuffer, Parameter};
 
 /// Builds the bytes of `cb` from the current values of `parameters` (top-level list).
 pub fn cbuffer_bytes(cb: &ConstantBuffer, parameters: &[Parameter]) -> Result<Vec<u8>, GlError> {
-    let mut buf = vec![0u8; cb.size as usize];
-    for entry in &cb.entries {
-        let param = usize::try_from(entry.parameter)
-            .ok()
-            .and_then(|i| parameters.get(i))
-            .ok_or_else(|| {
-                GlError::Malformed(format!(
-                    "constant buffer '{}' refers to parameter {} of {}",
-                    cb.name,
-                    entry.parameter,
-                    parameters.len()
-                ))
-            })?;
-        write_parameter(
-            &mut buf,
-            &cb.name,
-            entry.offset as usize,
-            param,
-            &param.name,
-        )?;
-    }
-    Ok(buf)
-}
-
-/// Writes one parameter at `offset`; returns the registers it used.
-fn write_parameter(
-    buf: &mut [u8],
-    cb_name: &str,
-    mut offset: usize,
-    param: &Parameter,
-    top_name: &str,
-) -> Result<usize, GlError> {
-    if !param.elements.is_empty() {
-        let mut used = 0;
-        for element in &param.elements {
-            let n = write_parameter(buf, cb_name, offset, element, top_name)?;
-            offset += n * REGISTER;
-            used += n;
-        }
-        return Ok(used);
-    }
-    let Some(data) = &param.data else {
-        // Structs, textures: MonoGame has no code path that writes them.
-        return Ok(0);
-    };
-    if !matches!(
-        param.ty,
-        ParameterType::Single | ParameterType::Int32 | ParameterType::Bool
-    ) {
-        return Ok(0);
-    }
-    let (rows, columns) = (param.rows as usize, param.columns as usize);
-    // MonoGame swaps the roles for matrices: SetData(offset, ColumnCount, RowCount, data).
-    let (set_rows, set_cols) = if param.class == ParameterClass::Matrix {
-        (columns, rows)
-    } else {
-        (rows, columns)
-    };
-    let size = buf.len();
-    let overrun = |at: usize| GlError::CbufferOverrun {
-        cbuffer: cb_name.to_string(),
-        parameter: top_name.to_string(),
-        offset: at,
-        size,
-    };
-    let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let need = set_rows * set_cols * 4;
-    if bytes.len() < need {
-        return Err(GlError::ParameterShape {
-            name: top_name.to_string(),
-            what: format!("holds {} values but is {rows}x{columns}", data.len()),
-        });
-    }
-    if set_rows == 1 || (set_rows == 4 && set_cols == 4) {
-        // The single-copy case, clamped at the end of the buffer like MonoGame.
-        if offset > buf.len() {
-            return Err(overrun(offset));
-        }
-        let len = need.min(buf.len() - offset);
-        buf[offset..offset + len].copy_from_slice(&bytes[..len]);
-    } else {
-        let stride = set_cols * 4;
-        for y in 0..set_rows {
-            let at = offset + REGISTER * y;
-            let dst = buf.get_mut(at..at + stride).ok_or_else(|| overrun(at))?;
-            dst.copy_from_slice(&bytes[stride * y..stride * (y + 1)]);
-        }
-    }
-    Ok(set_rows)
+    cbuffer_image(cb, parameters).map_err(|e| match e {
+        PackError::NoParameter { .. } => GlError::Malformed(e.to_string()),
+        PackError::Shape {
+            name,
+            values,
+            rows,
+            columns,
+        } => GlError::ParameterShape {
+            name,
+            what: format!("holds {values} values but is {rows}x{columns}"),
+        },
+        PackError::Overrun {
+            cbuffer,
+            parameter,
+            offset,
+            size,
+        } => GlError::CbufferOverrun {
+            cbuffer,
+            parameter,
+            offset,
+            size,
+        },
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mgfx::CbufferEntry;
+    use crate::mgfx::{CbufferEntry, ParameterClass, ParameterType};
 
     fn value(class: ParameterClass, name: &str, rows: u8, columns: u8, data: &[f32]) -> Parameter {
         Parameter {
