@@ -56,6 +56,7 @@
 //! sharing is keyed on crate-relative paths: the `cache` module's documentation (source of
 //! `src/cache.rs`).
 
+#![warn(missing_docs)]
 // The example is a whole build.rs, whose `fn main` is the point.
 #![allow(clippy::needless_doctest_main)]
 

@@ -4,6 +4,8 @@
 //! reader, the generated Rust code and the GL loader. Field order and meaning follow
 //! `mgfx-format.md`; enum byte values are MonoGame 3.8's ordinals.
 
+#![warn(missing_docs)]
+
 mod cursor;
 mod enums;
 mod hash;
