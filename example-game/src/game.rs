@@ -1,7 +1,9 @@
 //! The game: GL resources, the active scene, per-frame parameter updates through the typed
 //! setters, and drawing. It only needs a `GlContext`, so the same code runs in a window and on
 //! a headless EGL pbuffer. Every effect is typed by its generated module (`GlEffect<tint::Effect>`),
-//! so a pass, texture slot or `Params` of the wrong effect would not compile.
+//! so a pass, texture slot or `Params` of the wrong effect would not compile. With hot reload
+//! ([`Watch`]) each effect follows its source file and is polled once a frame
+//! ([`Game::poll_shaders`]); the label shows the newest reload, refused edit or compile error.
 
 use glow::HasContext;
 use shadowdusk::gl::{
@@ -12,6 +14,7 @@ use shadowdusk::{Effect, Pass};
 
 use crate::cube;
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
+use crate::hot::{Event, Shader, Status, Watch};
 use crate::mesh::Mesh;
 use crate::scene::{self, Rect, Scene};
 use crate::skinned;
@@ -26,14 +29,18 @@ pub enum Key {
     Tab,
 }
 
-/// Every effect, loaded into GL.
+/// Every effect, loaded into GL; with hot reload each follows its source file.
 struct Effects {
-    tint: GlEffect<tint::Effect>,
-    sepia: GlEffect<sepia::Effect>,
-    grayscale: GlEffect<grayscale::Effect>,
-    wave: GlEffect<wave::Effect>,
-    cube: GlEffect<cube_fx::Effect>,
-    skinned: GlEffect<skinned_fx::Effect>,
+    tint: Shader<tint::Effect>,
+    sepia: Shader<sepia::Effect>,
+    grayscale: Shader<grayscale::Effect>,
+    wave: Shader<wave::Effect>,
+    cube: Shader<cube_fx::Effect>,
+    skinned: Shader<skinned_fx::Effect>,
+    /// `tint` as built, never reloaded: the untouched sprite, the text and the render-target
+    /// inset, so the label stays readable and the original stays the original whatever an
+    /// edit of `tint.fx` does.
+    plain: GlEffect<tint::Effect>,
 }
 
 /// The typed parameters of every effect, set each frame.
@@ -66,10 +73,8 @@ pub struct Game {
     mesh: Mesh,
     ribbon: Mesh,
     inset: GlRenderTarget,
-}
-
-fn load<E: Effect>(ctx: &GlContext) -> Result<GlEffect<E>, String> {
-    GlEffect::new(ctx).map_err(|e| format!("loading effect {}: {e}", E::NAME))
+    /// The hot-reload label; `None` without hot reload.
+    status: Option<Status>,
 }
 
 /// A texture sampled texel for texel: the effects' sampler states choose point filtering too.
@@ -83,16 +88,28 @@ fn rgba(c: [u8; 4]) -> [f32; 4] {
 }
 
 impl Game {
-    /// Loads every effect, makes the textures and buffers, and starts on `scene`.
+    /// Loads every effect as built, makes the textures and buffers, and starts on `scene`.
     pub fn new(ctx: &GlContext, scene: Scene) -> Result<Game, String> {
+        Game::load(ctx, scene, &Watch::Off)
+    }
+
+    /// [`Game::new`], every effect following the file `watch` says (`--hot`): call
+    /// [`Game::poll_shaders`] once a frame.
+    pub fn load(ctx: &GlContext, scene: Scene, watch: &Watch) -> Result<Game, String> {
         let mut effects = Effects {
-            tint: load(ctx)?,
-            sepia: load(ctx)?,
-            grayscale: load(ctx)?,
-            wave: load(ctx)?,
-            cube: load(ctx)?,
-            skinned: load(ctx)?,
+            tint: Shader::load(ctx, watch)?,
+            sepia: Shader::load(ctx, watch)?,
+            grayscale: Shader::load(ctx, watch)?,
+            wave: Shader::load(ctx, watch)?,
+            cube: Shader::load(ctx, watch)?,
+            skinned: Shader::load(ctx, watch)?,
+            plain: GlEffect::new(ctx)
+                .map_err(|e| format!("loading effect {}: {e}", tint::Effect::NAME))?,
         };
+        let status = watch.describe::<tint::Effect>().map(|watching| {
+            eprintln!("example-game: hot reload: watching the effects' sources in {watching}");
+            Status::new(watching)
+        });
         let sprite = texture(ctx, texture::SIZE, texture::SIZE, &texture::sprite_pixels())?;
         let atlas = font::atlas();
         let font = texture(ctx, atlas.width, atlas.height, &atlas.rgba)?;
@@ -131,6 +148,7 @@ impl Game {
             ribbon: skinned::upload(ctx)?,
             inset: GlRenderTarget::new(ctx, scene::INSET.width, scene::INSET.height)
                 .map_err(|e| e.to_string())?,
+            status,
         };
         game.params.plain.set_tint([1.0; 4]);
         game.update(0.0);
@@ -176,6 +194,37 @@ impl Game {
             params.set_light_direction(cube::LIGHT_DIRECTION);
         }
         skinned::update(&mut p.skinned, time, scene::WIDTH, scene::HEIGHT);
+    }
+
+    /// Swaps in every finished recompile of an effect's source (hot reload; nothing happens
+    /// without it). Call it once a frame with the context current, before drawing: the frame
+    /// drawn next uses what was swapped in. Returns what was found (reloads, and edits refused
+    /// or failed, which keep the running effect), which the label shows and stderr gets in full.
+    pub fn poll_shaders(&mut self) -> Vec<Event> {
+        let Some(status) = &mut self.status else {
+            return Vec::new();
+        };
+        let (e, time) = (&mut self.effects, self.time);
+        let events: Vec<Event> = [
+            Event::of::<tint::Effect>(e.tint.poll(), time),
+            Event::of::<sepia::Effect>(e.sepia.poll(), time),
+            Event::of::<grayscale::Effect>(e.grayscale.poll(), time),
+            Event::of::<wave::Effect>(e.wave.poll(), time),
+            Event::of::<cube_fx::Effect>(e.cube.poll(), time),
+            Event::of::<skinned_fx::Effect>(e.skinned.poll(), time),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for event in &events {
+            status.record(event.clone());
+        }
+        events
+    }
+
+    /// The hot-reload label, when hot reload is on.
+    pub fn hot_status(&self) -> Option<&Status> {
+        self.status.as_ref()
     }
 
     /// The context the game draws with.
@@ -251,17 +300,21 @@ impl Game {
             2.0,
             [150, 160, 180, 255],
         ));
+        if let Some(status) = &self.status {
+            text.extend(status.sprites(width));
+        }
         self.draw_plain(&screen, &font, &text)
     }
 
-    /// Draws `sprites` of `texture` through `tint` with a white tint (SpriteBatch's default look).
+    /// Draws `sprites` of `texture` through the fixed `tint` with a white tint (SpriteBatch's
+    /// default look).
     fn draw_plain(
         &mut self,
         target: &RenderTarget,
         texture: &GlTexture,
         sprites: &[Sprite],
     ) -> Result<(), String> {
-        let fx = &mut self.effects.tint;
+        let fx = &mut self.effects.plain;
         fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture));
         let pass = apply(fx, &self.params.plain, tint::passes::tinted::P0, target)?;
         self.batch.draw(&pass, sprites).map_err(|e| e.to_string())

@@ -12,12 +12,15 @@
 //! typed setters. The label of the active scene is drawn with a built-in bitmap font.
 //!
 //! The binary runs in a window (winit + glutin) or headless (`--headless`, EGL surfaceless);
-//! the modules here are also what the screenshot test uses to know where to look.
+//! the modules here are also what the screenshot test uses to know where to look. With `--hot`
+//! every effect follows its source file ([`hot`]): a saved edit is swapped in on the next frame
+//! when its register layout still fits the generated code, and the label says what happened.
 
 pub mod cube;
 pub mod effects;
 pub mod font;
 pub mod game;
+pub mod hot;
 pub mod mesh;
 pub mod options;
 pub mod run;

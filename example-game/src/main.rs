@@ -1,5 +1,5 @@
-//! `example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scene NAME]`: see
-//! [`example_game::options::USAGE`].
+//! `example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scene NAME]
+//! [--hot | --hot-dir DIR]`: see [`example_game::options::USAGE`].
 
 use std::process::ExitCode;
 

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::hot::Watch;
 use crate::scene::Scene;
 
 /// How to run.
@@ -15,6 +16,8 @@ pub struct Options {
     pub screenshot: Option<PathBuf>,
     /// The scene shown first.
     pub scene: Scene,
+    /// Which shader files are followed (`--hot`, `--hot-dir DIR`).
+    pub watch: Watch,
 }
 
 /// Frames run headless, or before a windowed screenshot, when `--frames` is not given.
@@ -23,12 +26,16 @@ pub const DEFAULT_FRAMES: u64 = 60;
 /// The `--help` text.
 pub const USAGE: &str = "\
 usage: example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scene NAME]
+                    [--hot | --hot-dir DIR]
 
   --headless          render without a window (EGL surfaceless, Mesa llvmpipe)
   --frames N          stop after N frames (default 60 headless or with --screenshot)
   --screenshot PATH   write one PNG per scene at the last frame, plus the wave scene at
                       frame 1 and frame N: OUT-tint.png, ... or DIR/tint.png, ...
-  --scene NAME        first scene: tint, sepia, grayscale, wave, cube
+  --scene NAME        first scene: tint, sepia, grayscale, wave, cube, skinned
+  --hot               reload an effect when its source in example-game/shaders (or an
+                      include) is saved; the label says when it reloaded, or why not
+  --hot-dir DIR       like --hot, following DIR/tint.fx, ... (a copy of the shaders)
 
 keys: 1-6 choose a scene, Tab the next one, Esc quits";
 
@@ -39,6 +46,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
         frames: None,
         screenshot: None,
         scene: Scene::Tint,
+        watch: Watch::Off,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -63,6 +71,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
                     format!("unknown scene '{v}'; one of: {}", names.join(", "))
                 })?;
             }
+            "--hot" => {
+                if options.watch == Watch::Off {
+                    options.watch = Watch::Sources;
+                }
+            }
+            "--hot-dir" => options.watch = Watch::Dir(PathBuf::from(value("--hot-dir")?)),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument '{other}'")),
         }
@@ -89,6 +103,27 @@ mod tests {
         assert_eq!(o.frames, Some(30));
         assert_eq!(o.screenshot, Some(PathBuf::from("out.png")));
         assert_eq!(o.scene, Scene::Cube);
+        assert_eq!(o.watch, Watch::Off);
+    }
+
+    #[test]
+    fn hot_follows_the_sources_or_a_folder() {
+        assert_eq!(parse(args("--hot")).unwrap().unwrap().watch, Watch::Sources);
+        let dir = Watch::Dir(PathBuf::from("/tmp/copy"));
+        assert_eq!(
+            parse(args("--hot-dir /tmp/copy")).unwrap().unwrap().watch,
+            dir
+        );
+        assert_eq!(
+            parse(args("--hot-dir /tmp/copy --hot"))
+                .unwrap()
+                .unwrap()
+                .watch,
+            dir
+        );
+        assert!(parse(args("--hot-dir"))
+            .unwrap_err()
+            .contains("needs a value"));
     }
 
     #[test]

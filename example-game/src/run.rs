@@ -97,13 +97,14 @@ pub fn headless(options: &Options) -> Result<Vec<PathBuf>, Failure> {
     let ctx = headless.context();
     announce(ctx, "headless, EGL surfaceless pbuffer");
     let _vao = VertexArray::bind(ctx)?;
-    let mut game = Game::new(ctx, options.scene)?;
+    let mut game = Game::load(ctx, options.scene, &options.watch)?;
     let shots = options.screenshot.as_deref().map(Shots::new);
     let last = options.frames.unwrap_or(DEFAULT_FRAMES);
     let mut written = Vec::new();
     let mut result = Ok(());
     for frame in 1..=last {
         game.update(frame_time(frame));
+        game.poll_shaders();
         result = game.render(width, height);
         if result.is_err() {
             break;

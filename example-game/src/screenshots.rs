@@ -112,7 +112,7 @@ impl Shots {
 }
 
 /// Reads the whole back buffer as a top-down image.
-fn read_backbuffer(ctx: &GlContext, width: u32, height: u32) -> Result<RgbaImage, String> {
+pub fn read_backbuffer(ctx: &GlContext, width: u32, height: u32) -> Result<RgbaImage, String> {
     // SAFETY: a binding on the current context (`GlContext`).
     unsafe { ctx.glow().bind_framebuffer(glow::READ_FRAMEBUFFER, None) };
     let pixels = RenderTarget::backbuffer(width, height)

@@ -143,7 +143,7 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     };
     announce(&ctx, api);
     let vao = VertexArray::bind(&ctx)?;
-    let game = Game::new(&ctx, options.scene)?;
+    let game = Game::load(&ctx, options.scene, &options.watch)?;
     window.request_redraw();
     Ok(Running {
         game: Some(game),
@@ -170,7 +170,7 @@ impl App {
         event_loop.exit();
     }
 
-    /// One frame: update, screenshots when due, draw, show.
+    /// One frame: update, hot reload, screenshots when due, draw, show.
     fn redraw(&mut self) -> Result<bool, Failure> {
         let Some(r) = &mut self.running else {
             return Ok(true);
@@ -188,6 +188,7 @@ impl App {
             None => r.start.elapsed().as_secs_f32(),
         };
         game.update(time);
+        game.poll_shaders();
         if let (Some(shots), Some(last)) = (&self.shots, self.last_frame) {
             let files = shots.after_frame(game, r.frame, last, size)?;
             self.written.extend(files);

@@ -63,40 +63,59 @@ pub struct LayoutChange(pub String);
 /// in words that name the parameter, record or technique.
 pub fn compare(old: &Effect, new: &Effect) -> Result<(), LayoutChange> {
     let change = |s: String| Err(LayoutChange(s));
-    for (i, p) in old.parameters.iter().enumerate() {
-        match new.parameters.iter().position(|q| q.name == p.name) {
-            None => {
+    let position = |list: &[Parameter], name: &str| list.iter().position(|p| p.name == name);
+    // Added and removed parameters first: they are what moved everything after them.
+    if let Some((j, q)) = new
+        .parameters
+        .iter()
+        .enumerate()
+        .find(|(_, q)| position(&old.parameters, &q.name).is_none())
+    {
+        if let Some(p) = old.parameters.get(j) {
+            if position(&new.parameters, &p.name).is_none() {
                 return change(format!(
-                    "parameter {} ({}) is gone from the new effect",
+                    "parameter {} ({}) was renamed {} ({}); the generated setters use the old name",
                     quoted(&p.name),
-                    shape(p)
-                ))
-            }
-            Some(j) => {
-                let q = &new.parameters[j];
-                if shape(p) != shape(q) {
-                    return change(format!(
-                        "parameter {} changed from {} to {}",
-                        quoted(&p.name),
-                        shape(p),
-                        shape(q)
-                    ));
-                }
-                if i != j {
-                    return change(format!(
-                        "parameter {} moved from position {i} to {j} in the parameter list",
-                        quoted(&p.name)
-                    ));
-                }
+                    shape(p),
+                    quoted(&q.name),
+                    shape(q)
+                ));
             }
         }
-    }
-    if let Some(q) = new.parameters.get(old.parameters.len()) {
         return change(format!(
             "the new effect adds parameter {} ({}), which the generated Params has no place for",
             quoted(&q.name),
             shape(q)
         ));
+    }
+    if let Some(p) = old
+        .parameters
+        .iter()
+        .find(|p| position(&new.parameters, &p.name).is_none())
+    {
+        return change(format!(
+            "parameter {} ({}) is gone from the new effect",
+            quoted(&p.name),
+            shape(p)
+        ));
+    }
+    for (i, p) in old.parameters.iter().enumerate() {
+        let j = position(&new.parameters, &p.name).expect("checked above");
+        let q = &new.parameters[j];
+        if shape(p) != shape(q) {
+            return change(format!(
+                "parameter {} changed from {} to {}",
+                quoted(&p.name),
+                shape(p),
+                shape(q)
+            ));
+        }
+        if i != j {
+            return change(format!(
+                "parameter {} moved from position {i} to {j} in the parameter list",
+                quoted(&p.name)
+            ));
+        }
     }
     let (a, b) = (describe(old), describe(new));
     if let Some((x, y)) = a.iter().zip(&b).find(|(x, y)| x != y) {
@@ -213,11 +232,16 @@ mod tests {
             .unwrap_err()
             .0
             .contains("adds parameter `Glow`"));
+        // Inserted in the middle, it is still the new parameter that is named.
+        let inserted = effect(vec![float("Tint", 4), float("Glow", 1), float("Amount", 1)]);
+        let why = compare(&a, &inserted).unwrap_err().0;
+        assert!(why.contains("adds parameter `Glow`"), "{why}");
         let renamed = effect(vec![float("Color", 4), float("Amount", 1)]);
-        assert!(compare(&a, &renamed)
-            .unwrap_err()
-            .0
-            .contains("`Tint` (float4) is gone"));
+        let why = compare(&a, &renamed).unwrap_err().0;
+        assert!(why.contains("`Tint` (float4) was renamed `Color`"), "{why}");
+        let removed = effect(vec![float("Amount", 1)]);
+        let why = compare(&a, &removed).unwrap_err().0;
+        assert!(why.contains("`Tint` (float4) is gone"), "{why}");
         let mut pass = a.clone();
         pass.techniques[0].passes[0].name = "Main".into();
         assert!(compare(&a, &pass).unwrap_err().0.contains("technique `T`"));

@@ -49,6 +49,9 @@ mod tests {
             }],
         };
         let err = validate(&effect).unwrap_err();
-        assert!(err.to_string().contains("points at a Vertex shader"), "{err}");
+        assert!(
+            err.to_string().contains("points at a Vertex shader"),
+            "{err}"
+        );
     }
 }
