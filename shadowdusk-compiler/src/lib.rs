@@ -25,36 +25,26 @@
 
 #![warn(missing_docs)]
 
+/// Declares the pipeline stages between the preprocessor and DXC: private, or public with the
+/// `internals` feature (ShadowDusk's stage tests and fuzz targets). Without the feature, items
+/// only those callers use are dead code here, which is expected.
+macro_rules! stages {
+    ($($stage:ident),*) => {$(
+        #[cfg(feature = "internals")]
+        pub mod $stage;
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code, unused_imports)]
+        mod $stage;
+    )*};
+}
+
+stages!(cross, dialect, effect, layout, lower);
+
 pub mod artifact;
 pub mod codegen;
-#[cfg(feature = "internals")]
-pub mod cross;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports)]
-mod cross;
 pub mod diag;
-#[cfg(feature = "internals")]
-pub mod dialect;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports)]
-mod dialect;
 pub mod dxc;
-#[cfg(feature = "internals")]
-pub mod effect;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports)]
-mod effect;
 pub mod include_effect;
-#[cfg(feature = "internals")]
-pub mod layout;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports)]
-mod layout;
-#[cfg(feature = "internals")]
-pub mod lower;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports)]
-mod lower;
 pub mod paths;
 pub mod pipeline;
 pub mod preprocess;

@@ -20,27 +20,9 @@ pub fn run(extra: &[String]) -> Result<(), String> {
     let root = crate::setup::workspace_root();
     if cfg!(debug_assertions) {
         // A debug compiler would make every Rust stage look 10-30x slower than users see.
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .current_dir(&root)
-            .args([
-                "run",
-                "--quiet",
-                "--release",
-                "--package",
-                "xtask",
-                "--",
-                "bench",
-            ])
-            .args(extra)
-            .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        return if status.success() {
-            Ok(())
-        } else {
-            Err(format!("release bench failed ({status})"))
-        };
+        let mut args = vec!["--", "bench"];
+        args.extend(extra.iter().map(String::as_str));
+        return run_release(&root, &args, "release bench");
     }
     std::env::set_var("SHADOWDUSK_DXC", crate::setup::dxc_path());
     // `cargo xtask bench [corpus] [build] [hostile] [draws] [hot]`: the parts named, or all of them.
@@ -70,25 +52,23 @@ pub fn run(extra: &[String]) -> Result<(), String> {
 /// effect with `include_effect!`, which needs DXC when it compiles, and `xtask` itself must
 /// build before `cargo xtask setup` has fetched DXC.
 fn draws(root: &Path) -> Result<(), String> {
+    run_release(root, &["--bin", "bench_draws"], "bench draws")
+}
+
+/// `cargo run --release --package xtask <args>` with the fetched DXC, from the workspace root.
+fn run_release(root: &Path, args: &[&str], what: &str) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(root)
-        .args([
-            "run",
-            "--quiet",
-            "--release",
-            "--package",
-            "xtask",
-            "--bin",
-            "bench_draws",
-        ])
+        .args(["run", "--quiet", "--release", "--package", "xtask"])
+        .args(args)
         .env("SHADOWDUSK_DXC", crate::setup::dxc_path())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("bench draws failed ({status})"))
+        Err(format!("{what} failed ({status})"))
     }
 }
 
