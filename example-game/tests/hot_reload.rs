@@ -5,8 +5,6 @@
 //! error keep the picture as it was and the label names the parameter or the line; fixing the
 //! file reloads again. The real `shaders/` are never touched.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -153,10 +151,12 @@ fn edits_show_on_the_next_frame_and_bad_ones_keep_the_picture() {
     const TEST: &str = "edits_show_on_the_next_frame_and_bad_ones_keep_the_picture";
     let gl = match HeadlessGl::new(scene::WIDTH, scene::HEIGHT) {
         Ok(gl) => gl,
-        Err(e) => return common::skip(TEST, &format!("headless OpenGL unavailable: {e}")),
+        Err(e) => {
+            return shadowdusk_testkit::skip(TEST, &format!("headless OpenGL unavailable: {e}"))
+        }
     };
     if !shadowdusk_compiler::dxc::available() {
-        return common::skip(TEST, "DXC unavailable (hot reload compiles with it)");
+        return shadowdusk_testkit::skip(TEST, "DXC unavailable (hot reload compiles with it)");
     }
     let dir = shaders_copy();
     let fx = dir.join("tint.fx");

@@ -4,8 +4,6 @@
 //! are lit and oriented where the CPU projection of the same matrices puts them, both in the
 //! back buffer and in the render-target inset.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,7 +21,7 @@ const FRAMES: u64 = 30;
 /// Colour channels may differ by this much from the CPU computation (the 2/255).
 const TOLERANCE: i32 = 2;
 
-/// Runs the game and returns the screenshot folder; `None` after [`common::skip`] without GL.
+/// Runs the game and returns the screenshot folder; `None` after [`shadowdusk_testkit::skip`] without GL.
 fn run_game() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("game_screenshots");
     let _ = std::fs::remove_dir_all(&dir);
@@ -40,7 +38,7 @@ fn run_game() -> Option<PathBuf> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     if output.status.code() == Some(i32::from(EXIT_NO_GL)) {
         let why = format!("headless OpenGL unavailable: {stderr}");
-        common::skip("game_screenshots", &why);
+        shadowdusk_testkit::skip("game_screenshots", &why);
         return None;
     }
     assert!(output.status.success(), "game failed: {stderr}");

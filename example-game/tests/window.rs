@@ -2,8 +2,6 @@
 //! window's back buffer holds exactly what the headless run renders: the same `Game` code on a
 //! GLX/EGL window surface and on an EGL pbuffer.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -87,7 +85,7 @@ fn window_matches_headless() {
     const TEST: &str = "window_matches_headless";
     let Some(xvfb) = Xvfb::start() else {
         let why = "Xvfb is not installed or did not start (apt-get install xvfb)";
-        common::skip(TEST, why);
+        shadowdusk_testkit::skip(TEST, why);
         return;
     };
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("game_window");
@@ -96,14 +94,14 @@ fn window_matches_headless() {
     let windowed = run(&window_dir, Some(&xvfb.display));
     let stderr = String::from_utf8_lossy(&windowed.stderr);
     if windowed.status.code() == Some(i32::from(EXIT_NO_GL)) {
-        common::skip(TEST, &format!("no OpenGL on Xvfb: {stderr}"));
+        shadowdusk_testkit::skip(TEST, &format!("no OpenGL on Xvfb: {stderr}"));
         return;
     }
     assert!(windowed.status.success(), "windowed run failed: {stderr}");
     let headless = run(&headless_dir, None);
     if headless.status.code() == Some(i32::from(EXIT_NO_GL)) {
         let why = String::from_utf8_lossy(&headless.stderr);
-        common::skip(TEST, &format!("no headless OpenGL: {why}"));
+        shadowdusk_testkit::skip(TEST, &format!("no headless OpenGL: {why}"));
         return;
     }
     assert!(

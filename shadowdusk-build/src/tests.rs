@@ -43,7 +43,7 @@ fn skip(test: &str) -> bool {
         return false;
     }
     let why = "DXC unavailable (run `cargo xtask setup` or set SHADOWDUSK_DXC)";
-    crate::skip(test, why);
+    shadowdusk_testkit::skip(test, why);
     true
 }
 

@@ -1,8 +1,6 @@
 //! The `shadowdusk` command behaves like mgfxc: exit 0 and an MGFX file that reads back on
 //! success; exit 1, `file(line,col): error CODE: message` on stderr and no output on failure.
 
-mod common;
-
 use std::path::PathBuf;
 
 const PS: &str = "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return float4(uv, 0, 1); }\n";
@@ -11,7 +9,7 @@ const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } 
 #[test]
 fn the_cli_follows_mgfxc_exit_codes_and_error_format() {
     if !shadowdusk_compiler::dxc::available() {
-        common::skip(
+        shadowdusk_testkit::skip(
             "the_cli_follows_mgfxc_exit_codes_and_error_format",
             "DXC is not available (run `cargo xtask setup`)",
         );
@@ -68,7 +66,7 @@ fn the_cli_follows_mgfxc_exit_codes_and_error_format() {
 #[test]
 fn the_cli_writes_mgfx_v11_on_request_and_v10_by_default() {
     if !shadowdusk_compiler::dxc::available() {
-        common::skip(
+        shadowdusk_testkit::skip(
             "the_cli_writes_mgfx_v11_on_request_and_v10_by_default",
             "DXC is not available (run `cargo xtask setup`)",
         );

@@ -3,8 +3,6 @@
 //! the CLI. `/WX` turns them into errors. The build-script side (cargo `warning:` lines, and
 //! `Builder::warnings_as_errors`) is checked with real cargo in `tests/tests/rebuild.rs`.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,7 +11,7 @@ fn dxc_or_fail(test: &str) -> bool {
     if shadowdusk_compiler::dxc::available() {
         return true;
     }
-    common::skip(test, "DXC is not available (run `cargo xtask setup`)");
+    shadowdusk_testkit::skip(test, "DXC is not available (run `cargo xtask setup`)");
     false
 }
 

@@ -59,19 +59,3 @@ pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVer
 /// so a cache keyed on it never serves output of a compiler that has changed since, whether or
 /// not the version number moved.
 pub const COMPILER_ID: &str = env!("SHADOWDUSK_COMPILER_ID");
-
-/// A unit test that cannot run here: a loud `!!! SKIPPED` line, or with
-/// `SHADOWDUSK_REQUIRE_ALL=1` (CI) a failure.
-#[cfg(test)]
-pub(crate) fn skip(test: &str, why: &str) {
-    let all = std::env::var("SHADOWDUSK_REQUIRE_ALL").is_ok_and(|v| v == "1");
-    assert!(!all, "{test} can't skip (SHADOWDUSK_REQUIRE_ALL=1): {why}");
-    eprintln!("!!! SKIPPED {test}: {why}");
-}
-
-/// The running test's name (libtest names each test's thread after it), for [`skip`].
-#[cfg(test)]
-pub(crate) fn this_test() -> String {
-    let name = std::thread::current().name().map(str::to_owned);
-    name.unwrap_or_else(|| "a test on the main thread".into())
-}

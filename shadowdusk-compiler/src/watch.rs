@@ -173,7 +173,7 @@ mod tests {
     #[test]
     fn an_edit_to_an_include_recompiles_and_errors_are_located() {
         if !crate::dxc::available() {
-            crate::skip(&crate::this_test(), "DXC unavailable");
+            shadowdusk_testkit::skip(&shadowdusk_testkit::this_test(), "DXC unavailable");
             return;
         }
         let dir = tempfile::tempdir().unwrap();

@@ -2,8 +2,6 @@
 //! `SHADOWDUSK_DXC` says, the next use loads it (a rust-analyzer session recovers after
 //! `cargo xtask setup` without a restart). Its own test binary: it sets the process environment.
 
-mod common;
-
 use std::path::PathBuf;
 
 #[test]
@@ -18,7 +16,7 @@ fn a_failed_load_is_retried_on_the_next_use() {
         .unwrap_or_else(|| ws.join(shadowdusk_compiler::dxc::locate::LOCAL_PATH));
     if !real.is_file() {
         let why = format!("no DXC at {} to copy", real.display());
-        common::skip("a_failed_load_is_retried_on_the_next_use", &why);
+        shadowdusk_testkit::skip("a_failed_load_is_retried_on_the_next_use", &why);
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");

@@ -1,17 +1,15 @@
 //! Register parity with mgfxc: explicit `register(cN)` placements decide the order of a stage's
 //! constant-buffer record (and so of the parameters), as fxc places them and mgfxc packs them.
 
-mod common;
-
 use shadowdusk_compiler::pipeline::{compile_source, Options};
 
 /// Each record's (parameter name, byte offset) entries.
 type Records = Vec<Vec<(String, i32)>>;
 
-/// The parameter names and the records of `src`; `None` (after [`common::skip`]) without DXC.
+/// The parameter names and the records of `src`; `None` (after [`shadowdusk_testkit::skip`]) without DXC.
 fn layout(test: &str, src: &str) -> Option<(Vec<String>, Records)> {
     if !shadowdusk_compiler::dxc::available() {
-        common::skip(test, "DXC is not available (run `cargo xtask setup`)");
+        shadowdusk_testkit::skip(test, "DXC is not available (run `cargo xtask setup`)");
         return None;
     }
     let path = std::env::temp_dir().join("registers.fx");

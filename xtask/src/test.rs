@@ -5,8 +5,7 @@
 
 use std::process::Command;
 
-/// `1` turns every test skip (`!!! SKIPPED`) into a failure.
-const REQUIRE_ALL: &str = "SHADOWDUSK_REQUIRE_ALL";
+use shadowdusk_testkit::REQUIRE_ALL;
 
 /// `1` unless the caller set the variable.
 fn require_all() -> String {

@@ -3,8 +3,8 @@ use crate::dxc;
 
 fn cross(src: &str, stage: Stage) -> Option<CrossGlsl> {
     if !dxc::available() {
-        crate::skip(
-            &crate::this_test(),
+        shadowdusk_testkit::skip(
+            &shadowdusk_testkit::this_test(),
             "DXC unavailable (run `cargo xtask setup`)",
         );
         return None;

@@ -11,7 +11,7 @@ pub struct Gl {
     context: HeadlessGl,
 }
 
-/// A context, or `None` after [`crate::skip`] (a failure under `SHADOWDUSK_REQUIRE_ALL=1`) when
+/// A context, or `None` after [`shadowdusk_testkit::skip`] (a failure under `SHADOWDUSK_REQUIRE_ALL=1`) when
 /// EGL/Mesa is missing.
 pub fn context(es: bool) -> Option<Gl> {
     let api = if es { Api::Gles2 } else { Api::DesktopGl };
@@ -19,7 +19,7 @@ pub fn context(es: bool) -> Option<Gl> {
         Ok(context) => Some(Gl { context }),
         Err(e) => {
             let why = format!("GL check ({api:?}): headless OpenGL unavailable: {e}");
-            crate::skip(&crate::this_test(), &why);
+            shadowdusk_testkit::skip(&shadowdusk_testkit::this_test(), &why);
             None
         }
     }

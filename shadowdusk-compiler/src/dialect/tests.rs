@@ -12,8 +12,8 @@ fn build(
     slot_of: &dyn Fn(&CombinedSampler) -> Option<u32>,
 ) -> Option<Result<DialectShader, DialectError>> {
     if !dxc::available() {
-        crate::skip(
-            &crate::this_test(),
+        shadowdusk_testkit::skip(
+            &shadowdusk_testkit::this_test(),
             "DXC unavailable (run `cargo xtask setup`)",
         );
         return None;
@@ -841,7 +841,7 @@ fn pixel_shader_links_against_spritebatch_vertex_shader() {
             "{} not found (the shared golden corpus is absent)",
             path.display()
         );
-        crate::skip("pixel_shader_links_against_spritebatch_vertex_shader", &why);
+        shadowdusk_testkit::skip("pixel_shader_links_against_spritebatch_vertex_shader", &why);
         return;
     }
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -191,7 +191,10 @@ mod tests {
     #[test]
     fn an_instance_outlives_the_thread_that_used_it() {
         if let Err(e) = library() {
-            crate::skip(&crate::this_test(), &format!("DXC unavailable: {e}"));
+            shadowdusk_testkit::skip(
+                &shadowdusk_testkit::this_test(),
+                &format!("DXC unavailable: {e}"),
+            );
             return;
         }
         let id = std::thread::spawn(|| {

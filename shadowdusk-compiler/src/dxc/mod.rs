@@ -221,7 +221,10 @@ mod tests {
 
     fn skip() -> bool {
         if let Err(e) = instance::loaded_path() {
-            crate::skip(&crate::this_test(), &format!("DXC unavailable: {e}"));
+            shadowdusk_testkit::skip(
+                &shadowdusk_testkit::this_test(),
+                &format!("DXC unavailable: {e}"),
+            );
             return true;
         }
         false

@@ -106,7 +106,7 @@ fn need_dxc(test: &str) -> bool {
     if dxc::available() {
         return true;
     }
-    crate::skip(test, "DXC unavailable (run `cargo xtask setup`)");
+    shadowdusk_testkit::skip(test, "DXC unavailable (run `cargo xtask setup`)");
     false
 }
 

@@ -70,11 +70,11 @@ impl Case {
 
 /// Compiles lowered text with the dxc stage itself (its arguments, profile and library lookup,
 /// [`crate::dxc::args`]); any warning fails like the stage's `-WX` first try. `Ok(None)` after
-/// [`crate::skip`] when DXC is missing.
+/// [`shadowdusk_testkit::skip`] when DXC is missing.
 fn dxc(l: &Lowered, stage: Stage) -> Result<Option<Vec<u8>>, String> {
     if !crate::dxc::available() {
-        crate::skip(
-            &crate::this_test(),
+        shadowdusk_testkit::skip(
+            &shadowdusk_testkit::this_test(),
             "DXC check: DXC unavailable (run `cargo xtask setup`)",
         );
         return Ok(None);

@@ -246,16 +246,11 @@ mod tests {
     const RED: [u8; 4] = [255, 0, 0, 255];
     const BLUE: [u8; 4] = [0, 0, 255, 255];
 
-    /// A loud `!!! SKIPPED` line, or with `SHADOWDUSK_REQUIRE_ALL=1` (CI) a failure.
-    fn skip(test: &str, why: &str) {
-        let all = std::env::var("SHADOWDUSK_REQUIRE_ALL").is_ok_and(|v| v == "1");
-        assert!(!all, "{test} can't skip (SHADOWDUSK_REQUIRE_ALL=1): {why}");
-        eprintln!("!!! SKIPPED {test}: {why}");
-    }
-
     fn context(test: &str) -> Option<HeadlessGl> {
         HeadlessGl::new(4, 3)
-            .map_err(|e| skip(test, &format!("headless OpenGL unavailable: {e}")))
+            .map_err(|e| {
+                shadowdusk_testkit::skip(test, &format!("headless OpenGL unavailable: {e}"))
+            })
             .ok()
     }
 

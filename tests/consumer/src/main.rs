@@ -195,9 +195,10 @@ fn draw_and_check() -> Result<Option<String>, String> {
             ))
         }),
         Err(draw::Failure::NoGl(why)) => {
-            if std::env::var("SHADOWDUSK_REQUIRE_ALL").is_ok_and(|v| v == "1") {
+            if shadowdusk_testkit::required() {
                 return Err(format!(
-                    "headless GL unavailable (SHADOWDUSK_REQUIRE_ALL=1): {why}"
+                    "headless GL unavailable ({}=1): {why}",
+                    shadowdusk_testkit::REQUIRE_ALL
                 ));
             }
             eprintln!("!!! SKIPPED drawing: headless GL unavailable: {why}");
