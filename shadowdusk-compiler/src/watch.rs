@@ -172,8 +172,7 @@ mod tests {
 
     #[test]
     fn an_edit_to_an_include_recompiles_and_errors_are_located() {
-        if !crate::dxc::available() {
-            shadowdusk_testkit::skip(&shadowdusk_testkit::this_test(), "DXC unavailable");
+        if crate::dxc::missing_skips() {
             return;
         }
         let dir = tempfile::tempdir().unwrap();

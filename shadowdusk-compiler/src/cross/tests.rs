@@ -2,11 +2,7 @@ use super::*;
 use crate::dxc;
 
 fn cross(src: &str, stage: Stage) -> Option<CrossGlsl> {
-    if !dxc::available() {
-        shadowdusk_testkit::skip(
-            &shadowdusk_testkit::this_test(),
-            "DXC unavailable (run `cargo xtask setup`)",
-        );
+    if dxc::missing_skips() {
         return None;
     }
     let spv = dxc::compile(src, "main", stage).unwrap_or_else(|e| panic!("DXC failed: {e}"));

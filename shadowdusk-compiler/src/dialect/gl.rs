@@ -11,8 +11,8 @@ pub struct Gl {
     context: HeadlessGl,
 }
 
-/// A context, or `None` after [`shadowdusk_testkit::skip`] (a failure under `SHADOWDUSK_REQUIRE_ALL=1`) when
-/// EGL/Mesa is missing.
+/// A context, or `None` after a loud [`shadowdusk_testkit::skip`] (a failure under
+/// `SHADOWDUSK_REQUIRE_ALL=1`) when EGL/Mesa is missing.
 pub fn context(es: bool) -> Option<Gl> {
     let api = if es { Api::Gles2 } else { Api::DesktopGl };
     match HeadlessGl::with_api(8, 8, api) {

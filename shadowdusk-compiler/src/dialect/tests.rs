@@ -11,11 +11,7 @@ fn build(
     stage: Stage,
     slot_of: &dyn Fn(&CombinedSampler) -> Option<u32>,
 ) -> Option<Result<DialectShader, DialectError>> {
-    if !dxc::available() {
-        shadowdusk_testkit::skip(
-            &shadowdusk_testkit::this_test(),
-            "DXC unavailable (run `cargo xtask setup`)",
-        );
+    if dxc::missing_skips() {
         return None;
     }
     let spv = dxc::compile(src, "main", stage).unwrap_or_else(|e| panic!("DXC failed: {e}"));

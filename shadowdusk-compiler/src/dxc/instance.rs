@@ -190,11 +190,7 @@ mod tests {
     /// idle in the pool afterwards (so that thread's exit ran no DXC code).
     #[test]
     fn an_instance_outlives_the_thread_that_used_it() {
-        if let Err(e) = library() {
-            shadowdusk_testkit::skip(
-                &shadowdusk_testkit::this_test(),
-                &format!("DXC unavailable: {e}"),
-            );
+        if super::super::missing_skips() {
             return;
         }
         let id = std::thread::spawn(|| {

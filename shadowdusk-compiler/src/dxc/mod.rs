@@ -198,6 +198,18 @@ pub fn available() -> bool {
     instance::loaded_path().is_ok()
 }
 
+/// For unit tests: `true` when DXC cannot be loaded, after a loud skip of the running test
+/// (a failure under `SHADOWDUSK_REQUIRE_ALL=1`).
+#[cfg(test)]
+pub(crate) fn missing_skips() -> bool {
+    let Err(e) = instance::loaded_path() else {
+        return false;
+    };
+    let why = format!("DXC unavailable: {e}");
+    shadowdusk_testkit::skip(&shadowdusk_testkit::this_test(), &why);
+    true
+}
+
 /// Loads DXC, or says where it was searched and how to get it. The first load also compiles a
 /// trivial shader on this thread, so DXC's global state is set up before a thread pool
 /// compiles in parallel.
@@ -219,20 +231,9 @@ pub fn load() -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn skip() -> bool {
-        if let Err(e) = instance::loaded_path() {
-            shadowdusk_testkit::skip(
-                &shadowdusk_testkit::this_test(),
-                &format!("DXC unavailable: {e}"),
-            );
-            return true;
-        }
-        false
-    }
-
     #[test]
     fn compiles_a_pixel_shader_to_spirv() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         let src = "Texture2D T; SamplerState S; float4 Tint;\n\
@@ -244,7 +245,7 @@ mod tests {
 
     #[test]
     fn errors_carry_line_and_column() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         let src = "float4 main() : SV_Target\n{\n    return undefined_x;\n}\n";
@@ -261,7 +262,7 @@ mod tests {
 
     #[test]
     fn missing_entry_point_is_an_error() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         let r = compile(
@@ -274,7 +275,7 @@ mod tests {
 
     #[test]
     fn warnings_are_returned_with_the_module() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         // Implicit truncation float4 -> float2: fxc warned and compiled; so do we.
@@ -289,7 +290,7 @@ mod tests {
 
     #[test]
     fn clean_shaders_have_no_warnings() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         let src = "float4 main(float4 c : COLOR0) : SV_Target { return c; }";
@@ -301,7 +302,7 @@ mod tests {
 
     #[test]
     fn errors_next_to_warnings_stay_errors() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         let src = "float4 main(float4 c : COLOR0) : SV_Target { float2 t = c; return nope; }";
@@ -318,7 +319,7 @@ mod tests {
 
     #[test]
     fn old_style_vector_ternary_is_accepted() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         // HLSL 2021 rejects a vector condition in `?:`; MonoGame-era code relies on it (-HV 2018).
@@ -328,7 +329,7 @@ mod tests {
 
     #[test]
     fn threads_compile_concurrently() {
-        if skip() {
+        if missing_skips() {
             return;
         }
         let handles: Vec<_> = (0..3)

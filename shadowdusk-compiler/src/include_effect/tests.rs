@@ -102,14 +102,6 @@ impl Drop for Crate {
     }
 }
 
-fn need_dxc(test: &str) -> bool {
-    if dxc::available() {
-        return true;
-    }
-    shadowdusk_testkit::skip(test, "DXC unavailable (run `cargo xtask setup`)");
-    false
-}
-
 fn run(input: &str, env: &MacroEnv) -> TokenStream {
     expand(TokenStream::from_str(input).unwrap(), env)
 }
@@ -165,7 +157,7 @@ fn tracked(tokens: &TokenStream) -> Vec<String> {
 
 #[test]
 fn in_process_embeds_the_compiled_bytes_and_tracks_every_file() {
-    if !need_dxc("in_process_embeds_the_compiled_bytes_and_tracks_every_file") {
+    if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("in-process");
@@ -193,7 +185,7 @@ fn in_process_embeds_the_compiled_bytes_and_tracks_every_file() {
 
 #[test]
 fn build_script_artifact_is_preferred_when_present() {
-    if !need_dxc("build_script_artifact_is_preferred_when_present") {
+    if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("artifact");
@@ -224,7 +216,7 @@ fn build_script_artifact_is_preferred_when_present() {
 
 #[test]
 fn missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do() {
-    if !need_dxc("missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do") {
+    if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("stale");
@@ -282,7 +274,7 @@ fn missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do() {
 
 #[test]
 fn name_and_crate_options() {
-    if !need_dxc("name_and_crate_options") {
+    if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("options");
@@ -302,7 +294,7 @@ fn name_and_crate_options() {
 
 #[test]
 fn shader_error_is_spanned_on_the_literal_with_location_and_snippet() {
-    if !need_dxc("shader_error_is_spanned_on_the_literal_with_location_and_snippet") {
+    if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("error");
@@ -359,7 +351,7 @@ fn malformed_invocations_are_errors_not_panics() {
 
 #[test]
 fn codegen_errors_are_reported() {
-    if !need_dxc("codegen_errors_are_reported") {
+    if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("codegen");

@@ -70,13 +70,9 @@ impl Case {
 
 /// Compiles lowered text with the dxc stage itself (its arguments, profile and library lookup,
 /// [`crate::dxc::args`]); any warning fails like the stage's `-WX` first try. `Ok(None)` after
-/// [`shadowdusk_testkit::skip`] when DXC is missing.
+/// a loud skip when DXC is missing.
 fn dxc(l: &Lowered, stage: Stage) -> Result<Option<Vec<u8>>, String> {
-    if !crate::dxc::available() {
-        shadowdusk_testkit::skip(
-            &shadowdusk_testkit::this_test(),
-            "DXC check: DXC unavailable (run `cargo xtask setup`)",
-        );
+    if crate::dxc::missing_skips() {
         return Ok(None);
     }
     let lowered = |e: &dyn std::fmt::Display| format!("{e}\n--- lowered text ---\n{}", l.text);
