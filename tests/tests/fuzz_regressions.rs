@@ -28,27 +28,33 @@ fn expect_error(test: &str, name: &str, source: &str, want: (&str, u32, u32, &st
         shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
         return;
     }
+    if let Err(e) = check_error(name, source, want) {
+        panic!("{test}: {e}");
+    }
+}
+
+/// [`expect_error`]'s check, returning what differs.
+fn check_error(name: &str, source: &str, want: (&str, u32, u32, &str)) -> Result<(), String> {
     let (code, line, col, mentions) = want;
     let path = dir().join(name);
     let run = std::panic::AssertUnwindSafe(|| compile_source(&path, source, &Options::default()));
     let err = match std::panic::catch_unwind(run) {
-        Err(_) => panic!("{test}: the compiler panicked (expected {code})"),
-        Ok(Ok(_)) => panic!("{test}: compiled, expected {code}"),
+        Err(_) => return Err(format!("{name}: the compiler panicked (expected {code})")),
+        Ok(Ok(_)) => return Err(format!("{name}: compiled, expected {code}")),
         Ok(Err(e)) => e,
     };
     let mgfxc = err.render_mgfxc();
     let first_error = mgfxc.lines().find(|l| l.contains(": error ")).unwrap_or("");
     let at = format!("{}({line},{col}): error {code}: ", path.display());
-    assert!(
-        first_error.contains(&at) && first_error.contains(mentions),
-        "{test}: expected `{at}…{mentions}…`, got:\n{mgfxc}"
-    );
+    if !(first_error.contains(&at) && first_error.contains(mentions)) {
+        return Err(format!("expected `{at}…{mentions}…`, got:\n{mgfxc}"));
+    }
     // Rendering with snippets must not panic either.
     let pretty = err.render(false);
-    assert!(
-        pretty.contains(&format!("error[{code}]")),
-        "{test}:\n{pretty}"
-    );
+    if !pretty.contains(&format!("error[{code}]")) {
+        return Err(format!("{name}: rendered without its code:\n{pretty}"));
+    }
+    Ok(())
 }
 
 /// pipeline target, 768 bytes, found after about 31,000 runs (seeded from the golden-parity
@@ -110,7 +116,7 @@ fn stray_hash_swallowing_a_struct_then_a_typo() {
 /// `clang::CXXRecordDecl::mayBeAbstract` (from `HLSLExternalSource::CompleteType` →
 /// `Sema::RequireCompleteType` → `ActOnStartCXXMemberReference` → typo correction in
 /// `CorrectDelayedTyposInExpr`): SIGSEGV in the build script, CLI or macro that compiles it.
-/// Now refused before DXC: an unknown parameter type resembling an effect-object type.
+/// Now refused before DXC: an undeclared name DXC would correct to an effect type.
 #[test]
 fn misspelt_texture_parameter_then_misspelt_use() {
     let source = format!("float4 PS(Textur2D tex) : COLOR0 {{ return saturate(texx); }}\n{TECH}");
@@ -132,5 +138,100 @@ fn misspelt_struct_parameter_then_misspelt_use() {
         "misspelt_struct_parameter.fx",
         &source,
         ("FX0001", 1, 11, "VertexShaderOutpt"),
+    );
+}
+
+/// CI's fuzz smoke (pipeline target) found the same null dereference reached another way: a
+/// struct member (`Sema::CheckFieldDecl` → `HLSLExternalSource::CompleteType` →
+/// `CXXRecordDecl::mayBeAbstract`). Probing showed the whole class: any effect type, in any
+/// letter case DXC corrects, or a name its spelling correction turns into one, used as a
+/// parameter, a struct member, a cast, an array element or a constructor-style call. Every
+/// combination here crashed DXC 1.8 before `pipeline::dxc_guard`; each is now an error at the
+/// name: SD0028 for the effect type, FX0001 for the undeclared look-alike (and for a global
+/// array of state objects, which the effect parser stops at).
+#[test]
+fn effect_types_in_code_never_reach_dxc() {
+    const HEAD: &str = "Texture2D Sprite;\nsampler2D S = sampler_state { Texture = <Sprite>; };\n";
+    let contexts: [(&str, &str, &str); 5] = [
+        ("parameter", "", "float4 PS(float2 uv : TEXCOORD0, @ p) : COLOR0 { return tex2D(S, uv); }"),
+        ("member", "struct Q { float a; @ b; };", "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }"),
+        ("cast", "", "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { float q = (@)uv.x; return tex2D(S, uv * q); }"),
+        ("array", "@ g[2];", "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }"),
+        ("call", "", "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { float q = @(1); return tex2D(S, uv * q); }"),
+    ];
+    let effect_types = [
+        "texture",
+        "Texture",
+        "texture1D",
+        "texture2D",
+        "texture3D",
+        "Texture1d",
+        "VertexShader",
+        "vertexshader",
+        "PixelShader",
+        "pixelshader",
+        "GeometryShader",
+        "HullShader",
+        "DomainShader",
+        "ComputeShader",
+        "PixelFragment",
+        "VertexFragment",
+        "BlendState",
+        "blendstate",
+        "Blendstate",
+        "DepthStencilState",
+        "RasterizerState",
+        "RenderTargetView",
+        "DepthStencilView",
+    ];
+    let look_alikes = [
+        "Textur2D",
+        "Textre",
+        "TextureCub",
+        "VertexShder",
+        "VertexShaderOutpt",
+    ];
+    let cases = effect_types
+        .iter()
+        .map(|t| (*t, "SD0028"))
+        .chain(look_alikes.iter().map(|t| (*t, "FX0001")));
+    if !shadowdusk_compiler::dxc::available() {
+        let test = "effect_types_in_code_never_reach_dxc";
+        shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
+        return;
+    }
+    let mut wrong = Vec::new();
+    for (name, code) in cases {
+        for (context, global, function) in contexts {
+            let source = format!(
+                "{HEAD}{}\n{}\n{TECH}",
+                global.replace('@', name),
+                function.replace('@', name)
+            );
+            // The name's place: line 3 for a global, 4 in the function, 1-based column.
+            let (line, text) = if global.is_empty() {
+                (4, function)
+            } else {
+                (3, global)
+            };
+            let col = text.find('@').expect("placeholder") as u32 + 1;
+            // The effect parser reads a global state object first, and wants its block.
+            let state_object = name.ends_with("State") && name.starts_with(char::is_uppercase);
+            let want = if context == "array" && state_object {
+                ("FX0001", line, col + name.len() as u32 + 2, "`[`")
+            } else {
+                (code, line, col, name)
+            };
+            let file = format!("{context}_{name}.fx");
+            if let Err(e) = check_error(&file, &source, want) {
+                wrong.push(e);
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} cases:\n{}",
+        wrong.len(),
+        wrong.join("\n")
     );
 }

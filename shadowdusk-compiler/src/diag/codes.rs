@@ -64,6 +64,9 @@ pub enum Code {
     SD0026,
     /// A pass statement naming a state object that is not declared (or of another kind), or setting a shader stage MonoGame lacks.
     SD0027,
+    /// An effect-framework type (`texture`, `VertexShader`, `BlendState`, ...) used in HLSL code:
+    /// a function parameter, a struct member, a cast, an array, a call.
+    SD0028,
     /// A bad command line (unknown option, unsupported `/Profile:`, missing file argument).
     SD0030,
     /// The output file or its folder could not be written.
@@ -152,6 +155,7 @@ impl Code {
             SD0025 => "SD0025",
             SD0026 => "SD0026",
             SD0027 => "SD0027",
+            SD0028 => "SD0028",
             SD0030 => "SD0030",
             SD0031 => "SD0031",
             SD0020 => "SD0020",
@@ -206,6 +210,7 @@ impl Code {
         Code::SD0025,
         Code::SD0026,
         Code::SD0027,
+        Code::SD0028,
         Code::SD0030,
         Code::SD0031,
         Code::SD0020,

@@ -21,7 +21,6 @@ mod annotations;
 pub mod ast;
 mod initializer;
 pub mod lexer;
-mod param_types;
 mod parser;
 mod render_states;
 mod sampler_states;
@@ -191,14 +190,6 @@ pub fn parse(expanded: &Expanded) -> Result<ParsedEffect, Diagnostics> {
     let mut ast = std::mem::take(&mut p.ast);
     let sites = std::mem::take(&mut p.sites);
     let blank = std::mem::take(&mut p.blank);
-    if let Some((range, ty, object)) = param_types::suspicious_parameter(&ast, src, &toks) {
-        return Err(Diagnostic::error(Code::FX0001, format!("unknown type `{ty}`"))
-            .at_opt(expanded.map.span(range))
-            .with_help(format!(
-                "declare it (a struct or typedef), or check its spelling; it is not the effect type `{object}`"
-            ))
-            .into());
-    }
     let warnings = check_techniques(&mut ast, &expanded.map)?;
     Ok(ParsedEffect {
         stripped: blank_ranges(src, &blank),

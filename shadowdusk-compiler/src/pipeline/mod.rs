@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod construct_hint;
+mod dxc_guard;
 mod dxc_messages;
 mod non_square_hint;
 mod plan;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use super::plan::ShaderJob;
-use super::{dxc_messages, StageTimings};
+use super::{dxc_guard, dxc_messages, StageTimings};
 use crate::cross::{self, CombinedSampler};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::dialect::{self, DialectError};
@@ -38,6 +38,7 @@ pub fn compile(
     let t = Instant::now();
     let lowered = lower::lower(expanded, parsed, &job.shader, job.stage)?;
     timings.lower += t.elapsed();
+    dxc_guard::check(expanded, &lowered, at)?;
 
     let t = Instant::now();
     let spirv = dxc::compile(&lowered.text, &lowered.entry, job.stage);

@@ -1,0 +1,286 @@
+//! Names that crash DXC 1.8, refused before it sees them.
+//!
+//! DXC keeps the effect framework's types (`texture`, `VertexShader`, `BlendState`, …) as
+//! half-built classes. Used anywhere in HLSL code — a function parameter, a struct member, a
+//! cast, an array element, a constructor-style call — completing one dereferences null in
+//! `clang::CXXRecordDecl::mayBeAbstract` and takes the whole process down: the user's build
+//! script, the CLI or the editor session (found by fuzzing). Its spelling correction does the same
+//! with an undeclared name close to one (`Textur2D`, `VertexShaderOutpt`, `Blendstate`).
+//!
+//! Lowering has replaced every effect-object declaration ShadowDusk supports, so such a name
+//! left in the lowered text is refused here, at its place in the user's file: SD0028 for an
+//! effect type used in code, FX0001 for an undeclared name DXC would take for one. A name the
+//! file declares (a struct, a variable, a function) is the user's and passes.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::effect::lexer::{tokenize, Token, TokenKind};
+use crate::effect::types;
+use crate::lower::Lowered;
+use crate::preprocess::Expanded;
+use crate::source::Span;
+
+/// The effect-framework types DXC knows, as fxc spells them.
+const EFFECT_TYPES: &[&str] = &[
+    "texture",
+    "texture1D",
+    "texture2D",
+    "texture3D",
+    "textureCUBE",
+    "VertexShader",
+    "PixelShader",
+    "VertexFragment",
+    "PixelFragment",
+    "GeometryShader",
+    "HullShader",
+    "DomainShader",
+    "ComputeShader",
+    "BlendState",
+    "DepthStencilState",
+    "RasterizerState",
+    "RenderTargetView",
+    "DepthStencilView",
+    "StateBlock",
+];
+
+/// Refuses the first name in `lowered` that would crash DXC; `at` (the shader's `compile`
+/// statement) stands in for a name in generated code.
+pub fn check(expanded: &Expanded, lowered: &Lowered, at: Option<Span>) -> Result<(), Diagnostics> {
+    let Some(hazard) = find(&lowered.text) else {
+        return Ok(());
+    };
+    let from = lowered.map.map(hazard.range.start as u32) as usize;
+    let to = lowered.map.map(hazard.range.end.saturating_sub(1) as u32) as usize + 1;
+    let span = (from < expanded.text.len())
+        .then(|| {
+            expanded
+                .map
+                .span(from..to.clamp(from + 1, expanded.text.len()))
+        })
+        .flatten()
+        .or(at);
+    let name = hazard.name;
+    let d = if hazard.exact {
+        Diagnostic::error(
+            Code::SD0028,
+            format!("`{name}` is an effect type; HLSL code cannot use it"),
+        )
+        .with_help(effect_type_help(hazard.effect_type))
+    } else {
+        Diagnostic::error(Code::FX0001, format!("unknown name `{name}`")).with_help(format!(
+            "declare it (a struct, typedef or variable), or check its spelling; DXC would take it \
+             for the effect type `{}`",
+            hazard.effect_type
+        ))
+    };
+    Err(d.at_opt(span).into())
+}
+
+fn effect_type_help(effect_type: &str) -> &'static str {
+    let lower = effect_type.to_ascii_lowercase();
+    if lower.starts_with("texture") {
+        "declare each texture as a global (`texture2D Diffuse;` or `Texture2D Diffuse;`) with a \
+         sampler, and pass the sampler to functions; MonoGame binds no texture arrays, and no \
+         textures in structs"
+    } else if lower.ends_with("shader") || lower.ends_with("fragment") {
+        "a pass chooses its shaders (`PixelShader = compile ps_3_0 MainPS();`); HLSL code cannot \
+         hold or pass them"
+    } else {
+        "declare the state object as a global (`BlendState Additive { ... };`) and set it in a \
+         pass (`SetBlendState(Additive, float4(0, 0, 0, 0), 0xFFFFFFFF);`)"
+    }
+}
+
+/// A name DXC would crash on.
+#[derive(Debug, PartialEq, Eq)]
+struct Hazard<'a> {
+    range: Range<usize>,
+    name: &'a str,
+    /// The effect type it is (`exact`) or DXC would correct it to.
+    effect_type: &'static str,
+    exact: bool,
+}
+
+/// The first hazard in `text`, if any.
+fn find(text: &str) -> Option<Hazard<'_>> {
+    let toks: Vec<Token> = tokenize(text)
+        .tokens
+        .into_iter()
+        .filter(|t| t.kind != TokenKind::Directive)
+        .collect();
+    let word = |i: usize| toks.get(i).map_or("", |t| t.text(text));
+    let ident = |i: usize| toks.get(i).is_some_and(|t| t.kind == TokenKind::Ident);
+    // A name is declared where it follows a type (or `struct`, or a `,` in a declarator list)
+    // and no type name follows it.
+    let declared: HashSet<&str> = (1..toks.len())
+        .filter(|&i| ident(i))
+        .filter(|&i| (ident(i - 1) && word(i - 1) != "return") || matches!(word(i - 1), ">" | ","))
+        .filter(|&i| !ident(i + 1) && word(i + 1) != "<")
+        .map(word)
+        .collect();
+    (0..toks.len())
+        .filter(|&i| ident(i))
+        // Members (`input.Texture`) and semantics (`: TEXCOORD0`) are never looked up as types.
+        .filter(|&i| i == 0 || !matches!(word(i - 1), "." | ":"))
+        .find_map(|i| {
+            let name = word(i);
+            if builtin(name) || declared.contains(name) {
+                return None;
+            }
+            let (effect_type, exact) = EFFECT_TYPES
+                .iter()
+                .find(|e| e.eq_ignore_ascii_case(name))
+                .map(|e| (*e, true))
+                .or_else(|| resembles(name).map(|e| (e, false)))?;
+            Some(Hazard {
+                range: toks[i].range.clone(),
+                name,
+                effect_type,
+                exact,
+            })
+        })
+}
+
+/// HLSL's own names near the effect types, which DXC takes as they are.
+fn builtin(name: &str) -> bool {
+    const DIMS: &[&str] = &[
+        "1D",
+        "1DArray",
+        "2D",
+        "2DArray",
+        "2DMS",
+        "2DMSArray",
+        "3D",
+        "Cube",
+        "CubeArray",
+    ];
+    let modern_texture = [
+        "Texture",
+        "RWTexture",
+        "FeedbackTexture",
+        "RasterizerOrderedTexture",
+    ]
+    .iter()
+    .filter_map(|p| name.strip_prefix(p))
+    .any(|dim| DIMS.contains(&dim));
+    // The sampling intrinsics (`texCUBE`, `tex2Dlod`) when lowering left one in place.
+    let tex_intrinsic = name.strip_prefix("tex").is_some_and(|rest| {
+        ["1D", "2D", "3D", "CUBE"]
+            .iter()
+            .any(|d| rest.starts_with(d))
+    });
+    modern_texture
+        || tex_intrinsic
+        || types::numeric(name).is_some()
+        || types::legacy_sampler(name).is_some()
+        || name.ends_with("Buffer")
+        || matches!(
+            name,
+            "SamplerState" | "SamplerComparisonState" | "string" | "void" | "matrix" | "vector"
+        )
+}
+
+/// The effect type DXC's spelling correction would turn `name` into: within clang's reach of
+/// a third of its length in edits (rounded up), letter case ignored.
+fn resembles(name: &str) -> Option<&'static str> {
+    let reach = name.len().div_ceil(3);
+    EFFECT_TYPES
+        .iter()
+        .filter(|e| e.len().abs_diff(name.len()) <= reach)
+        .map(|e| (distance(name, e), *e))
+        .filter(|&(d, _)| d <= reach)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, e)| e)
+}
+
+/// Edit distance, letter case ignored.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<u8>, Vec<u8>) = (a.bytes().collect(), b.bytes().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut prev = row[0];
+        row[0] = i;
+        for j in 1..=b.len() {
+            let cur = row[j];
+            let cost = usize::from(!a[i - 1].eq_ignore_ascii_case(&b[j - 1]));
+            row[j] = (prev + cost).min(row[j] + 1).min(row[j - 1] + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hazard(text: &str) -> Option<(&str, &'static str, bool)> {
+        find(text).map(|h| (h.name, h.effect_type, h.exact))
+    }
+
+    #[test]
+    fn effect_types_in_code() {
+        assert_eq!(
+            hazard("float f(Texture t) { return 0; }"),
+            Some(("Texture", "texture", true))
+        );
+        assert_eq!(
+            hazard("struct S { float a; blendstate b; };"),
+            Some(("blendstate", "BlendState", true))
+        );
+        assert_eq!(
+            hazard("float f(float x) { return (PixelShader)x; }"),
+            Some(("PixelShader", "PixelShader", true))
+        );
+        assert_eq!(
+            hazard("float f() { return VertexShader(1); }"),
+            Some(("VertexShader", "VertexShader", true))
+        );
+    }
+
+    #[test]
+    fn misspellings_dxc_would_correct() {
+        assert_eq!(
+            hazard("float4 PS(Textur2D tex) : COLOR0 { return 0; }"),
+            Some(("Textur2D", "texture2D", false))
+        );
+        assert_eq!(
+            hazard("float4 PS(VertexShaderOutpt i) : COLOR0 { return 0; }"),
+            Some(("VertexShaderOutpt", "VertexShader", false))
+        );
+        assert_eq!(
+            hazard("struct S { float a; Textre b; };"),
+            Some(("Textre", "texture", false))
+        );
+        assert_eq!(hazard("Textre g[3];"), Some(("Textre", "texture", false)));
+    }
+
+    #[test]
+    fn declared_and_builtin_names_pass() {
+        for ok in [
+            "Texture2D Diffuse; TextureCube Sky; Texture2DArray A; RWTexture2D<float4> O;",
+            "SamplerState S; sampler2D T; StructuredBuffer<float> B; float4x4 M;",
+            "struct VertexShaderOutput { float4 Position : POSITION; float2 TextureCoordinates : TEXCOORD0; };\n\
+             float4 PixelShaderFunction(VertexShaderOutput input) : COLOR0 { return input.TextureCoordinates.xyxy; }",
+            "struct BlendState { float a; }; float f(BlendState b) { return b.a; }",
+            "float f() { float texture0 = 1, textures = 2; return texture0 + textures; }",
+            "float VertexShader(float x) { return x; } float g() { return VertexShader(1); }",
+            "float4 f(float4 p : TEXTURE0) : COLOR0 { return p; }",
+        ] {
+            assert_eq!(hazard(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn clang_reach() {
+        assert_eq!(resembles("Textre"), Some("texture"));
+        assert_eq!(resembles("VSOutput"), None);
+        assert_eq!(resembles("Light"), None);
+        assert_eq!(resembles("tex2D"), None);
+        assert!(builtin("texCUBE") && builtin("tex2Dlod") && builtin("TextureCube"));
+        // A long name is compared only when its length is within reach.
+        assert_eq!(resembles(&"x".repeat(100_000)), None);
+    }
+}
