@@ -235,3 +235,30 @@ fn effect_types_in_code_never_reach_dxc() {
         wrong.join("\n")
     );
 }
+
+/// pipeline target (a local 15-minute run), seeded from `compat_mul_float3_matrix.fx`: a pixel
+/// output semantic mutated to `COLOR222…220` (46 digits). Lowered to `SV_Target222…`, it crashed
+/// DXC 1.8 in `DeclResultIdMapper::finalizeStageIOLocations` (SIGSEGV): DXC reads the index
+/// into 32 bits. Now SD0029 at the semantic, as is any pixel output above render target 7
+/// (which used to compile to `gl_FragData[8]` and beyond, no GL driver's limit) and any index
+/// over 32 bits (`TEXCOORD4294967296` was silently read as `TEXCOORD0`).
+#[test]
+fn semantic_indices_out_of_range() {
+    let huge = format!("COLOR{}0", "2".repeat(45));
+    for (file, out, input, wrong) in [
+        ("huge_render_target.fx", huge.as_str(), "TEXCOORD0", huge.as_str()),
+        ("render_target_8.fx", "COLOR8", "TEXCOORD0", "COLOR8"),
+        ("sv_target_9.fx", "SV_Target9", "TEXCOORD0", "SV_Target9"),
+        ("wrapped_index.fx", "COLOR0", "TEXCOORD4294967296", "TEXCOORD4294967296"),
+    ] {
+        let line = format!("float4 PS(float2 uv : {input}) : {out} {{ return tex2D(S, uv); }}");
+        let col = line.find(wrong).expect("semantic") as u32 + 1;
+        let source = format!("sampler S;\n{line}\n{TECH}");
+        expect_error(
+            "semantic_indices_out_of_range",
+            file,
+            &source,
+            ("SD0029", 2, col, wrong),
+        );
+    }
+}

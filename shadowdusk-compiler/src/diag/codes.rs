@@ -67,6 +67,9 @@ pub enum Code {
     /// An effect-framework type (`texture`, `VertexShader`, `BlendState`, ...) used in HLSL code:
     /// a function parameter, a struct member, a cast, an array, a call.
     SD0028,
+    /// A semantic index out of range: a pixel-shader output above render target 7 (`COLOR8`,
+    /// `SV_Target9`), or any index that does not fit in 32 bits.
+    SD0029,
     /// A bad command line (unknown option, unsupported `/Profile:`, missing file argument).
     SD0030,
     /// The output file or its folder could not be written.
@@ -156,6 +159,7 @@ impl Code {
             SD0026 => "SD0026",
             SD0027 => "SD0027",
             SD0028 => "SD0028",
+            SD0029 => "SD0029",
             SD0030 => "SD0030",
             SD0031 => "SD0031",
             SD0020 => "SD0020",
@@ -211,6 +215,7 @@ impl Code {
         Code::SD0026,
         Code::SD0027,
         Code::SD0028,
+        Code::SD0029,
         Code::SD0030,
         Code::SD0031,
         Code::SD0020,

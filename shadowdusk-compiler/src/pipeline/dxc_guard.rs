@@ -1,4 +1,4 @@
-//! Names that crash DXC 1.8, refused before it sees them.
+//! Text that crashes DXC 1.8 or that it silently misreads, refused before it sees it.
 //!
 //! DXC keeps the effect framework's types (`texture`, `VertexShader`, `BlendState`, …) as
 //! half-built classes. Used anywhere in HLSL code — a function parameter, a struct member, a
@@ -6,11 +6,15 @@
 //! `clang::CXXRecordDecl::mayBeAbstract` and takes the whole process down: the user's build
 //! script, the CLI or the editor session (found by fuzzing). Its spelling correction does the same
 //! with an undeclared name close to one (`Textur2D`, `VertexShaderOutpt`, `Blendstate`).
+//! Semantic indices are read into 32 bits: a pixel output of a huge render target
+//! (`COLOR22222222222`) crashes it in `finalizeStageIOLocations`, and any other huge index wraps
+//! (`TEXCOORD4294967296` becomes `TEXCOORD0`).
 //!
-//! Lowering has replaced every effect-object declaration ShadowDusk supports, so such a name
-//! left in the lowered text is refused here, at its place in the user's file: SD0028 for an
-//! effect type used in code, FX0001 for an undeclared name DXC would take for one. A name the
-//! file declares (a struct, a variable, a function) is the user's and passes.
+//! Lowering has replaced every effect-object declaration ShadowDusk supports and turned pixel
+//! outputs into `SV_TargetN`, so what is left in the lowered text is refused here, at its place
+//! in the user's file: SD0028 for an effect type used in code, FX0001 for an undeclared name DXC
+//! would take for one, SD0029 for a render target above 7 (fxc's limit too) or an index over 32
+//! bits. A name the file declares (a struct, a variable, a function) is the user's and passes.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -45,8 +49,8 @@ const EFFECT_TYPES: &[&str] = &[
     "StateBlock",
 ];
 
-/// Refuses the first name in `lowered` that would crash DXC; `at` (the shader's `compile`
-/// statement) stands in for a name in generated code.
+/// Refuses the first hazard in `lowered`; `at` (the shader's `compile` statement) stands in for
+/// one in generated code.
 pub fn check(expanded: &Expanded, lowered: &Lowered, at: Option<Span>) -> Result<(), Diagnostics> {
     let Some(hazard) = find(&lowered.text) else {
         return Ok(());
@@ -61,19 +65,44 @@ pub fn check(expanded: &Expanded, lowered: &Lowered, at: Option<Span>) -> Result
         })
         .flatten()
         .or(at);
+    // The user's spelling, where lowering rewrote it (`COLOR9` for `SV_Target9`).
+    let user_word = expanded.text.get(from..).map(|rest| {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    });
     let name = hazard.name;
-    let d = if hazard.exact {
-        Diagnostic::error(
+    let d = match hazard.kind {
+        Kind::EffectType(effect_type) => Diagnostic::error(
             Code::SD0028,
             format!("`{name}` is an effect type; HLSL code cannot use it"),
         )
-        .with_help(effect_type_help(hazard.effect_type))
-    } else {
-        Diagnostic::error(Code::FX0001, format!("unknown name `{name}`")).with_help(format!(
-            "declare it (a struct, typedef or variable), or check its spelling; DXC would take it \
-             for the effect type `{}`",
-            hazard.effect_type
-        ))
+        .with_help(effect_type_help(effect_type)),
+        Kind::LookAlike(effect_type) => {
+            Diagnostic::error(Code::FX0001, format!("unknown name `{name}`")).with_help(format!(
+                "declare it (a struct, typedef or variable), or check its spelling; DXC would \
+                 take it for the effect type `{effect_type}`"
+            ))
+        }
+        Kind::RenderTarget(n) => {
+            let sem = user_word.filter(|w| !w.is_empty()).unwrap_or(name);
+            Diagnostic::error(
+                Code::SD0029,
+                format!(
+                    "`{sem}` writes render target {n}; a pixel shader has render targets 0 to 7"
+                ),
+            )
+            .with_help("use COLOR0 to COLOR7 (SV_Target0 to SV_Target7)")
+        }
+        Kind::IndexOverflow => {
+            let sem = user_word.filter(|w| !w.is_empty()).unwrap_or(name);
+            Diagnostic::error(
+                Code::SD0029,
+                format!("the index of semantic `{sem}` does not fit in 32 bits"),
+            )
+            .with_help("use a small index (TEXCOORD0 to TEXCOORD15); DXC would wrap this one round to another")
+        }
     };
     Err(d.at_opt(span).into())
 }
@@ -93,14 +122,24 @@ fn effect_type_help(effect_type: &str) -> &'static str {
     }
 }
 
-/// A name DXC would crash on.
+/// Text DXC would crash on or misread.
 #[derive(Debug, PartialEq, Eq)]
 struct Hazard<'a> {
     range: Range<usize>,
     name: &'a str,
-    /// The effect type it is (`exact`) or DXC would correct it to.
-    effect_type: &'static str,
-    exact: bool,
+    kind: Kind,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Kind {
+    /// An effect type, as written (this canonical spelling).
+    EffectType(&'static str),
+    /// An undeclared name DXC would correct to this effect type.
+    LookAlike(&'static str),
+    /// A pixel output `SV_TargetN` with N above 7.
+    RenderTarget(u128),
+    /// A semantic index of more than 32 bits.
+    IndexOverflow,
 }
 
 /// The first hazard in `text`, if any.
@@ -120,27 +159,44 @@ fn find(text: &str) -> Option<Hazard<'_>> {
         .filter(|&i| !ident(i + 1) && word(i + 1) != "<")
         .map(word)
         .collect();
-    (0..toks.len())
-        .filter(|&i| ident(i))
-        // Members (`input.Texture`) and semantics (`: TEXCOORD0`) are never looked up as types.
-        .filter(|&i| i == 0 || !matches!(word(i - 1), "." | ":"))
-        .find_map(|i| {
-            let name = word(i);
-            if builtin(name) || declared.contains(name) {
-                return None;
-            }
-            let (effect_type, exact) = EFFECT_TYPES
+    let hazard = |i: usize, kind| Hazard {
+        range: toks[i].range.clone(),
+        name: word(i),
+        kind,
+    };
+    (0..toks.len()).filter(|&i| ident(i)).find_map(|i| {
+        let name = word(i);
+        match i.checked_sub(1).map(word) {
+            // Members (`input.Texture`) are never looked up as types.
+            Some(".") => None,
+            Some(":") => semantic(name).map(|kind| hazard(i, kind)),
+            _ if builtin(name) || declared.contains(name) => None,
+            _ => EFFECT_TYPES
                 .iter()
                 .find(|e| e.eq_ignore_ascii_case(name))
-                .map(|e| (*e, true))
-                .or_else(|| resembles(name).map(|e| (e, false)))?;
-            Some(Hazard {
-                range: toks[i].range.clone(),
-                name,
-                effect_type,
-                exact,
-            })
-        })
+                .map(|e| Kind::EffectType(e))
+                .or_else(|| resembles(name).map(Kind::LookAlike))
+                .map(|kind| hazard(i, kind)),
+        }
+    })
+}
+
+/// What is wrong with a semantic (`TEXCOORD0`, `SV_Target9`), if anything.
+fn semantic(name: &str) -> Option<Kind> {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    let (base, index) = name.split_at(name.len() - digits);
+    // Past 38 digits even u128 overflows; such an index is over 32 bits all the same.
+    let n = index.parse::<u128>().unwrap_or(u128::MAX);
+    if n > u128::from(u32::MAX) {
+        Some(Kind::IndexOverflow)
+    } else if base.eq_ignore_ascii_case("SV_Target") && n > 7 {
+        Some(Kind::RenderTarget(n))
+    } else {
+        None
+    }
 }
 
 /// HLSL's own names near the effect types, which DXC takes as they are.
@@ -217,7 +273,11 @@ mod tests {
     use super::*;
 
     fn hazard(text: &str) -> Option<(&str, &'static str, bool)> {
-        find(text).map(|h| (h.name, h.effect_type, h.exact))
+        find(text).map(|h| match h.kind {
+            Kind::EffectType(e) => (h.name, e, true),
+            Kind::LookAlike(e) => (h.name, e, false),
+            other => panic!("{other:?} in {text}"),
+        })
     }
 
     #[test]
@@ -270,6 +330,36 @@ mod tests {
             "float4 f(float4 p : TEXTURE0) : COLOR0 { return p; }",
         ] {
             assert_eq!(hazard(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn semantic_indices() {
+        fn kind(text: &str) -> Option<(&str, Kind)> {
+            find(text).map(|h| (h.name, h.kind))
+        }
+        assert_eq!(
+            kind("float4 PS() : SV_Target8 { return 0; }"),
+            Some(("SV_Target8", Kind::RenderTarget(8)))
+        );
+        assert_eq!(
+            kind("struct V { float2 uv : TEXCOORD4294967296; };"),
+            Some(("TEXCOORD4294967296", Kind::IndexOverflow))
+        );
+        assert_eq!(
+            kind(&format!(
+                "float4 PS() : SV_Target{} {{ return 0; }}",
+                "2".repeat(60)
+            ))
+            .map(|k| k.1),
+            Some(Kind::IndexOverflow)
+        );
+        for ok in [
+            "float4 PS(float4 c : COLOR0, float2 uv : TEXCOORD15) : SV_Target7 { return c; }",
+            "struct V { float4 p : POSITION0; float2 uv : TEXCOORD4294967295; };",
+            "float f(bool c, float a, float b2) { return c ? a : b2; }",
+        ] {
+            assert_eq!(find(ok), None, "{ok}");
         }
     }
 
