@@ -19,6 +19,7 @@ fuzz_target!(
             Ok(compiled) => shadowdusk_fuzz::render(&compiled.files, &compiled.warnings),
             Err(e) => {
                 std::hint::black_box((e.render(false), e.render_mgfxc()));
+                shadowdusk_fuzz::keep_dxc_crash(data, &e);
             }
         }
     }

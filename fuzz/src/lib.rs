@@ -27,3 +27,26 @@ pub fn render(files: &SourceFiles, diags: &Diagnostics) {
     let mgfxc = shadowdusk_compiler::diag::render_mgfxc(files, &diags.0);
     std::hint::black_box((plain, mgfxc));
 }
+
+/// Where an input that crashed DXC in its child process is kept (`fuzz/artifacts/pipeline/`,
+/// named `dxc-crash-<hash>`): not a failure of ShadowDusk (the compile ended in SD0104), but an
+/// input its guard before DXC does not know yet. The line printed is what `cargo xtask fuzz`
+/// reports.
+pub fn keep_dxc_crash(data: &[u8], e: &shadowdusk_compiler::pipeline::CompileError) {
+    use std::hash::{Hash, Hasher};
+    if !e
+        .diagnostics
+        .0
+        .iter()
+        .any(|d| d.code == shadowdusk_compiler::diag::Code::SD0104)
+    {
+        return;
+    }
+    let mut h = std::hash::DefaultHasher::new();
+    data.hash(&mut h);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("artifacts/pipeline");
+    let path = dir.join(format!("dxc-crash-{:016x}", h.finish()));
+    if !path.exists() && std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&path, data).is_ok() {
+        eprintln!("DXC crash caught (SD0104), input written to {}", path.display());
+    }
+}

@@ -246,10 +246,20 @@ fn effect_types_in_code_never_reach_dxc() {
 fn semantic_indices_out_of_range() {
     let huge = format!("COLOR{}0", "2".repeat(45));
     for (file, out, input, wrong) in [
-        ("huge_render_target.fx", huge.as_str(), "TEXCOORD0", huge.as_str()),
+        (
+            "huge_render_target.fx",
+            huge.as_str(),
+            "TEXCOORD0",
+            huge.as_str(),
+        ),
         ("render_target_8.fx", "COLOR8", "TEXCOORD0", "COLOR8"),
         ("sv_target_9.fx", "SV_Target9", "TEXCOORD0", "SV_Target9"),
-        ("wrapped_index.fx", "COLOR0", "TEXCOORD4294967296", "TEXCOORD4294967296"),
+        (
+            "wrapped_index.fx",
+            "COLOR0",
+            "TEXCOORD4294967296",
+            "TEXCOORD4294967296",
+        ),
     ] {
         let line = format!("float4 PS(float2 uv : {input}) : {out} {{ return tex2D(S, uv); }}");
         let col = line.find(wrong).expect("semantic") as u32 + 1;

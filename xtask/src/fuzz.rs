@@ -330,6 +330,9 @@ struct Outcome {
     artifacts: Vec<String>,
     /// `slow-unit-` files written (reported, not a failure).
     slow: Vec<String>,
+    /// Inputs that crashed DXC in its child process (the compile ended in SD0104): reported,
+    /// not a failure, since ShadowDusk handled them; each is a case for `pipeline::dxc_guard`.
+    dxc_crashes: Vec<String>,
     /// The run failed without writing an artifact (it did not build or start).
     error: Option<String>,
     log: PathBuf,
@@ -356,6 +359,12 @@ impl Outcome {
         }
         if !self.slow.is_empty() {
             s.push_str(&format!(", slow input: {}", self.slow.join(", ")));
+        }
+        if !self.dxc_crashes.is_empty() {
+            s.push_str(&format!(
+                ", DXC crashes caught (SD0104, not a failure): {}",
+                self.dxc_crashes.join(", ")
+            ));
         }
         if let Some(e) = &self.error {
             s.push_str(&format!(", FAILED: {e} (log: {})", self.log.display()));
@@ -465,6 +474,7 @@ fn parse_log(target: &str, text: &str, wall: Duration, log: PathBuf) -> Outcome 
         seconds: wall.as_secs_f64(),
         artifacts: Vec::new(),
         slow: Vec::new(),
+        dxc_crashes: Vec::new(),
         error: None,
         log,
     };
@@ -481,6 +491,9 @@ fn parse_log(target: &str, text: &str, wall: Duration, log: PathBuf) -> Outcome 
                     out.seconds = s;
                 }
             }
+        } else if let Some(path) = line.strip_prefix("DXC crash caught (SD0104), input written to ")
+        {
+            out.dxc_crashes.push(path.trim().to_string());
         } else if let Some(i) = line.find("Test unit written to ") {
             let path = line[i + "Test unit written to ".len()..].trim().to_string();
             let name = Path::new(&path)
@@ -518,8 +531,19 @@ mod tests {
                      stat::number_of_executed_units: 77\n";
         let o = parse_log("pipeline", crash, Duration::from_secs(3), PathBuf::new());
         assert_eq!(o.executions, Some(77));
+        assert!(o.dxc_crashes.is_empty());
         assert_eq!(o.artifacts, ["/w/fuzz/artifacts/pipeline/crash-0a1b"]);
         assert!(o.failure().unwrap().contains("crash-0a1b"));
+
+        let caught =
+            "DXC crash caught (SD0104), input written to /w/fuzz/artifacts/pipeline/dxc-crash-01\n\
+                      Done 10 runs in 20 second(s)\n";
+        let o = parse_log("pipeline", caught, Duration::from_secs(20), PathBuf::new());
+        assert_eq!(o.dxc_crashes, ["/w/fuzz/artifacts/pipeline/dxc-crash-01"]);
+        assert!(o.failure().is_none());
+        assert!(o
+            .summary()
+            .contains("DXC crashes caught (SD0104, not a failure)"));
     }
 
     #[test]

@@ -101,6 +101,9 @@ pub enum Code {
     SD0102,
     /// `libdxcompiler.so` could not be found or loaded.
     SD0103,
+    /// DXC crashed or did not finish on a shader (it runs in a child process; only that effect
+    /// fails).
+    SD0104,
     /// A DXC warning (fxc warned about the same thing; the effect still compiles).
     SD0110,
 
@@ -172,6 +175,7 @@ impl Code {
             SD0101 => "SD0101",
             SD0102 => "SD0102",
             SD0103 => "SD0103",
+            SD0104 => "SD0104",
             SD0110 => "SD0110",
             SD0210 => "SD0210",
             SD0211 => "SD0211",
@@ -228,6 +232,7 @@ impl Code {
         Code::SD0101,
         Code::SD0102,
         Code::SD0103,
+        Code::SD0104,
         Code::SD0110,
         Code::SD0210,
         Code::SD0211,

@@ -9,7 +9,7 @@
 //! and no instance is ever released (see [`IDLE`] for why that matters at exit).
 
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, RwLock, RwLockReadGuard};
 
 use hassle_rs::{Dxc, DxcCompiler, DxcLibrary};
 
@@ -23,19 +23,34 @@ struct Loaded {
 }
 
 static LIBRARY: OnceLock<Loaded> = OnceLock::new();
-/// Serialises load attempts, so two threads never map the library twice.
-static LOADING: Mutex<()> = Mutex::new(());
+/// Held exclusively wherever this process runs DXC code itself (loading the library, creating
+/// an instance, the warm-up compile), and shared across each `fork` of a compile (see
+/// `isolate`): so no child starts while a DXC lock is held, and two threads never map the
+/// library twice or build DXC's global state at once.
+static GATE: RwLock<()> = RwLock::new(());
+
+/// Runs `f` exclusively of every other DXC call and fork in this process.
+pub fn exclusive<R>(f: impl FnOnce() -> R) -> R {
+    let _g = GATE.write().unwrap_or_else(|e| e.into_inner());
+    f()
+}
+
+/// Held across a `fork` (shared): no DXC code runs in this process meanwhile.
+pub fn fork_gate() -> RwLockReadGuard<'static, ()> {
+    GATE.read().unwrap_or_else(|e| e.into_inner())
+}
 
 fn library() -> Result<&'static Loaded, String> {
     if let Some(l) = LIBRARY.get() {
         return Ok(l);
     }
-    let _attempt = LOADING.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(l) = LIBRARY.get() {
-        return Ok(l);
-    }
-    let loaded = load()?;
-    Ok(LIBRARY.get_or_init(|| loaded))
+    exclusive(|| {
+        if let Some(l) = LIBRARY.get() {
+            return Ok(l);
+        }
+        let loaded = load()?;
+        Ok(LIBRARY.get_or_init(|| loaded))
+    })
 }
 
 fn load() -> Result<Loaded, String> {
@@ -165,18 +180,19 @@ fn lease() -> Result<Lease, String> {
         None => {
             // One thread at a time creates an instance: DXC's lazily initialised global state
             // is not safe to build from two threads at once.
-            let _setup = LOADING.lock().unwrap_or_else(|e| e.into_inner());
-            Instance {
-                compiler: lib
-                    .dxc
-                    .create_compiler()
-                    .map_err(|e| format!("DXC: cannot create a compiler: {e}"))?,
-                library: lib
-                    .dxc
-                    .create_library()
-                    .map_err(|e| format!("DXC: cannot create a library: {e}"))?,
-                id: CREATED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            }
+            exclusive(|| -> Result<Instance, String> {
+                Ok(Instance {
+                    compiler: lib
+                        .dxc
+                        .create_compiler()
+                        .map_err(|e| format!("DXC: cannot create a compiler: {e}"))?,
+                    library: lib
+                        .dxc
+                        .create_library()
+                        .map_err(|e| format!("DXC: cannot create a library: {e}"))?,
+                    id: CREATED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                })
+            })?
         }
     };
     Ok(Lease(Some(instance)))
