@@ -65,7 +65,7 @@ pub enum DxcError {
         raw: String,
     },
     /// DXC crashed or hung on this source (what happened, e.g. "DXC crashed (signal 11,
-    /// SIGSEGV)"); the compile ran in a child process, so only this shader failed.
+    /// SIGSEGV)"); the compile ran in a worker process, so only this shader failed.
     Crashed(String),
 }
 
@@ -84,32 +84,68 @@ pub const SOURCE_NAME: &str = "shader.hlsl";
 
 /// Compiles one entry point of lowered HLSL to SPIR-V; warnings come back with the module.
 ///
-/// On Unix the compile runs in a forked child (`isolate`): a DXC crash or hang is
-/// [`DxcError::Crashed`] for this shader, never the end of the calling process. Where no child
+/// On Unix the compile runs in a worker process (`isolate`): a DXC crash or hang is
+/// [`DxcError::Crashed`] for this shader, never the end of the calling process. Where no worker
 /// can be started it runs in this process.
 pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
     load().map_err(DxcError::Unavailable)?;
-    let result = instance::with_instance(|compiler, library| {
-        #[cfg(unix)]
-        {
-            let answer = isolate::run(instance::fork_gate(), isolate::TIMEOUT, || {
-                let result = compile_with(compiler, library, hlsl, entry, stage);
-                serde_json::to_vec(&result).unwrap_or_default()
-            });
-            match answer {
-                Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-                    Err(failure(format!("DXC's process answered unreadably: {e}")))
-                }),
-                // No child to be had (a process at its memory or process limit): compile here,
-                // as without isolation, rather than fail a shader DXC can compile.
-                Err(isolate::Died::Spawn(_)) => compile_with(compiler, library, hlsl, entry, stage),
-                Err(died) => Err(DxcError::Crashed(died.to_string())),
-            }
+    #[cfg(unix)]
+    {
+        static WORKERS: isolate::Pool = isolate::Pool::new();
+        let request = Request {
+            hlsl: hlsl.to_string(),
+            entry: entry.to_string(),
+            pixel: stage == Stage::Pixel,
+        };
+        let request = serde_json::to_vec(&request).unwrap_or_default();
+        match WORKERS.ask(&request, isolate::TIMEOUT, spawn_worker) {
+            Ok(answer) => serde_json::from_slice(&answer).unwrap_or_else(|e| {
+                Err(failure(format!("DXC's process answered unreadably: {e}")))
+            }),
+            // No worker to be had (a process at its memory or process limit): compile here,
+            // as without isolation, rather than fail a shader DXC can compile.
+            Err(isolate::Died::Spawn(_)) => in_process(hlsl, entry, stage),
+            Err(died) => Err(DxcError::Crashed(died.to_string())),
         }
-        #[cfg(not(unix))]
-        compile_with(compiler, library, hlsl, entry, stage)
+    }
+    #[cfg(not(unix))]
+    in_process(hlsl, entry, stage)
+}
+
+/// What a worker is asked: [`compile`]'s arguments.
+#[cfg(unix)]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Request {
+    hlsl: String,
+    entry: String,
+    pixel: bool,
+}
+
+/// A worker with its own copy of a leased compiler instance, answering [`Request`]s with
+/// `Result<Spirv, DxcError>`, both as JSON.
+#[cfg(unix)]
+fn spawn_worker() -> Result<isolate::Worker, isolate::Died> {
+    let spawned = instance::with_instance(|compiler, library| {
+        isolate::Worker::spawn(instance::fork_gate(), |request| {
+            let result = match serde_json::from_slice::<Request>(request) {
+                Ok(r) => {
+                    let stage = if r.pixel { Stage::Pixel } else { Stage::Vertex };
+                    compile_with(compiler, library, &r.hlsl, &r.entry, stage)
+                }
+                Err(e) => Err(failure(format!(
+                    "DXC's process got an unreadable request: {e}"
+                ))),
+            };
+            serde_json::to_vec(&result).unwrap_or_default()
+        })
     });
-    result.unwrap_or_else(|msg| Err(DxcError::Unavailable(msg)))
+    spawned.unwrap_or_else(|e| Err(isolate::Died::Spawn(e)))
+}
+
+/// [`compile`] in this process.
+fn in_process(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
+    instance::with_instance(|compiler, library| compile_with(compiler, library, hlsl, entry, stage))
+        .unwrap_or_else(|e| Err(DxcError::Unavailable(e)))
 }
 
 /// [`compile`] in this process, with an instance nobody else is using.
@@ -290,8 +326,8 @@ mod tests {
     }
 
     /// DXC 1.8 dereferences null completing an effect type in a struct member. The pipeline
-    /// refuses that before DXC (`pipeline::dxc_guard`); handed to DXC directly, it crashes the
-    /// compile's child process only: one error, and the next compile works.
+    /// refuses that before DXC (`pipeline::dxc_guard`); handed to DXC directly, it crashes a
+    /// worker process only: one error, and the next compile works.
     #[cfg(unix)]
     #[test]
     fn a_dxc_crash_fails_only_this_shader() {
