@@ -28,7 +28,7 @@ pub fn render(files: &SourceFiles, diags: &Diagnostics) {
     std::hint::black_box((plain, mgfxc));
 }
 
-/// Where an input that crashed DXC in its child process is kept (`fuzz/artifacts/pipeline/`,
+/// Where an input that crashed DXC in its worker process is kept (`fuzz/artifacts/pipeline/`,
 /// named `dxc-crash-<hash>`): not a failure of ShadowDusk (the compile ended in SD0104), but an
 /// input its guard before DXC does not know yet. The line printed is what `cargo xtask fuzz`
 /// reports.

@@ -330,7 +330,7 @@ struct Outcome {
     artifacts: Vec<String>,
     /// `slow-unit-` files written (reported, not a failure).
     slow: Vec<String>,
-    /// Inputs that crashed DXC in its child process (the compile ended in SD0104): reported,
+    /// Inputs that crashed DXC in its worker process (the compile ended in SD0104): reported,
     /// not a failure, since ShadowDusk handled them; each is a case for `pipeline::dxc_guard`.
     dxc_crashes: Vec<String>,
     /// The run failed without writing an artifact (it did not build or start).

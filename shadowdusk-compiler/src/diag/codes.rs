@@ -101,7 +101,7 @@ pub enum Code {
     SD0102,
     /// `libdxcompiler.so` could not be found or loaded.
     SD0103,
-    /// DXC crashed or did not finish on a shader (it runs in a child process; only that effect
+    /// DXC crashed or did not finish on a shader (it runs in a worker process; only that effect
     /// fails).
     SD0104,
     /// A DXC warning (fxc warned about the same thing; the effect still compiles).

@@ -168,7 +168,7 @@ impl Worker {
         if Instant::now() >= deadline {
             // SAFETY: `pid` is our child, not yet reaped.
             unsafe { libc::kill(self.pid, libc::SIGKILL) };
-            self.reap();
+            let _ = self.reap();
             return Err(Died::Timeout(timeout));
         }
         Err(match self.reap() {

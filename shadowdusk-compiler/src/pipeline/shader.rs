@@ -54,7 +54,7 @@ pub fn compile(
             return Err(Diagnostic::error(Code::SD0104, format!("{m} while compiling {what}"))
                 .at_opt(at)
                 .with_help(
-                    "this shader trips a bug in DXC 1.8 (it ran in a child process, so only this \
+                    "this shader trips a bug in DXC 1.8 (it ran in a worker process, so only this \
                      effect failed); change the code near your last edit, and please report the \
                      effect so ShadowDusk can refuse it with a clear error",
                 )
