@@ -281,40 +281,40 @@ mod tests {
     }
 
     #[test]
-    fn effect_types_in_code() {
-        assert_eq!(
-            hazard("float f(Texture t) { return 0; }"),
-            Some(("Texture", "texture", true))
-        );
-        assert_eq!(
-            hazard("struct S { float a; blendstate b; };"),
-            Some(("blendstate", "BlendState", true))
-        );
-        assert_eq!(
-            hazard("float f(float x) { return (PixelShader)x; }"),
-            Some(("PixelShader", "PixelShader", true))
-        );
-        assert_eq!(
-            hazard("float f() { return VertexShader(1); }"),
-            Some(("VertexShader", "VertexShader", true))
-        );
-    }
-
-    #[test]
-    fn misspellings_dxc_would_correct() {
-        assert_eq!(
-            hazard("float4 PS(Textur2D tex) : COLOR0 { return 0; }"),
-            Some(("Textur2D", "texture2D", false))
-        );
-        assert_eq!(
-            hazard("float4 PS(VertexShaderOutpt i) : COLOR0 { return 0; }"),
-            Some(("VertexShaderOutpt", "VertexShader", false))
-        );
-        assert_eq!(
-            hazard("struct S { float a; Textre b; };"),
-            Some(("Textre", "texture", false))
-        );
-        assert_eq!(hazard("Textre g[3];"), Some(("Textre", "texture", false)));
+    fn effect_types_and_names_dxc_would_correct_to_one() {
+        for (text, want) in [
+            (
+                "float f(Texture t) { return 0; }",
+                ("Texture", "texture", true),
+            ),
+            (
+                "struct S { float a; blendstate b; };",
+                ("blendstate", "BlendState", true),
+            ),
+            (
+                "float f(float x) { return (PixelShader)x; }",
+                ("PixelShader", "PixelShader", true),
+            ),
+            (
+                "float f() { return VertexShader(1); }",
+                ("VertexShader", "VertexShader", true),
+            ),
+            (
+                "float4 PS(Textur2D tex) : COLOR0 { return 0; }",
+                ("Textur2D", "texture2D", false),
+            ),
+            (
+                "float4 PS(VertexShaderOutpt i) : COLOR0 { return 0; }",
+                ("VertexShaderOutpt", "VertexShader", false),
+            ),
+            (
+                "struct S { float a; Textre b; };",
+                ("Textre", "texture", false),
+            ),
+            ("Textre g[3];", ("Textre", "texture", false)),
+        ] {
+            assert_eq!(hazard(text), Some(want), "{text}");
+        }
     }
 
     #[test]
