@@ -64,8 +64,9 @@ pub enum Code {
     SD0026,
     /// A pass statement naming a state object that is not declared (or of another kind), or setting a shader stage MonoGame lacks.
     SD0027,
-    /// An effect-framework type (`texture`, `VertexShader`, `BlendState`, ...) used in HLSL code:
-    /// a function parameter, a struct member, a cast, an array, a call.
+    /// An effect-framework type (`VertexShader`, `BlendState`, `texture`, ...) used in HLSL code:
+    /// a shader or state type on a parameter or member, any effect type in a cast, a call, a
+    /// local or a global array.
     SD0028,
     /// A semantic index out of range: a pixel-shader output above render target 7 (`COLOR8`,
     /// `SV_Target9`), or any index that does not fit in 32 bits.

@@ -73,6 +73,32 @@ pub fn uniform_initializers(parsed: &ParsedEffect, edits: &mut Edits) {
     }
 }
 
+/// Effect-style texture types (`texture`, `texture2D`, `textureCUBE`, ...) on function
+/// parameters and struct members become the HLSL types their global declarations are lowered
+/// to (`Texture2D`, `TextureCube`): fxc takes them there, and DXC 1.8 crashes on the effect
+/// types anywhere but a global declaration.
+pub fn legacy_texture_types(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+    let ranges: Vec<std::ops::Range<usize>> = parsed
+        .ast
+        .functions
+        .iter()
+        .flat_map(|f| f.params.iter().map(|p| p.range.clone()))
+        .chain(parsed.ast.structs.iter().map(|s| s.range.clone()))
+        .collect();
+    for (i, t) in toks.iter().enumerate() {
+        let declares = toks
+            .get(i + 1)
+            .is_some_and(|n| n.kind == TokenKind::Ident);
+        let inside = || ranges.iter().any(|r| r.contains(&t.range.start));
+        if t.kind != TokenKind::Ident || !declares || !inside() {
+            continue;
+        }
+        if let Some((dim, true)) = crate::effect::types::texture_keyword(t.text(src)) {
+            edits.replace(t.range.clone(), super::samplers::lowered_type(dim));
+        }
+    }
+}
+
 /// Adds the float-carrier edits for integer and bool uniforms; returns what was retyped.
 pub fn integer_uniforms(
     parsed: &ParsedEffect,

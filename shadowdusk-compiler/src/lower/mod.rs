@@ -10,6 +10,7 @@
 //! `SV_Targetn`/`SV_Depth`; `POSITION` vertex outputs become `SV_Position`; `VPOS`/`VFACE`
 //! inputs become system values; stage-qualified registers keep only this stage's binding;
 //! `int`/`bool` uniforms are carried as floats (MonoGame uploads every register as float);
+//! effect-style texture types on function parameters and struct members become `Texture2D` & co.;
 //! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry.
 //!
 //! Edits are computed on the stripped text and applied in one pass; the text keeps its line
@@ -168,6 +169,7 @@ fn lower_inner(
     sampler_params::pass_textures(&args, &pairs, &mut edits);
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
+    declarations::legacy_texture_types(parsed, src, &toks, &mut edits);
     declarations::written_uniforms(parsed, src, &toks, &mut edits);
     declarations::whole_uniform_arrays(parsed, src, &toks, &mut edits);
     let mut retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;

@@ -10,7 +10,8 @@
 //! (`COLOR22222222222`) crashes it in `finalizeStageIOLocations`, and any other huge index wraps
 //! (`TEXCOORD4294967296` becomes `TEXCOORD0`).
 //!
-//! Lowering has replaced every effect-object declaration ShadowDusk supports and turned pixel
+//! Lowering has replaced every effect-object declaration ShadowDusk supports (effect-style
+//! texture types on parameters and struct members included) and turned pixel
 //! outputs into `SV_TargetN`, so what is left in the lowered text is refused here, at its place
 //! in the user's file: SD0028 for an effect type used in code, FX0001 for an undeclared name DXC
 //! would take for one, SD0029 for a render target above 7 (fxc's limit too) or an index over 32
@@ -111,8 +112,7 @@ fn effect_type_help(effect_type: &str) -> &'static str {
     let lower = effect_type.to_ascii_lowercase();
     if lower.starts_with("texture") {
         "declare each texture as a global (`texture2D Diffuse;` or `Texture2D Diffuse;`) with a \
-         sampler, and pass the sampler to functions; MonoGame binds no texture arrays, and no \
-         textures in structs"
+         sampler, and sample through the sampler; MonoGame binds no texture arrays"
     } else if lower.ends_with("shader") || lower.ends_with("fragment") {
         "a pass chooses its shaders (`PixelShader = compile ps_3_0 MainPS();`); HLSL code cannot \
          hold or pass them"

@@ -100,6 +100,7 @@ pub(super) fn entries() -> Vec<Entry> {
         smp_noise3d(),
         smp_palette1d(),
         smp_helper_two_samplers(),
+        smp_texture_param(),
         sem_vpos_position(),
         sem_sv_position_input(),
         sem_lowercase(),
@@ -885,6 +886,40 @@ fn smp_helper_two_samplers() -> Entry {
         ],
         vec![("OverlayAmount", scalar(OVERLAY_AMOUNT))],
         vec![("s0", TEX8), ("OverlayTexture", OVERLAY)],
+        WHITE,
+        Check::reference(reference),
+    )
+}
+
+const LAYER_TINT: [f32; 4] = [0.9, 0.6, 0.3, 1.0];
+
+fn smp_texture_param() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let c = sample(&TEX8, uv)?;
+                Some(map4(|i| c[i] * LAYER_TINT[i]))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_texture_param.fx",
+        "effect-style texture types on a helper parameter and a struct member",
+        one_pass(
+            "Tinted",
+            "P0",
+            vec![sampler(0, ST::Sampler2D, "BaseTexture")],
+        ),
+        vec![
+            p_vec("Tint", 4).with_default(&[1.0, 1.0, 1.0, 1.0]),
+            p_tex2d("BaseTexture"),
+        ],
+        vec![("Tint", vector(&LAYER_TINT))],
+        vec![("BaseTexture", TEX8)],
         WHITE,
         Check::reference(reference),
     )
