@@ -627,18 +627,23 @@ fn decl_global_write() -> Entry {
 
 const DUP_TINT: [f32; 4] = [0.9, 0.5, 0.3, 1.0];
 
+/// The sprite's texture times `tint`: what a plain tinting pixel shader draws.
+fn tinted_sprite(tint: [f32; 4], x: u32, y: u32) -> Option<[f32; 4]> {
+    sprite_pixel(
+        RECT,
+        WHITE,
+        |uv, _| {
+            let c = sample(&TEX8, uv)?;
+            Some(map4(|i| c[i] * tint[i]))
+        },
+        x,
+        y,
+    )
+}
+
 fn decl_duplicate_technique() -> Entry {
     fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
-        sprite_pixel(
-            RECT,
-            WHITE,
-            |uv, _| {
-                let c = sample(&TEX8, uv)?;
-                Some(map4(|i| c[i] * DUP_TINT[i]))
-            },
-            x,
-            y,
-        )
+        tinted_sprite(DUP_TINT, x, y)
     }
     sprite_entry(
         "compat_decl_duplicate_technique.fx",
@@ -895,16 +900,7 @@ const LAYER_TINT: [f32; 4] = [0.9, 0.6, 0.3, 1.0];
 
 fn smp_texture_param() -> Entry {
     fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
-        sprite_pixel(
-            RECT,
-            WHITE,
-            |uv, _| {
-                let c = sample(&TEX8, uv)?;
-                Some(map4(|i| c[i] * LAYER_TINT[i]))
-            },
-            x,
-            y,
-        )
+        tinted_sprite(LAYER_TINT, x, y)
     }
     sprite_entry(
         "compat_smp_texture_param.fx",
