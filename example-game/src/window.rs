@@ -1,6 +1,7 @@
-//! The windowed game: winit for the window and keys, glutin for the GL context (EGL, else GLX),
-//! and the same [`Game`] as headless. With `--frames N` it stops after N frames, and with
-//! `--screenshot` it first captures the window's back buffer as the headless run does.
+//! The windowed game: winit for the window and keys, glutin for the GL context (EGL, else GLX on
+//! X11; WGL, else EGL on Windows; CGL on macOS), and the same [`Game`] as headless. With
+//! `--frames N` it stops after N frames, and with `--screenshot` it first captures the window's
+//! back buffer as the headless run does.
 
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -86,25 +87,46 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     let display_handle = event_loop
         .display_handle()
         .map_err(|e| no_gl("display handle", &e))?;
-    let preference =
-        DisplayApiPreference::EglThenGlx(Box::new(winit::platform::x11::register_xlib_error_hook));
-    // SAFETY: the display handle comes from the live event loop, which outlives the display.
-    let display = unsafe { Display::new(display_handle.as_raw(), preference) }
-        .map_err(|e| no_gl("no EGL or GLX display", &e))?;
-    let template = ConfigTemplateBuilder::new()
-        .with_alpha_size(8)
-        .with_depth_size(24)
-        .with_stencil_size(8)
-        .build();
-    // SAFETY: the template is plain data; the display is alive.
-    let config = unsafe { display.find_configs(template) }
-        .map_err(|e| no_gl("no GL config", &e))?
-        .min_by_key(|c| c.num_samples())
-        .ok_or_else(|| Failure::NoGl("no GL config with RGBA8, depth 24 and stencil 8".into()))?;
     let attributes = Window::default_attributes()
         .with_title("ShadowDusk example game")
         .with_inner_size(PhysicalSize::new(scene::WIDTH, scene::HEIGHT))
         .with_resizable(false);
+    // WGL wants the window before the display: its extensions and pixel formats come from the
+    // window's device context. EGL, GLX and CGL want the config first: on X11 the window is
+    // made with the config's visual.
+    #[cfg(windows)]
+    let (window, early_handle) = {
+        let window = event_loop
+            .create_window(attributes)
+            .map_err(|e| no_gl("cannot create the window", &e))?;
+        let handle = window
+            .window_handle()
+            .map_err(|e| no_gl("window handle", &e))?
+            .as_raw();
+        (window, handle)
+    };
+    #[cfg(windows)]
+    let preference = DisplayApiPreference::WglThenEgl(Some(early_handle));
+    #[cfg(target_os = "macos")]
+    let preference = DisplayApiPreference::Cgl;
+    #[cfg(not(any(windows, target_os = "macos")))]
+    let preference =
+        DisplayApiPreference::EglThenGlx(Box::new(winit::platform::x11::register_xlib_error_hook));
+    // SAFETY: the display handle comes from the live event loop, which outlives the display.
+    let display = unsafe { Display::new(display_handle.as_raw(), preference) }
+        .map_err(|e| no_gl("no GL display (EGL, GLX, WGL or CGL)", &e))?;
+    let template = ConfigTemplateBuilder::new()
+        .with_alpha_size(8)
+        .with_depth_size(24)
+        .with_stencil_size(8);
+    #[cfg(windows)]
+    let template = template.compatible_with_native_window(early_handle);
+    // SAFETY: the template is plain data; the display is alive.
+    let config = unsafe { display.find_configs(template.build()) }
+        .map_err(|e| no_gl("no GL config", &e))?
+        .min_by_key(|c| c.num_samples())
+        .ok_or_else(|| Failure::NoGl("no GL config with RGBA8, depth 24 and stencil 8".into()))?;
+    #[cfg(not(windows))]
     let window = glutin_winit::finalize_window(event_loop, attributes, &config)
         .map_err(|e| no_gl("cannot create the window", &e))?;
     let window_handle = window
@@ -137,8 +159,14 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     let ctx = unsafe { GlContext::from_glow(gl) };
     #[allow(unreachable_patterns)]
     let api = match &display {
+        #[cfg(not(target_vendor = "apple"))]
         Display::Egl(_) => "window, EGL",
+        #[cfg(not(any(windows, target_vendor = "apple")))]
         Display::Glx(_) => "window, GLX",
+        #[cfg(windows)]
+        Display::Wgl(_) => "window, WGL",
+        #[cfg(target_os = "macos")]
+        Display::Cgl(_) => "window, CGL",
         _ => "window",
     };
     announce(&ctx, api);

@@ -38,6 +38,12 @@ pub(crate) fn num_jobs() -> Option<usize> {
         .filter(|n| *n > 0)
 }
 
+/// One `cargo:warning=` line on standard output, for messages from outside the builder (the
+/// compiler's line about fetching DXC).
+pub(crate) fn print_warning(line: &str) {
+    Sink::Stdout.warning(line);
+}
+
 /// Where the builder's lines go.
 #[derive(Clone, Debug, Default)]
 pub(crate) enum Sink {

@@ -77,6 +77,8 @@ use shadowdusk_compiler::{pipeline, preprocess};
 
 pub use report::{BuildError, EffectFailure};
 pub use run::CompileTimes;
+/// What [`Builder::mgfx_version`] takes, so a build script needs no other ShadowDusk crate.
+pub use shadowdusk_compiler::MgfxVersion;
 
 /// The graphics back end effects are compiled for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -116,7 +118,7 @@ pub struct Builder {
     no_directives: bool,
     no_summary: bool,
     warnings_as_errors: bool,
-    mgfx_version: pipeline::MgfxVersion,
+    mgfx_version: MgfxVersion,
     cache_max_bytes: Option<u64>,
     sink: cargo::Sink,
 }
@@ -234,7 +236,7 @@ impl Builder {
     /// Writes MGFX v11 (MonoGame's develop / 3.8.5 line, whose shader records name their source
     /// file and entry point) instead of the default v10, which every MonoGame 3.8 release and
     /// KNI load. Part of the cache key.
-    pub fn mgfx_version(&mut self, version: pipeline::MgfxVersion) -> &mut Builder {
+    pub fn mgfx_version(&mut self, version: MgfxVersion) -> &mut Builder {
         self.mgfx_version = version;
         self
     }
@@ -359,7 +361,12 @@ impl Builder {
         // Without DXC every effect would fail the same way: say it once. (A failed build
         // script always runs again, so no directive is needed to notice DXC arriving.)
         if !effects.is_empty() {
-            shadowdusk_compiler::dxc::load().map_err(BuildError::setup)?;
+            // A first build on a machine may fetch DXC into the per-user cache; cargo shows a
+            // build script's warnings, never its stderr, so the one line about it is a warning.
+            if matches!(self.sink, cargo::Sink::Stdout) {
+                shadowdusk_compiler::dxc::provision::set_notice(cargo::print_warning);
+            }
+            shadowdusk_compiler::dxc::load().map_err(BuildError::no_dxc)?;
         }
         let include_dirs: Vec<PathBuf> = self
             .include_dirs

@@ -25,6 +25,8 @@ use shadowdusk_compiler::source::SourceFiles;
 #[derive(Debug)]
 pub struct BuildError {
     setup: Option<String>,
+    /// The error code of a setup problem that has one (SD0103: no DXC).
+    setup_code: Option<&'static str>,
     failures: Vec<EffectFailure>,
     total: usize,
 }
@@ -33,14 +35,24 @@ impl BuildError {
     pub(crate) fn setup(message: String) -> BuildError {
         BuildError {
             setup: Some(message),
+            setup_code: None,
             failures: Vec::new(),
             total: 0,
+        }
+    }
+
+    /// DXC could not be found, fetched or loaded (SD0103).
+    pub(crate) fn no_dxc(message: String) -> BuildError {
+        BuildError {
+            setup_code: Some("SD0103"),
+            ..BuildError::setup(message)
         }
     }
 
     pub(crate) fn effects(failures: Vec<EffectFailure>, total: usize) -> BuildError {
         BuildError {
             setup: None,
+            setup_code: None,
             failures,
             total,
         }
@@ -59,8 +71,10 @@ impl BuildError {
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(s) = &self.setup {
-            return write!(f, "error: shadowdusk: {s}");
+        match (&self.setup, self.setup_code) {
+            (Some(s), Some(code)) => return write!(f, "error[{code}]: shadowdusk: {s}"),
+            (Some(s), None) => return write!(f, "error: shadowdusk: {s}"),
+            (None, _) => {}
         }
         for e in &self.failures {
             writeln!(f, "{}", e.rendered.trim_end())?;

@@ -8,6 +8,7 @@ pub const USAGE: &str = "\
 usage: shadowdusk <SourceFile> <OutputFile> [options]
        shadowdusk <SourceFile> --dump [options]
        shadowdusk --explain <CODE>
+       shadowdusk setup      fetch DXC into the per-user cache if needed; print its path
 
 options (mgfxc-compatible):
   /Profile:OpenGL       target platform (only OpenGL is supported)

@@ -1,7 +1,7 @@
-//! `--explain CODE`: prints one section of `docs/error-codes.md`, as `rustc --explain` does.
+//! `--explain CODE`: prints one section of the compiler's `docs/error-codes.md`, as `rustc --explain` does.
 
 /// The error index, embedded at build time.
-pub const INDEX: &str = include_str!("../../docs/error-codes.md");
+pub const INDEX: &str = shadowdusk_compiler::diag::ERROR_INDEX;
 
 /// The section of `index` for `code` (letter case ignored, `sd0001` finds `## SD0001`): from its
 /// `## CODE` heading up to the next heading, trailing blank lines dropped. Headings inside

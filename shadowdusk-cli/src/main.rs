@@ -4,6 +4,7 @@
 //! shadowdusk <in.fx> <out.mgfx> [/Profile:OpenGL] [/Defines:A;B=2] [/I:dir] [/Debug] [/WX] [--pretty]
 //! shadowdusk <in.fx> --dump            # reflection and GLSL as JSON on stdout
 //! shadowdusk --explain SD0210          # what an error code means, an example, a fix
+//! shadowdusk setup                     # fetch DXC into the per-user cache if needed; print its path
 //! ```
 //!
 //! Exit codes follow mgfxc: 0 on success, 1 on any failure (bad arguments, unreadable input,
@@ -13,6 +14,7 @@
 mod args;
 mod dump;
 mod explain;
+mod setup;
 
 use std::process::ExitCode;
 
@@ -20,6 +22,9 @@ use shadowdusk_compiler::pipeline;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv == ["setup"] {
+        return setup::run();
+    }
     let cli = match args::parse(&argv) {
         Ok(args::Parsed::Help) => {
             print!("{}", args::USAGE);

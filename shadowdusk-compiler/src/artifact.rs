@@ -7,8 +7,8 @@
 //!
 //! - `OUT_DIR/shadowdusk/shaders/tint.mgfx`: the MGFX bytes;
 //! - `OUT_DIR/shadowdusk/shaders/tint.json`: the [`Manifest`] (serde JSON);
-//! - `OUT_DIR/shadowdusk/shaders/tint.rs`: the generated module, for reading (the macro
-//!   generates the same code itself).
+//! - `OUT_DIR/shadowdusk/shaders/tint.rs`: the generated module, which `include_effect!`
+//!   `include!`s (so it holds items only: no inner attributes or `//!` docs).
 //!
 //! Effects outside the crate root are placed by their path relative to the root with `..`
 //! components spelled `__` (never outside `OUT_DIR/shadowdusk`).

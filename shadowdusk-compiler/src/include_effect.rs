@@ -11,20 +11,25 @@
 //! ```
 //!
 //! The path is relative to the crate root (`CARGO_MANIFEST_DIR`, the folder holding
-//! `Cargo.toml`); the module is named after the file stem in snake_case unless `name` is given;
-//! `crate` is the path of the runtime crate the generated code refers to (default
-//! `::shadowdusk`).
+//! `Cargo.toml`). When no file is there, the effects the build script compiled are searched for
+//! one whose path ends with it (`"tint.fx"` finds `shaders/tint.fx` after
+//! `Builder::new().dir("shaders")`): exactly one is taken, several or none are an error that
+//! lists them or the close ones. The module is named after the file stem in snake_case unless
+//! `name` is given; `crate` is the path of the runtime crate the generated code refers to
+//! (default `::shadowdusk`).
 //!
-//! Output: the module [`codegen`] generates (`pub mod name { … }`). Its bytes come from the
-//! build script's artifact ([`crate::artifact`]): `OUT_DIR` must hold one for this file whose
-//! recorded source contents match the files on disk (`include_bytes!` of the `.mgfx`), so the
-//! module always has exactly the defines and include folders the `Builder` compiled it with. A
-//! missing or out-of-date artifact is an error saying what to do, never a silent compile with
-//! other options. `in_process` asks for the other way explicitly: the effect is compiled here
-//! with default options and embedded as a byte string (a crate without a build script). Either
-//! way the module holds a hidden `const _: &[u8] = include_bytes!(…)` per source file (the
-//! effect and every include), which is how rustc learns to rebuild the crate when one
-//! changes.
+//! Output: the module the build script generated, `OUT_DIR/shadowdusk/<path>.rs`
+//! ([`crate::artifact`]), brought in with `include!` (with `name` or `crate`, its tokens with the
+//! module name and the runtime path replaced), so the module is exactly the file a reader finds
+//! there and the macro does no code generation of its own. The artifact must exist and its
+//! recorded source contents must match the files on disk; a missing or out-of-date artifact is
+//! an error saying what to do, never a silent compile with other options. `in_process` asks for
+//! the other way explicitly: the effect is compiled here with default options and generated
+//! with `MGFX` as a byte string (a crate without a build script). It needs the `compile` feature
+//! of this crate and [`MacroEnv::allow_in_process`] (the `in-process` feature of
+//! `shadowdusk-macros`); without them it is an error naming the feature. Either way the
+//! expansion holds a hidden `const _: &[u8] = include_bytes!(…)` per source file (the effect
+//! and every include), which is how rustc learns to rebuild the crate when one changes.
 //!
 //! Errors become `compile_error!` spanned on the path literal, never a panic: malformed macro
 //! input, a missing file, a shader error (rendered with `path:line:col`, code, message and
@@ -32,16 +37,19 @@
 
 use std::path::{Path, PathBuf};
 
-use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
 use crate::artifact::{self, Manifest};
-use crate::codegen::{self, CodegenOptions, MgfxSource};
 use crate::paths::normalize;
-use crate::pipeline::{self, CompileError};
-use crate::reflect::EffectReflection;
+
+#[cfg(feature = "compile")]
+mod in_process;
+
+/// The runtime path the build script's generated module uses.
+const DEFAULT_CRATE: &str = "::shadowdusk";
 
 /// What the macro knows about the crate being compiled.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,15 +60,21 @@ pub struct MacroEnv {
     pub out_dir: Option<PathBuf>,
     /// The runtime crate's path in generated code, unless the invocation says `crate = …`.
     pub crate_path: String,
+    /// Whether `in_process` may compile the effect here: the `in-process` feature of
+    /// `shadowdusk-macros` (and `shadowdusk`). Without it, `in_process` is an error naming the
+    /// feature. It takes this crate's `compile` feature too.
+    pub allow_in_process: bool,
 }
 
 impl MacroEnv {
-    /// An environment with no build script and the default runtime path `::shadowdusk`.
+    /// An environment with no build script and the default runtime path `::shadowdusk`;
+    /// `in_process` is allowed when this crate has its `compile` feature.
     pub fn new(manifest_dir: impl Into<PathBuf>) -> MacroEnv {
         MacroEnv {
             manifest_dir: manifest_dir.into(),
             out_dir: None,
-            crate_path: "::shadowdusk".to_string(),
+            crate_path: DEFAULT_CRATE.to_string(),
+            allow_in_process: cfg!(feature = "compile"),
         }
     }
 
@@ -163,18 +177,6 @@ fn compile_error(span: Span, message: &str) -> TokenStream {
     quote_spanned!(span=> ::core::compile_error!(#lit);)
 }
 
-/// The effect to generate from: bytes (or their file), the model and reflection, the files to
-/// track.
-struct Source {
-    mgfx: MgfxSource,
-    effect: shadowdusk_mgfx::Effect,
-    reflection: EffectReflection,
-    deps: Vec<PathBuf>,
-    /// The options it was compiled with, for the generated `Effect` (hot reload compiles alike).
-    defines: Vec<(String, String)>,
-    include_dirs: Vec<PathBuf>,
-}
-
 fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
     let written = input.path.value();
     if written.trim().is_empty() {
@@ -183,60 +185,170 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
             "the effect path is empty; name a .fx file relative to the crate root, e.g. {example}"
         ));
     }
-    let abs = normalize(&env.manifest_dir.join(&written));
+    let abs = locate(&written, !input.in_process, env)?;
     // Relative to the crate root, as the build script names its artifacts and as messages show
     // it: `./shaders/x/../tint.fx` and an absolute spelling both become `shaders/tint.fx`.
     let shown = display_path(&abs, &env.manifest_dir);
-    if let Err(e) = std::fs::metadata(&abs).and_then(|m| {
-        if m.is_file() {
-            Ok(())
-        } else {
-            Err(std::io::Error::other("it is not a file"))
+    if input.in_process {
+        #[cfg(feature = "compile")]
+        if env.allow_in_process {
+            return in_process::expand(input, &abs, &shown, env);
         }
-    }) {
         return Err(format!(
-            "cannot read effect file `{shown}`: {e}\n\
-             help: the path is relative to the crate root (the folder holding Cargo.toml)"
+            "`in_process` compiles the effect inside the macro, which needs the `in-process` \
+             feature of `shadowdusk`\n\
+             help: enable it (`shadowdusk = {{ version = \"0.1\", features = [\"in-process\"] }}`), \
+             or compile `{shown}` in build.rs with `shadowdusk_build::Builder` and drop `in_process`"
         ));
     }
-    let module_name = match &input.name {
-        Some(n) => n.to_string().trim_start_matches("r#").to_string(),
-        None => codegen::module_name(&abs),
-    };
-    let crate_path = match &input.krate {
+
+    let artifact = from_artifact(env, Path::new(&shown), &abs)?;
+    let krate = match &input.krate {
         Some(p) => quote!(#p).to_string().replace(' ', ""),
         None => env.crate_path.clone(),
     };
+    let code_path = artifact.code.to_str().filter(|_| krate == DEFAULT_CRATE);
+    let module = match (&input.name, code_path) {
+        // The file as the build script wrote it: rustc reads it (and tracks it) itself.
+        (None, Some(path)) => {
+            let span = input.path.span();
+            let mut lit = Literal::string(path);
+            lit.set_span(span);
+            quote_spanned!(span=> ::core::include!(#lit);)
+        }
+        _ => {
+            let tokens: TokenStream = artifact.text.parse().map_err(|e| {
+                format!(
+                    "the build script's module for `{shown}` ({}) does not parse: {e}\n\
+                     help: build the crate again",
+                    artifact.code.display()
+                )
+            })?;
+            rewrite(tokens, input.name.as_ref(), &krate)
+        }
+    };
+    let mut out = module;
+    out.extend(tracking_items(&abs, &artifact.deps));
+    Ok(out)
+}
 
-    let source = if input.in_process {
-        compile_in_process(&abs, env)?
+/// The effect file `written` names: relative to the crate root, or else (when `search`) the one
+/// effect the build script compiled whose path ends with it. Otherwise the message names the
+/// compiled effects that end with it or look like it.
+fn locate(written: &str, search: bool, env: &MacroEnv) -> Result<PathBuf, String> {
+    let abs = normalize(&env.manifest_dir.join(written));
+    let error = match std::fs::metadata(&abs) {
+        Ok(m) if m.is_file() => return Ok(abs),
+        Ok(_) => std::io::Error::other("it is not a file"),
+        Err(e) => e,
+    };
+    let shown = display_path(&abs, &env.manifest_dir);
+    let mut message = format!(
+        "cannot read effect file `{shown}`: {error}\n\
+         help: the path is relative to the crate root (the folder holding Cargo.toml)"
+    );
+    let compiled = match (&env.out_dir, search) {
+        (Some(out_dir), true) => compiled_effects(out_dir),
+        _ => Vec::new(),
+    };
+    let wanted = normalize(Path::new(written));
+    let ending: Vec<&PathBuf> = compiled
+        .iter()
+        .filter(|rel| wanted.is_relative() && rel.ends_with(&wanted))
+        .collect();
+    if let [one] = ending.as_slice() {
+        return Ok(normalize(&env.manifest_dir.join(one)));
+    }
+    let (what, suggested) = if ending.is_empty() {
+        let close: Vec<&PathBuf> = compiled.iter().filter(|r| looks_like(&wanted, r)).collect();
+        ("", close)
     } else {
-        from_artifact(env.out_dir.as_deref(), Path::new(&shown), &abs)?
+        (
+            "; the build script compiled several effects whose path ends with it",
+            ending,
+        )
     };
+    if !suggested.is_empty() {
+        let list: Vec<String> = suggested
+            .iter()
+            .take(5)
+            .map(|p| format!("`{}`", p.display()))
+            .collect();
+        message.push_str(&format!("{what}: did you mean {}?", list.join(" or ")));
+    }
+    Err(message)
+}
 
-    let options = CodegenOptions {
-        module_name,
-        mgfx: source.mgfx,
-        crate_path,
-        source: Some(abs.clone()),
-        defines: source.defines,
-        include_dirs: source.include_dirs,
+/// The effects the build script compiled (the manifests under `OUT_DIR/shadowdusk`), as paths
+/// relative to the crate root, sorted.
+fn compiled_effects(out_dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(out_dir.join(artifact::DIR))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| Manifest::load(e.path()))
+        .map(|m| m.relative)
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Whether the compiled effect `rel` is a likely meaning of the missing `wanted`: its file name,
+/// ignoring case, is at most a quarter of its letters (at least one) away.
+fn looks_like(wanted: &Path, rel: &Path) -> bool {
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_default()
     };
-    let module = codegen::generate(&source.effect, &source.reflection, &options)
-        .map_err(|e| codegen_message(&e, &shown, &source.reflection, env))?;
-    Ok(append_to_module(module, tracking_items(&abs, &source.deps)))
+    let (a, b) = (name(wanted), name(rel));
+    !a.is_empty() && edit_distance(&a, &b) <= (a.chars().count() / 4).max(1)
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// The build script's generated module for one effect, checked current.
+struct Artifact {
+    /// `OUT_DIR/shadowdusk/<path>.rs`.
+    code: PathBuf,
+    /// Its text.
+    text: String,
+    /// Every file the effect read, the effect first.
+    deps: Vec<PathBuf>,
 }
 
 /// The build script's artifact for `rel`: it must exist, describe this file, and have been
 /// compiled from exactly the contents the effect's files have now. Otherwise the message says
 /// what to do (the macro never compiles with options other than the build script's on its own).
-fn from_artifact(out_dir: Option<&Path>, rel: &Path, abs: &Path) -> Result<Source, String> {
+fn from_artifact(env: &MacroEnv, rel: &Path, abs: &Path) -> Result<Artifact, String> {
     let shown = rel.display();
+    let feature = if env.allow_in_process {
+        ""
+    } else {
+        ", with shadowdusk's `in-process` feature"
+    };
     let in_process = format!(
         "or write `include_effect!(\"{shown}\", in_process)` to compile it here with default options \
-         (no defines or include folders)"
+         (no defines or include folders{feature})"
     );
-    let Some(out_dir) = out_dir else {
+    let Some(out_dir) = env.out_dir.as_deref() else {
         return Err(format!(
             "`{shown}` has no compiled artifact: this crate has no build script\n\
              help: add `shadowdusk_build::Builder::new().file(\"{shown}\").compile();` to build.rs \
@@ -256,11 +368,6 @@ fn from_artifact(out_dir: Option<&Path>, rel: &Path, abs: &Path) -> Result<Sourc
     if !same_file(&manifest.source, abs) {
         return Err(missing());
     }
-    let mgfx_path = if manifest.mgfx.is_absolute() {
-        manifest.mgfx.clone()
-    } else {
-        paths.mgfx.clone()
-    };
     let mut deps = manifest.reflection.files_read.clone();
     if deps.is_empty() {
         deps.push(abs.to_path_buf());
@@ -276,15 +383,28 @@ fn from_artifact(out_dir: Option<&Path>, rel: &Path, abs: &Path) -> Result<Sourc
     if artifact::sources_hash(&deps).as_deref() != Some(manifest.sources_hash.as_str()) {
         return Err(stale());
     }
-    let bytes = std::fs::read(&mgfx_path).map_err(|_| stale())?;
-    let effect = shadowdusk_mgfx::read(&bytes).map_err(|_| stale())?;
-    Ok(Source {
-        mgfx: MgfxSource::IncludeBytes(mgfx_path),
-        effect,
-        reflection: manifest.reflection,
+    let mgfx = if manifest.mgfx.is_absolute() {
+        &manifest.mgfx
+    } else {
+        &paths.mgfx
+    };
+    if !mgfx.is_file() {
+        return Err(stale());
+    }
+    let text = std::fs::read_to_string(&paths.code).map_err(|_| stale())?;
+    // The build script writes this instead of a module when code generation refused the
+    // effect: the message belongs on the path literal.
+    if text.trim_start().starts_with("::core::compile_error!") {
+        let refused = syn::parse_str::<syn::Macro>(text.trim().trim_end_matches(';'))
+            .and_then(|m| m.parse_body::<LitStr>())
+            .map(|lit| lit.value())
+            .unwrap_or_else(|_| text.trim().to_string());
+        return Err(refused);
+    }
+    Ok(Artifact {
+        code: paths.code,
+        text,
         deps,
-        defines: manifest.defines,
-        include_dirs: manifest.include_dirs,
     })
 }
 
@@ -295,56 +415,120 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn compile_in_process(abs: &Path, env: &MacroEnv) -> Result<Source, String> {
-    match pipeline::compile_file(abs, &pipeline::Options::default()) {
-        Ok(c) => Ok(Source {
-            mgfx: MgfxSource::Bytes(c.bytes),
-            effect: c.effect,
-            reflection: c.reflection,
-            deps: c.deps,
-            defines: Vec::new(),
-            include_dirs: Vec::new(),
-        }),
-        Err(e) => Err(shader_error_message(&e, &env.manifest_dir)),
+/// The build script's module (generated with `mod <stem>` and `::shadowdusk`) with `name = …`
+/// and the runtime path `krate` applied, as code generation writes them with those options: the
+/// identifier after the top-level `mod`, every path that starts `::shadowdusk`, and the same two
+/// in doc text (the module doc's links `](old::Item)`, prose `` `shadowdusk::…` ``).
+fn rewrite(tokens: TokenStream, name: Option<&Ident>, krate: &str) -> TokenStream {
+    let mut trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut docs = Vec::new();
+    if let Some(name) = name {
+        let module = trees
+            .iter()
+            .enumerate()
+            .find_map(|(i, t)| match (t, trees.get(i + 1)) {
+                (TokenTree::Ident(m), Some(TokenTree::Ident(old))) if m == "mod" => {
+                    Some((i + 1, old.to_string()))
+                }
+                _ => None,
+            });
+        if let Some((i, old)) = module {
+            trees[i] = TokenTree::Ident(name.clone());
+            let new = name.to_string().trim_start_matches("r#").to_string();
+            docs.push((format!("]({old}::"), format!("]({new}::")));
+        }
+    }
+    let mut path = None;
+    if krate != DEFAULT_CRATE {
+        let prose = krate.trim_start_matches("::");
+        docs.push(("`shadowdusk::".to_string(), format!("`{prose}::")));
+        path = krate.parse::<TokenStream>().ok();
+    }
+    let rewrite = Rewrite { path, docs };
+    rewrite.apply(trees.into_iter().collect())
+}
+
+/// What [`rewrite`] replaces, in every nested group.
+struct Rewrite {
+    /// The tokens replacing `::shadowdusk` at the start of a path.
+    path: Option<TokenStream>,
+    /// Text replacements in `doc = "…"` literals.
+    docs: Vec<(String, String)>,
+}
+
+impl Rewrite {
+    fn apply(&self, stream: TokenStream) -> TokenStream {
+        let trees: Vec<TokenTree> = stream.into_iter().collect();
+        let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+        let mut i = 0;
+        while i < trees.len() {
+            if let Some(path) = &self.path {
+                if starts_runtime_path(&trees[i..]) && !continues_path(out.last()) {
+                    out.extend(path.clone());
+                    i += 3;
+                    continue;
+                }
+            }
+            match &trees[i] {
+                TokenTree::Group(g) => {
+                    let mut group = Group::new(g.delimiter(), self.apply(g.stream()));
+                    group.set_span(g.span());
+                    out.push(group.into());
+                }
+                TokenTree::Literal(lit) if is_doc_value(&out) && !self.docs.is_empty() => {
+                    out.push(self.doc(lit).into());
+                }
+                other => out.push(other.clone()),
+            }
+            i += 1;
+        }
+        out.into_iter().collect()
+    }
+
+    fn doc(&self, lit: &Literal) -> Literal {
+        let Ok(text) = syn::parse2::<LitStr>(TokenTree::Literal(lit.clone()).into()) else {
+            return lit.clone();
+        };
+        let mut text = text.value();
+        for (from, to) in &self.docs {
+            text = text.replace(from, to);
+        }
+        let mut new = Literal::string(&text);
+        new.set_span(lit.span());
+        new
     }
 }
 
-/// A shader error for `compile_error!`: [`crate::diag::render_located`] with paths relative to
-/// the crate root, so messages do not depend on where the checkout lives.
-pub fn shader_error_message(e: &CompileError, manifest_dir: &Path) -> String {
-    let fallback = e
-        .files
-        .iter()
-        .next()
-        .map(|(_, f)| f.path.clone())
-        .unwrap_or_default();
-    let text = crate::diag::render_located(&e.files, &e.diagnostics.0, manifest_dir, &fallback);
-    if text.is_empty() {
-        return "the effect failed to compile".to_string();
-    }
-    text.trim_end().to_string()
+/// `::shadowdusk` (`:` joint, `:`, the identifier).
+fn starts_runtime_path(trees: &[TokenTree]) -> bool {
+    matches!(
+        trees,
+        [TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(c), ..]
+            if a.as_char() == ':' && a.spacing() == proc_macro2::Spacing::Joint
+                && b.as_char() == ':' && c == "shadowdusk"
+    )
 }
 
-fn codegen_message(
-    e: &codegen::CodegenError,
-    shown: &str,
-    reflection: &EffectReflection,
-    env: &MacroEnv,
-) -> String {
-    let mut msg = format!("cannot generate Rust for `{shown}`: {e}");
-    let declared = e
-        .parameter()
-        .and_then(|name| reflection.parameters.iter().find(|p| p.name == name))
-        .and_then(|p| p.location.as_ref());
-    if let Some(loc) = declared {
-        msg.push_str(&format!(
-            "\n  --> {}:{}:{}",
-            display_path(&loc.file, &env.manifest_dir),
-            loc.line,
-            loc.column
-        ));
+/// Whether `::` after `prev` continues a path (`passes::shadowdusk`, a technique so named)
+/// rather than starting one (`impl ::shadowdusk::Effect`).
+fn continues_path(prev: Option<&TokenTree>) -> bool {
+    const STARTS_AFTER: &[&str] = &[
+        "as", "const", "dyn", "else", "enum", "fn", "for", "if", "impl", "in", "let", "match",
+        "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "trait", "type",
+        "unsafe", "use", "where", "while",
+    ];
+    match prev {
+        Some(TokenTree::Ident(i)) => !STARTS_AFTER.contains(&i.to_string().as_str()),
+        _ => false,
     }
-    strip_dir(&msg, &env.manifest_dir)
+}
+
+/// Whether the tokens so far end with `doc =` (the literal that follows is doc text).
+fn is_doc_value(out: &[TokenTree]) -> bool {
+    matches!(
+        out,
+        [.., TokenTree::Ident(doc), TokenTree::Punct(eq)] if doc == "doc" && eq.as_char() == '='
+    )
 }
 
 /// `const _: &[u8] = include_bytes!(…)` per file read, main file first, each once.
@@ -369,24 +553,6 @@ fn tracking_items(main: &Path, deps: &[PathBuf]) -> TokenStream {
     }
 }
 
-/// Appends `items` inside the body of the generated `pub mod name { … }`.
-fn append_to_module(module: TokenStream, items: TokenStream) -> TokenStream {
-    let mut tokens: Vec<TokenTree> = module.into_iter().collect();
-    let body = tokens
-        .iter()
-        .rposition(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace));
-    if let Some(i) = body {
-        if let TokenTree::Group(g) = &tokens[i] {
-            let mut stream = g.stream();
-            stream.extend(items);
-            let mut group = Group::new(Delimiter::Brace, stream);
-            group.set_span(g.span());
-            tokens[i] = TokenTree::Group(group);
-        }
-    }
-    tokens.into_iter().collect()
-}
-
 /// `path` as shown in a message: relative to `base` (with `..` when it lies outside), or as is
 /// when they share no more than the root.
 fn display_path(path: &Path, base: &Path) -> String {
@@ -397,16 +563,5 @@ fn display_path(path: &Path, base: &Path) -> String {
         .to_string()
 }
 
-/// Absolute paths of files under the crate root that reach a message through other text (an
-/// include search list, say) are shown relative too.
-fn strip_dir(text: &str, dir: &Path) -> String {
-    let mut prefix = normalize(dir).display().to_string();
-    if prefix.is_empty() || prefix == "/" {
-        return text.to_string();
-    }
-    prefix.push(std::path::MAIN_SEPARATOR);
-    text.replace(&prefix, "")
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "compile"))]
 mod tests;

@@ -22,12 +22,18 @@
 //! together by [`pipeline`]. The stages between the preprocessor and DXC are private; the
 //! `internals` feature makes them public for ShadowDusk's own stage tests and fuzz targets,
 //! with no stability promise.
+//!
+//! All of that is the default feature `compile` (DXC through hassle-rs, SPIRV-Cross). Without
+//! it the crate is only what `include_effect!` needs to read the build script's artifacts
+//! ([`artifact`], [`paths`], [`reflect`], [`include_effect`]), which is how `shadowdusk-macros`
+//! depends on it unless its `in-process` feature is on.
 
 #![warn(missing_docs)]
 
 /// Declares the pipeline stages between the preprocessor and DXC: private, or public with the
 /// `internals` feature (ShadowDusk's stage tests and fuzz targets). Without the feature, items
 /// only those callers use are dead code here, which is expected.
+#[cfg(feature = "compile")]
 macro_rules! stages {
     ($($stage:ident),*) => {$(
         #[cfg(feature = "internals")]
@@ -38,21 +44,32 @@ macro_rules! stages {
     )*};
 }
 
+#[cfg(feature = "compile")]
 stages!(cross, dialect, effect, layout, lower);
 
+// What `include_effect!` needs to read the build script's artifacts: always built.
 pub mod artifact;
-pub mod codegen;
-pub mod diag;
-pub mod dxc;
 pub mod include_effect;
 pub mod paths;
-pub mod pipeline;
-pub mod preprocess;
 pub mod reflect;
+
+// The compiler itself: the default feature `compile`.
+#[cfg(feature = "compile")]
+pub mod codegen;
+#[cfg(feature = "compile")]
+pub mod diag;
+#[cfg(feature = "compile")]
+pub mod dxc;
+#[cfg(feature = "compile")]
+pub mod pipeline;
+#[cfg(feature = "compile")]
+pub mod preprocess;
+#[cfg(feature = "compile")]
 pub mod source;
 #[cfg(feature = "watch")]
 pub mod watch;
 
+#[cfg(feature = "compile")]
 pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVersion, Options};
 
 /// Identifies this compiler build: a hash of the crate's sources (computed by its `build.rs`),

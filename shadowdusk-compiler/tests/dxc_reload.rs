@@ -1,19 +1,20 @@
 //! A failed DXC load is not remembered for the life of the process: once the library is where
 //! `SHADOWDUSK_DXC` says, the next use loads it (a rust-analyzer session recovers after
-//! `cargo xtask setup` without a restart). Its own test binary: it sets the process environment.
+//! `shadowdusk setup` without a restart). Its own test binary: it sets the process environment.
 
 use std::path::PathBuf;
 
 #[test]
 fn a_failed_load_is_retried_on_the_next_use() {
-    let ws = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let cached = shadowdusk_compiler::dxc::provision::Provisioner::from_env()
+        .ok()
+        .and_then(|p| p.cached())
+        .map(|c| c.path);
     let real = std::env::var_os("SHADOWDUSK_DXC")
         .map(PathBuf::from)
         .filter(|p| p.is_file())
-        .unwrap_or_else(|| ws.join(shadowdusk_compiler::dxc::locate::LOCAL_PATH));
+        .or(cached)
+        .unwrap_or_else(|| PathBuf::from("libdxcompiler.so"));
     if !real.is_file() {
         let why = format!("no DXC at {} to copy", real.display());
         shadowdusk_testkit::skip("a_failed_load_is_retried_on_the_next_use", &why);

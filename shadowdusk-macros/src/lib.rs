@@ -3,6 +3,8 @@
 //!
 //! This crate holds no compiler logic: it reads the environment cargo gives rustc and calls
 //! [`shadowdusk_compiler::include_effect::expand`], where the expansion is implemented and tested.
+//! It uses the compiler crate without its `compile` feature (the build script's artifacts are
+//! only read) unless its own `in-process` feature is on.
 
 #![warn(missing_docs)]
 
@@ -16,12 +18,17 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 /// shadowdusk::include_effect!("shaders/tint.fx", name = warm_tint);  // pub mod warm_tint { … }
 /// // When the runtime crate is re-exported under another path:
 /// shadowdusk::include_effect!("shaders/tint.fx", crate = ::engine::shadowdusk);
-/// // A crate without a build script: compile it here, with default options.
+/// // After `Builder::new().dir("shaders")`, the one compiled effect whose path ends so:
+/// shadowdusk::include_effect!("tint.fx");
+/// // A crate without a build script: compile it here, with default options
+/// // (shadowdusk's `in-process` feature).
 /// shadowdusk::include_effect!("shaders/tint.fx", in_process);
 /// ```
 ///
 /// Use it in item position. The path is relative to the crate root (the folder holding
-/// `Cargo.toml`). The module is named after the file stem in snake_case (`TintPS.fx` →
+/// `Cargo.toml`); when no file is there, the effects the build script compiled are searched for
+/// the one whose path ends with it (several or none is an error listing them, or the ones that
+/// look alike). The module is named after the file stem in snake_case (`TintPS.fx` →
 /// `tint_ps`) unless `name = <ident>` is given.
 ///
 /// # What the module holds
@@ -59,24 +66,29 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 ///
 /// # Where the bytes come from
 ///
-/// The crate's build script runs `shadowdusk_build::Builder` over the file, and the macro uses
-/// its artifact in `OUT_DIR/shadowdusk/` (the build script's defines and include folders apply,
-/// and `OUT_DIR/shadowdusk/<path>.rs` holds the same generated code for reading). An artifact
-/// that is missing, or whose recorded sources differ from the files now, is a compile error
-/// saying what to do; `in_process` compiles the effect in the macro instead, with no defines.
-/// Either way the crate is rebuilt when the effect or any file it includes changes.
+/// The crate's build script runs `shadowdusk_build::Builder` over the file, and the macro
+/// `include!`s the module it generated, `OUT_DIR/shadowdusk/<path>.rs` (the build script's
+/// defines and include folders apply; the file is exactly what the macro gives you, with
+/// `name` or `crate` applied to its tokens). An artifact that is missing, or whose recorded
+/// sources differ from the files now, is a compile error saying what to do. `in_process`
+/// compiles the effect in the macro instead, with no defines; it needs the `in-process` feature
+/// of `shadowdusk`, which builds the whole compiler (DXC bindings, SPIRV-Cross) into the macro,
+/// and is an error naming the feature without it. Either way the crate is rebuilt when the
+/// effect or any file it includes changes.
 ///
 /// # Errors
 ///
-/// Shader errors are compile errors on the path literal, starting with the shader's
-/// `path:line:col` and followed by the source snippet. DXC must be available (see the
-/// `shadowdusk-build` docs: `SHADOWDUSK_DXC`, or `cargo xtask setup`).
+/// Shader errors stop the build with the shader's `path:line:col` and the source snippet: the
+/// build script reports them, or with `in_process` the macro, as a compile error on the path
+/// literal (DXC must be available then, as for the build script: see the `shadowdusk-build`
+/// docs). Problems with the invocation or the artifact are compile errors on the path literal.
 #[proc_macro]
 pub fn include_effect(input: TokenStream) -> TokenStream {
-    let env = match MacroEnv::from_process_env() {
+    let mut env = match MacroEnv::from_process_env() {
         Ok(env) => env,
         Err(message) => return quote_error(&message),
     };
+    env.allow_in_process = cfg!(feature = "in-process");
     let input: proc_macro2::TokenStream = input.into();
     // `expand` reports every failure as `compile_error!`; a panic would be a ShadowDusk bug, and
     // the user should see a request to report it rather than rustc's "proc macro panicked".

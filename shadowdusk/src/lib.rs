@@ -6,9 +6,9 @@
 //!   uploads with one setter and getter per shader parameter, and the techniques, passes
 //!   ([`Pass`]) and texture parameters ([`TextureSlot`]) as typed values. Normally
 //!   `shadowdusk_build::Builder` in `build.rs` compiles every effect of a folder (in parallel,
-//!   with a cache, with your defines and include folders) and the macro picks up its output; a
-//!   crate without a build script writes `include_effect!("…", in_process)`, as this example
-//!   does.
+//!   with a cache, with your defines and include folders) and the macro `include!`s the module
+//!   it generated; a crate without a build script enables feature `in-process` (the whole
+//!   compiler in the macro) and writes `include_effect!("…", in_process)`, as this example does.
 //! - [`mgfx`] reads and writes the MGFX v10 container itself.
 //! - `gl` (feature `gl`) loads an effect into OpenGL (glow) the way MonoGame's OpenGL runtime
 //!   does and applies its passes: `gl::GlEffect<tint::Effect>` takes only `tint`'s passes,

@@ -61,7 +61,7 @@ impl Section {
 }
 
 fn index_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/error-codes.md")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shadowdusk-compiler/docs/error-codes.md")
 }
 
 /// The `## ` sections of the index; `#` headings (the title, the groups) end a section, and

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use shadowdusk_tests::fixture::copy_dir;
+
 const PACKAGE: &str = "rebuild-consumer";
 
 fn workspace() -> PathBuf {
@@ -59,19 +61,6 @@ impl Build {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read fixture") {
-        let e = e.expect("entry");
-        let dest = to.join(e.file_name());
-        if e.file_type().expect("type").is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).expect("copy");
-        }
-    }
-}
-
 /// Removes the artifacts earlier runs left in the consumer's `OUT_DIR`, so every run starts
 /// from "nothing compiled". The fresh copy's files are newer than the last build, so cargo
 /// re-runs the build script, which writes them again.
@@ -95,9 +84,15 @@ impl Consumer {
     /// A fresh copy of the fixture; `None` (after a loud line) when DXC is missing.
     fn new(test: &str) -> Option<Consumer> {
         let ws = workspace();
+        let cached = || {
+            shadowdusk_compiler::dxc::provision::Provisioner::from_env()
+                .ok()
+                .and_then(|p| p.cached())
+                .map(|c| c.path)
+        };
         let dxc = match std::env::var_os("SHADOWDUSK_DXC") {
             Some(p) => PathBuf::from(p),
-            None => ws.join(".tools/dxc/libdxcompiler.so"),
+            None => cached().unwrap_or_else(|| PathBuf::from("libdxcompiler.so")),
         };
         if !dxc.is_file() {
             let why = format!("no DXC at {} (run `cargo xtask setup`)", dxc.display());

@@ -1,4 +1,5 @@
-//! `cargo xtask demo [GAME ARGS]`: make sure DXC is there, then run the example game: in a
+//! `cargo xtask demo [GAME ARGS]`: install the system packages for OpenGL
+//! ([`crate::system_packages`]), make sure DXC is there, then run the example game: in a
 //! window when an X display is available, otherwise headless for 120 frames with screenshots in
 //! `target/demo/` (`shot-tint.png`, …, `shot-cube.png`, `shot-wave-frame1.png`,
 //! `shot-wave-frame120.png`). Arguments are passed to the game (`--scene cube`, `--headless`,
@@ -11,6 +12,7 @@ use std::process::Command;
 const EXIT_NO_GL: i32 = 3;
 
 pub fn run(extra: &[String]) -> Result<(), String> {
+    crate::system_packages::ensure(crate::system_packages::GL)?;
     crate::setup::run()?;
     let root = crate::setup::workspace_root();
     let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());
@@ -40,11 +42,10 @@ pub fn run(extra: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     match status.code() {
         Some(0) => Ok(()),
-        Some(EXIT_NO_GL) => Err(
-            "the game found no OpenGL: install libegl1 libegl-mesa0 libgl1-mesa-dri (headless), \
-             or run it under an X server"
-                .into(),
-        ),
+        Some(EXIT_NO_GL) => Err(format!(
+            "the game found no OpenGL: install {} (headless), or run it under an X server",
+            crate::system_packages::GL.join(" ")
+        )),
         _ => Err(format!("the game failed ({status})")),
     }
 }

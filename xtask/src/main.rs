@@ -7,6 +7,7 @@ mod bench_hot;
 mod demo;
 mod fuzz;
 mod setup;
+mod system_packages;
 mod test;
 
 use std::process::ExitCode;

@@ -348,6 +348,13 @@ fn params_items(ctx: &Ctx) -> TokenStream {
         ),
     ]);
 
+    // Without records a `match` would have one arm, which clippy flags in the user's crate (the
+    // module is `include!`d there).
+    let buffer_body = if fields.is_empty() {
+        quote!(let _ = record; ::core::option::Option::None)
+    } else {
+        quote!(match record { #(#buffer_arms,)* _ => ::core::option::Option::None, })
+    };
     quote! {
         #params_doc
         #[repr(C)]
@@ -383,10 +390,7 @@ fn params_items(ctx: &Ctx) -> TokenStream {
 
         impl #k::params::EffectParams for Params {
             fn constant_buffer(&self, record: usize) -> ::core::option::Option<&[[f32; 4]]> {
-                match record {
-                    #(#buffer_arms,)*
-                    _ => ::core::option::Option::None,
-                }
+                #buffer_body
             }
 
             fn constant_buffer_count(&self) -> usize {

@@ -2,7 +2,7 @@
 //!
 //! Codes are never renumbered. Where the meaning is the same as in the C# ShadowDusk compiler the
 //! number is reused (FX00xx: effect syntax, SD0xxx: compiler), so users' searches keep working.
-//! `docs/error-codes.md` explains each code; a test checks that every code is listed there.
+//! `docs/error-codes.md` (this crate's; [`super::ERROR_INDEX`]) explains each code; a test checks that every code is listed there.
 
 /// A stable diagnostic code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

@@ -7,6 +7,10 @@ mod codes;
 mod render;
 
 pub use codes::Code;
+
+/// Every code explained, with an example and a fix (`docs/error-codes.md` in this crate): what
+/// `shadowdusk --explain CODE` prints a section of.
+pub const ERROR_INDEX: &str = include_str!("../../docs/error-codes.md");
 pub use render::{render_located, render_mgfxc, render_plain};
 
 use crate::source::Span;

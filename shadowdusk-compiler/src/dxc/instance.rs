@@ -2,18 +2,19 @@
 //!
 //! The shared object is loaded once per process; loading it twice would map two copies of LLVM.
 //! A *failed* load is not remembered: the next use tries again, so a long-lived process (a
-//! rust-analyzer session expanding `include_effect!`) recovers once `cargo xtask setup` has run.
+//! rust-analyzer session expanding `include_effect!`) recovers once DXC is in place (`shadowdusk setup`, or `SHADOWDUSK_DXC`).
 //! The compiler objects hassle-rs creates from it (`DxcCompiler`, `DxcLibrary`) are kept in a
 //! process-wide pool of idle instances: a compile takes one out, uses it alone, and puts it back,
 //! so a parallel build compiles shaders concurrently without two threads ever sharing an instance,
 //! and no instance is ever released (see [`IDLE`] for why that matters at exit).
 
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock, RwLock, RwLockReadGuard};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 use hassle_rs::{Dxc, DxcCompiler, DxcLibrary};
 
 use super::locate::{self, Candidate};
+use super::{pins, provision};
 
 struct Loaded {
     dxc: Dxc,
@@ -36,7 +37,8 @@ pub fn exclusive<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// Held across a `fork` (shared): no DXC code runs in this process meanwhile.
-pub fn fork_gate() -> RwLockReadGuard<'static, ()> {
+#[cfg(target_os = "linux")]
+pub fn fork_gate() -> std::sync::RwLockReadGuard<'static, ()> {
     GATE.read().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -54,28 +56,22 @@ fn library() -> Result<&'static Loaded, String> {
 }
 
 fn load() -> Result<Loaded, String> {
-    let candidates = locate::candidates()?;
     let mut failures = Vec::new();
-    for c in candidates {
-        let (path, sha256) = match &c {
-            Candidate::Explicit(p) => (Some(p.clone()), locate::sha256_file(p).ok()),
-            Candidate::Pinned(p) => match locate::sha256_file(p) {
-                Ok(h) if h == locate::PINNED_SHA256 => (Some(p.clone()), Some(h)),
-                Ok(h) => {
-                    failures.push(format!(
-                        "{}: sha256 {h} is not the pinned DXC 1.8 ({}); not loaded (run `cargo \
-                         xtask setup` again)",
-                        p.display(),
-                        locate::PINNED_SHA256
-                    ));
-                    continue;
-                }
+    for c in locate::candidates()? {
+        let (path, sha256) = match c {
+            Candidate::Explicit(p) => {
+                let sha256 = locate::sha256_file(&p).ok();
+                (Some(p), sha256)
+            }
+            Candidate::Cached(c) => (Some(c.path), Some(c.sha256)),
+            Candidate::System => (None, None),
+            Candidate::Fetch(cache) => match cache.provide(&provision::notice) {
+                Ok(c) => (Some(c.path), Some(c.sha256)),
                 Err(e) => {
                     failures.push(e);
                     continue;
                 }
             },
-            Candidate::System => (None, None),
         };
         match Dxc::new(path.clone()) {
             Ok(dxc) => {
@@ -83,7 +79,7 @@ fn load() -> Result<Loaded, String> {
                 // hassle-rs 0.12 does not match) is as useless as a missing one.
                 if dxc.create_compiler().is_ok() && dxc.create_library().is_ok() {
                     let sha256 = sha256.or_else(|| {
-                        locate::mapped_file("libdxcompiler.so")
+                        locate::mapped_file(&pins::library_file_name())
                             .and_then(|f| locate::sha256_file(&f).ok())
                     });
                     return Ok(Loaded { dxc, path, sha256 });
@@ -97,10 +93,8 @@ fn load() -> Result<Loaded, String> {
         }
     }
     Err(format!(
-        "could not load the DXC shader compiler (libdxcompiler.so). Searched {}. Run `cargo xtask \
-         setup` in the ShadowDusk workspace, or set SHADOWDUSK_DXC=/path/to/libdxcompiler.so. \
-         Details: {}",
-        locate::searched_description(),
+        "could not load the DXC shader compiler ({}): {}",
+        pins::library_file_name(),
         failures.join("; ")
     ))
 }
@@ -108,7 +102,7 @@ fn load() -> Result<Loaded, String> {
 fn describe(p: &Option<PathBuf>) -> String {
     match p {
         Some(p) => p.display().to_string(),
-        None => "system libdxcompiler.so".into(),
+        None => format!("the system's {}", pins::library_file_name()),
     }
 }
 

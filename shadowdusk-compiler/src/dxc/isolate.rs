@@ -17,6 +17,11 @@
 //! only under [`super::instance`]'s gate, which a fork holds shared: DXC's own locks are free
 //! in every worker. A worker keeps no descriptor of ours but its socket (stdin, stdout and
 //! stderr become `/dev/null`), so it holds no pipe cargo or a test waits on.
+//!
+//! Linux only; elsewhere `super` compiles in this process. The argument above leans on the C
+//! library keeping its allocator usable in a forked child (glibc does; POSIX promises only
+//! async-signal-safe functions there, and macOS's libraries keep to that), and the code
+//! calls Linux's `SOCK_CLOEXEC`, `MSG_NOSIGNAL` and `close_range`.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -230,8 +235,8 @@ unsafe fn keep_only(socket: i32) -> i32 {
                 libc::dup2(null, fd);
             }
         }
-        // Linux 5.9+; elsewhere the worker keeps copies until it ends, which only delays the
-        // end of file of a pipe another process reads until this process's own end.
+        // Linux 5.9+; on older kernels the worker keeps copies until it ends, which only delays
+        // the end of file of a pipe another process reads until this process's own end.
         let close_range = |first: i32, last: libc::c_uint| {
             libc::syscall(libc::SYS_close_range, first as libc::c_uint, last, 0)
         };

@@ -1,36 +1,36 @@
-//! Finding `libdxcompiler.so`: `SHADOWDUSK_DXC`, then the copy `cargo xtask setup` made in the
-//! workspace of the crate being built (`<workspace root>/.tools/dxc/libdxcompiler.so`, the root
-//! found from the manifest directory cargo gives), then the system loader path.
+//! Where DXC is loaded from, in order: the file `SHADOWDUSK_DXC` names (loaded as named), a
+//! verified copy in the per-user cache (`super::provision`), the system loader path, and last a
+//! fetch of a pinned DXC 1.8 into that cache (unless offline).
 //!
-//! A library is native code run inside every build, so only those three places are searched —
-//! never the ancestors of the working directory, where a file dropped higher up the tree would
-//! be picked up — and the workspace copy must have the pinned SHA-256 before it is loaded. A file
-//! the user names in `SHADOWDUSK_DXC` is trusted as named.
+//! A library is native code run inside every build, so nothing else is searched: never the
+//! working directory or its parents, where a file dropped higher up the tree would be picked up.
+//! A cached copy is loaded only when its SHA-256 is the one it must have.
 //!
 //! Input: the environment and the file system. Output: an ordered list of candidates. Nothing is
 //! loaded here (see `super::instance`).
 
 use std::path::{Path, PathBuf};
 
+use super::provision::{Cached, Provisioner};
+
 /// Environment variable naming the DXC library file explicitly.
 pub const ENV_VAR: &str = "SHADOWDUSK_DXC";
 
-/// The workspace-relative location `cargo xtask setup` writes to.
-pub const LOCAL_PATH: &str = ".tools/dxc/libdxcompiler.so";
-
-/// SHA-256 of the DXC 1.8 `libdxcompiler.so` that `cargo xtask setup` installs (from the
-/// `compushady-lrtu==0.18.0` wheel); the workspace copy is loaded only when it matches.
-pub const PINNED_SHA256: &str = "ade5a6edc143bee6a6c1e83adbcfb6e1eb9c48c50ef2eead9e763e5bcb689fac";
+/// SHA-256 of the DXC 1.8 `libdxcompiler.so` CI tests against (from the `compushady-lrtu==0.18.0`
+/// wheel).
+pub const PINNED_SHA256: &str = super::pins::WHEEL_LIBRARY_SHA256;
 
 /// One place to try loading DXC from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Candidate {
     /// A file the user named: loaded as it is.
     Explicit(PathBuf),
-    /// A workspace copy from `cargo xtask setup`: loaded only with the pinned SHA-256.
-    Pinned(PathBuf),
-    /// `libdxcompiler.so` through the system loader search path.
+    /// A copy in the per-user cache, its hash checked.
+    Cached(Cached),
+    /// The library through the system loader search path.
     System,
+    /// Fetch a pinned DXC into this cache, then load it.
+    Fetch(Provisioner),
 }
 
 /// Where to load DXC from, in priority order.
@@ -38,90 +38,48 @@ pub enum Candidate {
 /// `Err` when `SHADOWDUSK_DXC` is set but names no file: the user asked for that file, so
 /// silently falling back to another DXC would hide a misconfiguration.
 pub fn candidates() -> Result<Vec<Candidate>, String> {
-    candidates_with(
-        std::env::var_os(ENV_VAR).map(PathBuf::from),
-        &manifest_dirs(),
-    )
-}
-
-/// The manifest directories whose workspaces may hold a `.tools` copy: the crate cargo is
-/// building (`CARGO_MANIFEST_DIR` at run time: a build script or proc macro of the user's crate),
-/// then this crate's own (the CLI and tests run from the ShadowDusk workspace).
-fn manifest_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(d) = std::env::var_os("CARGO_MANIFEST_DIR") {
-        dirs.push(PathBuf::from(d));
-    }
-    dirs.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    dirs
-}
-
-/// [`candidates`] with the environment passed in (testable without mutating the process env).
-fn candidates_with(
-    explicit: Option<PathBuf>,
-    manifest_dirs: &[PathBuf],
-) -> Result<Vec<Candidate>, String> {
+    let explicit = std::env::var_os(ENV_VAR)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     if let Some(p) = explicit {
-        if !p.is_file() {
-            return Err(format!(
-                "{ENV_VAR} is set to `{}`, but no file exists there; point it at libdxcompiler.so \
-                 or unset it to use the copy from `cargo xtask setup`",
-                p.display()
-            ));
-        }
-        return Ok(vec![Candidate::Explicit(p)]);
+        return explicit_candidate(p).map(|c| vec![c]);
     }
+    let cache = Provisioner::from_env()?;
+    Ok(candidates_with(cache))
+}
+
+fn explicit_candidate(p: PathBuf) -> Result<Candidate, String> {
+    if !p.is_file() {
+        return Err(format!(
+            "{ENV_VAR} is set to `{}`, but no file exists there; point it at {} or unset it to \
+             use the per-user cache",
+            p.display(),
+            super::pins::library_file_name()
+        ));
+    }
+    Ok(Candidate::Explicit(p))
+}
+
+/// The candidates without `SHADOWDUSK_DXC`, for this cache.
+fn candidates_with(cache: Provisioner) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for dir in manifest_dirs {
-        let f = workspace_root(dir).join(LOCAL_PATH);
-        let c = Candidate::Pinned(f.clone());
-        if f.is_file() && !out.contains(&c) {
-            out.push(c);
-        }
+    if let Some(c) = cache.cached() {
+        out.push(Candidate::Cached(c));
     }
     out.push(Candidate::System);
-    Ok(out)
-}
-
-/// The workspace root of the package in `manifest_dir`: the nearest directory at or above it
-/// whose `Cargo.toml` declares `[workspace]`, or the package itself when none does. Only
-/// manifests are read on the way up; nothing else in those directories is consulted.
-pub fn workspace_root(manifest_dir: &Path) -> PathBuf {
-    manifest_dir
-        .ancestors()
-        .find(|d| {
-            std::fs::read_to_string(d.join("Cargo.toml"))
-                .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
-        })
-        .unwrap_or(manifest_dir)
-        .to_path_buf()
-}
-
-/// The searched places, for the "not found" message.
-pub fn searched_description() -> String {
-    let copies: Vec<String> = manifest_dirs()
-        .iter()
-        .map(|d| format!("`{}`", workspace_root(d).join(LOCAL_PATH).display()))
-        .collect();
-    format!(
-        "${ENV_VAR} (unset), {} (made by `cargo xtask setup`, sha256 checked), and the system \
-         library path (libdxcompiler.so)",
-        copies.join(", ")
-    )
+    out.push(Candidate::Fetch(cache));
+    out
 }
 
 /// Lowercase hex SHA-256 of a file.
 pub fn sha256_file(path: &Path) -> Result<String, String> {
-    use sha2::{Digest, Sha256};
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    super::fetch::sha256_file(path)
 }
 
-/// The file a shared object named `name` was mapped from in this process (Linux), for hashing
-/// what the system loader picked.
+/// The file a shared object named `name` was mapped from in this process, for hashing what the
+/// system loader picked. Linux only (`/proc/self/maps`); `None` elsewhere, where the system's
+/// library goes unhashed.
+#[cfg(target_os = "linux")]
 pub fn mapped_file(name: &str) -> Option<PathBuf> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
     maps.lines()
@@ -130,59 +88,54 @@ pub fn mapped_file(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// The file a shared object named `name` was mapped from in this process: Linux only, so `None`.
+#[cfg(not(target_os = "linux"))]
+pub fn mapped_file(name: &str) -> Option<PathBuf> {
+    let _ = name;
+    None
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::pins;
     use super::*;
 
     #[test]
-    fn the_workspace_copy_comes_from_the_manifest_dirs_workspace_only() {
+    fn a_verified_cache_copy_comes_before_the_system_and_a_fetch_comes_last() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let ws = dir.path().join("ws");
-        let member = ws.join("crates/game");
-        std::fs::create_dir_all(member.join("src")).unwrap();
-        std::fs::write(
-            ws.join("Cargo.toml"),
-            "[workspace]\nmembers = [\"crates/game\"]\n",
-        )
-        .unwrap();
-        std::fs::write(member.join("Cargo.toml"), "[package]\nname = \"game\"\n").unwrap();
-        assert_eq!(workspace_root(&member), ws);
-        // Without a copy there, only the system loader is left.
-        assert_eq!(
-            candidates_with(None, std::slice::from_ref(&member)).unwrap(),
-            vec![Candidate::System]
-        );
-        let lib = ws.join(LOCAL_PATH);
-        std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
-        std::fs::write(&lib, b"not really a library").unwrap();
-        assert_eq!(
-            candidates_with(None, std::slice::from_ref(&member)).unwrap(),
-            vec![Candidate::Pinned(lib), Candidate::System]
-        );
-        // A copy above the workspace root is never a candidate.
-        let above = dir.path().join(LOCAL_PATH);
-        std::fs::create_dir_all(above.parent().unwrap()).unwrap();
-        std::fs::write(&above, b"planted").unwrap();
-        let other = dir.path().join("ws2/pkg");
-        std::fs::create_dir_all(&other).unwrap();
-        std::fs::write(other.join("Cargo.toml"), "[package]\nname = \"pkg\"\n").unwrap();
-        assert_eq!(
-            candidates_with(None, &[other]).unwrap(),
-            vec![Candidate::System]
-        );
+        let sources = pins::for_platform("linux", "x86_64", None);
+        let names = |c: &[Candidate]| -> Vec<&'static str> {
+            c.iter()
+                .map(|c| match c {
+                    Candidate::Explicit(_) => "explicit",
+                    Candidate::Cached(_) => "cached",
+                    Candidate::System => "system",
+                    Candidate::Fetch(_) => "fetch",
+                })
+                .collect()
+        };
+        let empty = candidates_with(Provisioner::new(dir.path(), sources.clone()));
+        assert_eq!(names(&empty), ["system", "fetch"]);
+        // A copy whose bytes do not hash to the pin is not a candidate: it is fetched again.
+        let planted = dir.path().join(&sources[0].key);
+        std::fs::create_dir_all(&planted).unwrap();
+        std::fs::write(planted.join(pins::library_file_name()), b"not DXC").unwrap();
+        let planted = candidates_with(Provisioner::new(dir.path(), sources));
+        assert_eq!(names(&planted), ["system", "fetch"]);
     }
 
     #[test]
-    fn explicit_path_must_exist_and_wins() {
-        let e =
-            candidates_with(Some(PathBuf::from("/nonexistent/libdxcompiler.so")), &[]).unwrap_err();
+    fn explicit_path_must_exist() {
+        let e = explicit_candidate(PathBuf::from("/nonexistent/libdxcompiler.so")).unwrap_err();
         assert!(
             e.contains("SHADOWDUSK_DXC") && e.contains("/nonexistent/libdxcompiler.so"),
             "{e}"
         );
         let this_file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-        let c = candidates_with(Some(this_file.clone()), &[PathBuf::from("/")]).unwrap();
-        assert_eq!(c, vec![Candidate::Explicit(this_file)]);
+        assert!(matches!(
+            explicit_candidate(this_file),
+            Ok(Candidate::Explicit(_))
+        ));
     }
 
     #[test]
@@ -196,5 +149,8 @@ mod tests {
         );
         assert!(sha256_file(&dir.path().join("missing")).is_err());
         assert_eq!(mapped_file("no-such-library.so"), None);
+        // This test binary maps the C library it links dynamically.
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        assert!(mapped_file("libc.so.6").is_some_and(|f| f.is_file()));
     }
 }

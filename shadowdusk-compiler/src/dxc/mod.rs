@@ -4,7 +4,8 @@
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
 //! (fx-pipeline.md §7). The library is loaded once per process and each compile leases its own
-//! compiler instance (`instance`); where it is searched: [`locate`].
+//! compiler instance (`instance`); where it is searched: [`locate`]; the per-user cache a first use fills from
+//! the pinned sources: [`provision`], [`pins`].
 //! Refused: nothing by this module itself. DXC warnings are not refusals: fxc only warned about
 //! the same things (implicit truncation, shadowing, unused comparisons), and mgfxc compiles such
 //! files, so they come back in [`Spirv::warnings`].
@@ -18,11 +19,14 @@
 
 pub mod args;
 mod blob;
+mod fetch;
 mod instance;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod isolate;
 pub mod locate;
 mod messages;
+pub mod pins;
+pub mod provision;
 
 use hassle_rs::{DxcCompiler, DxcLibrary};
 
@@ -84,12 +88,12 @@ pub const SOURCE_NAME: &str = "shader.hlsl";
 
 /// Compiles one entry point of lowered HLSL to SPIR-V; warnings come back with the module.
 ///
-/// On Unix the compile runs in a worker process (`isolate`): a DXC crash or hang is
+/// On Linux the compile runs in a worker process (`isolate`): a DXC crash or hang is
 /// [`DxcError::Crashed`] for this shader, never the end of the calling process. Where no worker
-/// can be started it runs in this process.
+/// can be started, and on other platforms, it runs in this process.
 pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
     load().map_err(DxcError::Unavailable)?;
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     {
         static WORKERS: isolate::Pool = isolate::Pool::new();
         let request = Request {
@@ -108,12 +112,12 @@ pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError>
             Err(died) => Err(DxcError::Crashed(died.to_string())),
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(not(target_os = "linux"))]
     in_process(hlsl, entry, stage)
 }
 
 /// What a worker is asked: [`compile`]'s arguments.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Request {
     hlsl: String,
@@ -123,7 +127,7 @@ struct Request {
 
 /// A worker with its own copy of a leased compiler instance, answering [`Request`]s with
 /// `Result<Spirv, DxcError>`, both as JSON.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn spawn_worker() -> Result<isolate::Worker, isolate::Died> {
     let spawned = instance::with_instance(|compiler, library| {
         isolate::Worker::spawn(instance::fork_gate(), |request| {
@@ -216,7 +220,7 @@ fn compile_once(
                 return Err(failure("DXC returned an empty module".into()));
             }
             let bytes: &[u8] = out.as_slice();
-            if bytes.len() % 4 != 0 {
+            if !bytes.len().is_multiple_of(4) {
                 return Err(failure(format!(
                     "DXC returned {} bytes, not a SPIR-V module",
                     bytes.len()
@@ -267,6 +271,14 @@ pub fn version() -> Option<String> {
         "dxcompiler:{sha}:{}",
         args::arguments(Stage::Pixel, true).join(" ")
     ))
+}
+
+/// Loads DXC as a compile would, fetching a pinned build into the per-user cache when it is
+/// nowhere else (what `shadowdusk setup` and `cargo xtask setup` do), and says from where:
+/// the file, with its SHA-256, or `None` for the system loader's.
+pub fn setup() -> Result<(Option<std::path::PathBuf>, Option<String>), String> {
+    load()?;
+    Ok((instance::loaded_path()?, instance::loaded_sha256()?))
 }
 
 /// Whether DXC can be loaded (tests use this to skip loudly).
@@ -328,7 +340,7 @@ mod tests {
     /// DXC 1.8 dereferences null completing an effect type in a struct member. The pipeline
     /// refuses that before DXC (`pipeline::dxc_guard`); handed to DXC directly, it crashes a
     /// worker process only: one error, and the next compile works.
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_dxc_crash_fails_only_this_shader() {
         if missing_skips() {

@@ -8,7 +8,8 @@ use std::time::{Duration, SystemTime};
 use proc_macro2::{TokenStream, TokenTree};
 
 use super::*;
-use crate::dxc;
+use crate::codegen::{self, CodegenOptions, MgfxSource};
+use crate::{dxc, pipeline};
 
 const TINT: &str = "\
 // Concern: a PS-only effect with an include and a define-dependent default.
@@ -85,14 +86,51 @@ impl Crate {
             defines: vec![("WARM".to_string(), "1".to_string())],
             include_dirs: Vec::new(),
             reflection: c.reflection,
-            layout: c.effect,
+            layout: c.effect.clone(),
         };
+        // The generated module, as `shadowdusk-build`'s `output.rs` writes it.
+        let mut options = CodegenOptions::new(
+            codegen::module_name(rel),
+            MgfxSource::IncludeBytes(paths.mgfx.clone()),
+        );
+        options.source = Some(manifest.source.clone());
+        options.defines = manifest.defines.clone();
+        let code = codegen::generate_string(&c.effect, &manifest.reflection, &options).unwrap();
+        std::fs::write(&paths.code, code).unwrap();
         std::fs::write(
             &paths.manifest,
             serde_json::to_string_pretty(&manifest).unwrap(),
         )
         .unwrap();
         paths.mgfx
+    }
+
+    /// Copies the build script's artifacts of `shaders/tint.fx` to those of `to`, a copy of
+    /// the effect elsewhere in the crate, as if the build script had compiled it too.
+    fn copy_artifact(&self, to: &str) {
+        let from = artifact::paths(&self.out_dir(), Path::new("shaders/tint.fx"));
+        let dest = artifact::paths(&self.out_dir(), Path::new(to));
+        let src = self.root.join(to);
+        std::fs::create_dir_all(src.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(dest.mgfx.parent().unwrap()).unwrap();
+        std::fs::copy(self.root.join("shaders/tint.fx"), &src).unwrap();
+        std::fs::copy(
+            self.root.join("shaders/common.fxh"),
+            src.with_file_name("common.fxh"),
+        )
+        .unwrap();
+        std::fs::copy(&from.mgfx, &dest.mgfx).unwrap();
+        std::fs::copy(&from.code, &dest.code).unwrap();
+        let mut manifest = Manifest::load(&from.manifest).unwrap();
+        manifest.source = src.clone();
+        manifest.relative = PathBuf::from(to);
+        manifest.mgfx = dest.mgfx.clone();
+        manifest.reflection.files_read = vec![src.clone(), src.with_file_name("common.fxh")];
+        std::fs::write(
+            &dest.manifest,
+            serde_json::to_string_pretty(&manifest).unwrap(),
+        )
+        .unwrap();
     }
 }
 
@@ -108,6 +146,32 @@ fn run(input: &str, env: &MacroEnv) -> TokenStream {
 
 fn parse_module(tokens: &TokenStream) -> syn::ItemMod {
     syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("not a module ({e}):\n{tokens}"))
+}
+
+/// The module an expansion defines, as rustc would see it: an `include!` of the build script's
+/// file is replaced by that file's items.
+fn expanded_module(tokens: &TokenStream) -> syn::ItemMod {
+    let file: syn::File =
+        syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("not items ({e}):\n{tokens}"));
+    let mut modules = Vec::new();
+    for item in file.items {
+        match item {
+            syn::Item::Mod(m) => modules.push(m),
+            syn::Item::Macro(m) if m.mac.path.segments.last().unwrap().ident == "include" => {
+                let path: LitStr = m.mac.parse_body().unwrap();
+                let text = std::fs::read_to_string(path.value()).unwrap();
+                let included: syn::File = syn::parse_str(&text).unwrap();
+                modules.extend(included.items.into_iter().filter_map(|i| match i {
+                    syn::Item::Mod(m) => Some(m),
+                    _ => None,
+                }));
+            }
+            syn::Item::Const(c) => assert_eq!(c.ident, "_", "only tracking constants beside"),
+            other => panic!("unexpected item {}", quote!(#other)),
+        }
+    }
+    assert_eq!(modules.len(), 1, "{tokens}");
+    modules.pop().unwrap()
 }
 
 /// The byte-string value of `MGFX`, or `None` when it is not a literal.
@@ -184,34 +248,92 @@ fn in_process_embeds_the_compiled_bytes_and_tracks_every_file() {
 }
 
 #[test]
-fn build_script_artifact_is_preferred_when_present() {
+fn the_build_scripts_module_is_included_as_written() {
     if dxc::missing_skips() {
         return;
     }
     let k = Crate::new("artifact");
     let mgfx = k.write_artifact();
+    let code = artifact::paths(&k.out_dir(), Path::new("shaders/tint.fx")).code;
     let mut env = k.env();
     env.out_dir = Some(k.out_dir());
     let out = run(r#""shaders/tint.fx""#, &env);
-    let m = parse_module(&out);
+    // No code generated here: rustc reads the build script's file.
+    let code = code.display().to_string();
+    let include = quote!(::core::include!(#code);).to_string();
+    assert!(out.to_string().starts_with(&include), "{out}");
+    let m = expanded_module(&out);
+    assert_eq!(m.ident, "tint");
     assert_eq!(
         embedded_bytes(&m),
         None,
         "bytes must come from the artifact"
     );
-    let files = tracked(&out);
-    assert_eq!(files[0], mgfx.display().to_string(), "{out}");
-    assert!(files.contains(&k.root.join("shaders/common.fxh").display().to_string()));
-    // The artifact was compiled with WARM: its default, not the macro's own compile.
-    let text = out.to_string();
-    assert!(text.contains("0.25") && !text.contains("0.125"), "{text}");
+    let module = quote!(#m).to_string();
+    let bytes = format!("include_bytes ! ({:?})", mgfx.display().to_string());
+    assert!(module.contains(&bytes), "{module}");
+    // Rebuild tracking beside the module: the effect, then its include.
+    assert_eq!(
+        tracked(&out),
+        [
+            k.root.join("shaders/tint.fx").display().to_string(),
+            k.root.join("shaders/common.fxh").display().to_string(),
+        ]
+    );
+    // The artifact was compiled with WARM: its default, not a compile with default options.
+    assert!(
+        module.contains("0.25") && !module.contains("0.125"),
+        "{module}"
+    );
 
     // Other spellings of the same file find the same artifact.
     let absolute = format!("{:?}", k.root.join("shaders/tint.fx").display().to_string());
     for spelling in [r#""./shaders/../shaders/tint.fx""#, absolute.as_str()] {
-        let m = parse_module(&run(spelling, &env));
-        assert_eq!(embedded_bytes(&m), None, "{spelling} missed the artifact");
+        let out = run(spelling, &env).to_string();
+        assert!(out.contains(&code), "{spelling} missed the artifact: {out}");
     }
+}
+
+#[test]
+fn name_and_crate_rewrite_the_build_scripts_module_as_codegen_would() {
+    if dxc::missing_skips() {
+        return;
+    }
+    let k = Crate::new("artifact-options");
+    let mgfx = k.write_artifact();
+    let mut env = k.env();
+    env.out_dir = Some(k.out_dir());
+    let out = run(
+        r#""shaders/tint.fx", name = warm_tint, crate = ::engine::sd"#,
+        &env,
+    );
+    let m = expanded_module(&out);
+    assert_eq!(m.ident, "warm_tint");
+    // What the build script would have written with these options, token for token.
+    let manifest =
+        Manifest::load(&artifact::paths(&k.out_dir(), Path::new("shaders/tint.fx")).manifest)
+            .unwrap();
+    let effect = shadowdusk_mgfx::read(&std::fs::read(&mgfx).unwrap()).unwrap();
+    let mut options = CodegenOptions::new("warm_tint", MgfxSource::IncludeBytes(mgfx));
+    options.crate_path = "::engine::sd".to_string();
+    options.source = Some(manifest.source.clone());
+    options.defines = manifest.defines.clone();
+    let text = codegen::generate_string(&effect, &manifest.reflection, &options).unwrap();
+    let expected: syn::File = syn::parse_str(&text).unwrap();
+    assert_eq!(quote!(#m).to_string(), quote!(#expected).to_string());
+    let module = quote!(#m).to_string();
+    assert!(!module.contains("shadowdusk ::"), "{module}");
+    assert!(module.contains("](warm_tint::Effect)"), "{module}");
+    assert_eq!(tracked(&out).len(), 3, "MGFX, the effect and its include");
+
+    // Only the name: the rest stays `::shadowdusk`.
+    let m = expanded_module(&run(r#""shaders/tint.fx", name = cool"#, &env));
+    assert_eq!(m.ident, "cool");
+    let module = quote!(#m).to_string();
+    assert!(
+        module.contains(":: shadowdusk :: params :: EffectParams"),
+        "{module}"
+    );
 }
 
 #[test]
@@ -240,7 +362,7 @@ fn missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do() {
 
     // Compiled, then an include changed (its time is irrelevant: the contents differ).
     let mgfx = k.write_artifact();
-    assert!(embedded_bytes(&parse_module(&run(r#""shaders/tint.fx""#, &env))).is_none());
+    expanded_module(&run(r#""shaders/tint.fx""#, &env));
     let header = k.root.join("shaders/common.fxh");
     let text = std::fs::read_to_string(&header).unwrap();
     std::fs::write(&header, format!("{text}\n// edited\n")).unwrap();
@@ -261,7 +383,7 @@ fn missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do() {
         .unwrap()
         .set_modified(old)
         .unwrap();
-    assert!(embedded_bytes(&parse_module(&run(r#""shaders/tint.fx""#, &env))).is_none());
+    expanded_module(&run(r#""shaders/tint.fx""#, &env));
 
     // The manifest describes another crate's file.
     let k2 = Crate::new("foreign");
@@ -290,6 +412,94 @@ fn name_and_crate_options() {
         "{text}"
     );
     assert!(!text.contains(":: shadowdusk ::"), "{text}");
+}
+
+#[test]
+fn in_process_without_the_feature_names_it() {
+    let k = Crate::new("no-feature");
+    let mut env = k.env();
+    env.allow_in_process = false;
+    let (msg, at) = compile_error_of(&run(r#" "shaders/tint.fx", in_process"#, &env));
+    assert_eq!((at.line, at.column), (1, 1), "span is not the literal's");
+    assert!(
+        msg.contains("`in-process` feature of `shadowdusk`"),
+        "{msg}"
+    );
+    assert!(msg.contains("features = [\"in-process\"]"), "{msg}");
+    // The missing-artifact help offers `in_process` with the feature it needs.
+    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx""#, &env));
+    assert!(
+        msg.contains("with shadowdusk's `in-process` feature"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_path_not_under_the_crate_root_is_found_among_the_compiled_effects() {
+    if dxc::missing_skips() {
+        return;
+    }
+    let k = Crate::new("search");
+    k.write_artifact();
+    let mut env = k.env();
+    env.out_dir = Some(k.out_dir());
+    let code = artifact::paths(&k.out_dir(), Path::new("shaders/tint.fx"))
+        .code
+        .display()
+        .to_string();
+    // `Builder::new().dir("shaders")`, then `include_effect!("tint.fx")`: one effect ends so.
+    let out = run(r#""tint.fx""#, &env);
+    assert!(out.to_string().contains(&code), "{out}");
+    assert_eq!(expanded_module(&out).ident, "tint");
+    // `name` applies to the effect found.
+    assert_eq!(
+        expanded_module(&run(r#""tint.fx", name = t"#, &env)).ident,
+        "t"
+    );
+
+    // No effect ends with it: the close ones are suggested.
+    let (msg, at) = compile_error_of(&run(r#" "tnt.fx""#, &env));
+    assert_eq!((at.line, at.column), (1, 1), "span is not the literal's");
+    assert!(msg.contains("cannot read effect file `tnt.fx`"), "{msg}");
+    assert!(msg.contains("did you mean `shaders/tint.fx`?"), "{msg}");
+    let (msg, _) = compile_error_of(&run(r#""shader/tint.fx""#, &env));
+    assert!(msg.contains("did you mean `shaders/tint.fx`?"), "{msg}");
+    // Nothing alike: no suggestion.
+    let (msg, _) = compile_error_of(&run(r#""bloom.fx""#, &env));
+    assert!(!msg.contains("did you mean"), "{msg}");
+
+    // Several end with it: all are listed, none is picked.
+    k.copy_artifact("more/tint.fx");
+    let (msg, _) = compile_error_of(&run(r#""tint.fx""#, &env));
+    assert!(msg.contains("several effects"), "{msg}");
+    assert!(
+        msg.contains("did you mean `more/tint.fx` or `shaders/tint.fx`?"),
+        "{msg}"
+    );
+    // Either is still found by a longer ending, and the copy by its own artifact.
+    let out = run(r#""more/tint.fx""#, &env).to_string();
+    assert!(out.contains("more/tint.rs"), "{out}");
+
+    // `in_process` does not look at the build script's effects.
+    let (msg, _) = compile_error_of(&run(r#""tint.fx", in_process"#, &env));
+    assert!(msg.contains("cannot read effect file `tint.fx`"), "{msg}");
+}
+
+#[test]
+fn a_module_the_build_script_refused_is_an_error_on_the_literal() {
+    if dxc::missing_skips() {
+        return;
+    }
+    let k = Crate::new("refused");
+    k.write_artifact();
+    let code = artifact::paths(&k.out_dir(), Path::new("shaders/tint.fx")).code;
+    let refusal = "shaders/tint.fx: no Rust module generated: parameter `Tint` is not supported";
+    std::fs::write(&code, format!("::core::compile_error!({refusal:?});\n")).unwrap();
+    let mut env = k.env();
+    env.out_dir = Some(k.out_dir());
+    let (msg, at) = compile_error_of(&run(r#"  "shaders/tint.fx""#, &env));
+    assert_eq!((at.line, at.column), (1, 2));
+    assert_eq!(msg, refusal);
 }
 
 #[test]
@@ -383,7 +593,7 @@ fn paths_are_shown_relative_to_the_crate_root() {
     assert_eq!(display_path(Path::new("rel/a.fx"), base), "rel/a.fx");
     assert_eq!(normalize(Path::new("../a/./b/../c")), Path::new("../a/c"));
     assert_eq!(
-        strip_dir("see /w/crate/shaders/a.fx and /w/crateX", base),
+        in_process::strip_dir("see /w/crate/shaders/a.fx and /w/crateX", base),
         "see shaders/a.fx and /w/crateX"
     );
 }

@@ -47,19 +47,24 @@ pub fn compile(
         Ok(s) => s,
         Err(DxcError::Unavailable(m)) => {
             return Err(Diagnostic::error(Code::SD0103, m)
-                .with_help("run `cargo xtask setup`, or set SHADOWDUSK_DXC to the path of libdxcompiler.so (DXC 1.8)")
-                .into())
-        }
-        Err(DxcError::Crashed(m)) => {
-            return Err(Diagnostic::error(Code::SD0104, format!("{m} while compiling {what}"))
-                .at_opt(at)
                 .with_help(
-                    "this shader trips a bug in DXC 1.8 (it ran in a worker process, so only this \
-                     effect failed); change the code near your last edit, and please report the \
-                     effect so ShadowDusk can refuse it with a clear error",
+                    "ShadowDusk fetches a pinned DXC 1.8 into the per-user cache on first use \
+                     (`shadowdusk setup` does it on purpose); or set SHADOWDUSK_DXC to a DXC 1.8 \
+                     libdxcompiler.so",
                 )
                 .into())
         }
+        Err(DxcError::Crashed(m)) => return Err(Diagnostic::error(
+            Code::SD0104,
+            format!("{m} while compiling {what}"),
+        )
+        .at_opt(at)
+        .with_help(
+            "this shader trips a bug in DXC 1.8 (it ran in a worker process, so only this \
+                     effect failed); change the code near your last edit, and please report the \
+                     effect so ShadowDusk can refuse it with a clear error",
+        )
+        .into()),
         Err(DxcError::Compile { messages, raw }) => {
             warnings.extend(dxc_messages::warnings(expanded, &lowered, at, &messages));
             return Err(dxc_messages::diagnostics(

@@ -12,7 +12,7 @@ pub(super) fn golden_dir() -> Option<PathBuf> {
         Some(dir)
     } else {
         let why = format!("../shared/golden not found at {}", dir.display());
-        shadowdusk_testkit::skip("the golden reader tests", &why);
+        shadowdusk_testkit::skip(&shadowdusk_testkit::this_test(), &why);
         None
     }
 }

@@ -1,0 +1,257 @@
+//! The per-user DXC cache: find a verified copy, or fill it from the pinned sources.
+//!
+//! Layout: `<root>/<key>/` per [`Source`], `key` being the pinned hash of what the source
+//! fetches. The folder holds the library (and, for Windows, `dxil.dll`) and `library.sha256`,
+//! the library's SHA-256 as fetched. A copy is used only when the library's SHA-256 equals the
+//! pin (the wheel's) or that record (an archive's, whose own hash was pinned); anything else
+//! (a flipped byte, a truncated file) is fetched again, never loaded.
+//!
+//! Filling is safe with builds running at once: each source has a lock file beside its folder,
+//! held while one process checks, fetches and installs. The others wait on it and then find the
+//! copy. A fetch is unpacked into a scratch folder under `<root>` and renamed into place, so a
+//! reader sees a whole copy or none.
+//!
+//! Input: the environment ([`Provisioner::from_env`]) or explicit settings (tests). Output: the
+//! library's path and SHA-256.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::fetch::{self, sha256_file};
+use super::pins::{self, Fetch, Source};
+
+/// Overrides the cache folder (default: the platform's cache folder + `shadowdusk/dxc`).
+pub const CACHE_ENV: &str = "SHADOWDUSK_DXC_CACHE";
+/// `1`/`true`: never fetch (as `CARGO_NET_OFFLINE=true`).
+pub const OFFLINE_ENV: &str = "SHADOWDUSK_OFFLINE";
+/// Comma-separated source names to try, in order (`pip`, `release`); default: all pinned.
+pub const SOURCES_ENV: &str = "SHADOWDUSK_DXC_SOURCES";
+/// A folder (URL) holding Microsoft's release archives, to use instead of Microsoft's.
+pub const MIRROR_ENV: &str = "SHADOWDUSK_DXC_MIRROR";
+
+/// The record of an archive's library hash, beside the library.
+const RECORD: &str = "library.sha256";
+
+/// A DXC library found or installed in the cache.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cached {
+    /// The library file.
+    pub path: PathBuf,
+    /// Its SHA-256, checked.
+    pub sha256: String,
+}
+
+/// Where the cache is, what fills it, and whether fetching is allowed.
+#[derive(Clone, Debug)]
+pub struct Provisioner {
+    root: PathBuf,
+    sources: Vec<Source>,
+    /// Why fetching is off (`CARGO_NET_OFFLINE=true`), if it is.
+    offline: Option<String>,
+}
+
+impl Provisioner {
+    /// A cache at `root` filled from `sources`, fetching allowed.
+    pub fn new(root: impl Into<PathBuf>, sources: Vec<Source>) -> Provisioner {
+        Provisioner {
+            root: root.into(),
+            sources,
+            offline: None,
+        }
+    }
+
+    /// Never fetch; `why` names the setting, for the error.
+    pub fn offline(mut self, why: impl Into<String>) -> Provisioner {
+        self.offline = Some(why.into());
+        self
+    }
+
+    /// The cache, sources and offline setting the environment gives (see the `*_ENV`
+    /// constants and `CARGO_NET_OFFLINE`).
+    pub fn from_env() -> Result<Provisioner, String> {
+        let root = match std::env::var_os(CACHE_ENV).filter(|v| !v.is_empty()) {
+            Some(dir) => PathBuf::from(dir),
+            None => dirs::cache_dir()
+                .ok_or_else(|| {
+                    format!("no per-user cache folder is known here (no HOME); set {CACHE_ENV}")
+                })?
+                .join("shadowdusk")
+                .join("dxc"),
+        };
+        let mirror = std::env::var(MIRROR_ENV).ok().filter(|m| !m.is_empty());
+        let mut sources = pins::for_this_platform(mirror.as_deref());
+        if let Ok(names) = std::env::var(SOURCES_ENV) {
+            sources = pick(sources, &names)?;
+        }
+        let mut p = Provisioner::new(root, sources);
+        for var in ["CARGO_NET_OFFLINE", OFFLINE_ENV] {
+            if std::env::var(var).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true")) {
+                p = p.offline(format!("{var} is set"));
+            }
+        }
+        Ok(p)
+    }
+
+    /// The cache folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A verified copy of any source, in source order, without fetching.
+    pub fn cached(&self) -> Option<Cached> {
+        self.sources.iter().find_map(|s| self.verified(s))
+    }
+
+    /// A verified copy, fetched first if none is cached. `notice` gets one line before a
+    /// download starts (what, how big, where to).
+    pub fn provide(&self, notice: &dyn Fn(&str)) -> Result<Cached, String> {
+        if let Some(c) = self.cached() {
+            return Ok(c);
+        }
+        if self.sources.is_empty() {
+            return Err(format!(
+                "no DXC build is pinned for {}-{}: build DXC 1.8 and set \
+                 SHADOWDUSK_DXC=/path/to/{}",
+                std::env::consts::OS,
+                std::env::consts::ARCH,
+                pins::library_file_name()
+            ));
+        }
+        if let Some(why) = &self.offline {
+            return Err(format!(
+                "DXC is not in the cache ({}) and fetching is off ({why}). Run `shadowdusk \
+                 setup` once where the network is reachable, or set SHADOWDUSK_DXC=/path/to/{}",
+                self.root.display(),
+                pins::library_file_name()
+            ));
+        }
+        let mut tried = Vec::new();
+        for source in &self.sources {
+            match self.install(source, notice) {
+                Ok(c) => return Ok(c),
+                Err(e) => tried.push(format!("{} ({e})", source.what)),
+            }
+        }
+        Err(format!(
+            "could not fetch DXC into {}: tried {}. Set SHADOWDUSK_DXC=/path/to/{} (a DXC 1.8 \
+             build), or run `shadowdusk setup` where the network is reachable",
+            self.root.display(),
+            tried.join("; then "),
+            pins::library_file_name()
+        ))
+    }
+
+    /// The source's folder in the cache.
+    fn dir(&self, source: &Source) -> PathBuf {
+        self.root.join(&source.key)
+    }
+
+    /// The source's copy, if it is whole and its library has the hash it must have.
+    fn verified(&self, source: &Source) -> Option<Cached> {
+        let path = self.dir(source).join(pins::library_file_name());
+        let expected = match &source.fetch {
+            Fetch::PipWheel { sha256, .. } => sha256.to_string(),
+            Fetch::Archive { .. } => std::fs::read_to_string(self.dir(source).join(RECORD))
+                .ok()?
+                .trim()
+                .to_string(),
+        };
+        let sha256 = sha256_file(&path).ok()?;
+        (sha256 == expected).then_some(Cached { path, sha256 })
+    }
+
+    /// Fetches `source` into the cache under its lock, unless another process just did.
+    fn install(&self, source: &Source, notice: &dyn Fn(&str)) -> Result<Cached, String> {
+        std::fs::create_dir_all(&self.root)
+            .map_err(|e| format!("cannot create {}: {e}", self.root.display()))?;
+        let lock_path = self.root.join(format!("{}.lock", source.key));
+        let lock = File::create(&lock_path)
+            .map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
+        lock.lock()
+            .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+        if let Some(c) = self.verified(source) {
+            return Ok(c);
+        }
+        let dir = self.dir(source);
+        notice(&format!(
+            "shadowdusk: fetching {} (about {} MB) into {} (once per machine; \
+             SHADOWDUSK_DXC=/path/to/{} uses your own)",
+            source.what,
+            source.megabytes,
+            dir.display(),
+            pins::library_file_name()
+        ));
+        let scratch = self.root.join(format!(
+            ".partial-{}-{}",
+            &source.key[..source.key.len().min(16)],
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+        let result = fetch::fetch(source, &scratch).and_then(|fetched| {
+            let record = scratch.join(RECORD);
+            std::fs::write(&record, format!("{}\n", fetched.library_sha256))
+                .map_err(|e| format!("cannot write {}: {e}", record.display()))?;
+            // A copy that failed its check is moved aside whole (rename is atomic), then removed.
+            if dir.exists() {
+                let stale = self.root.join(format!(".stale-{}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&stale);
+                std::fs::rename(&dir, &stale)
+                    .map_err(|e| format!("cannot move the damaged {} aside: {e}", dir.display()))?;
+                let _ = std::fs::remove_dir_all(&stale);
+            }
+            std::fs::rename(&scratch, &dir)
+                .map_err(|e| format!("cannot install into {}: {e}", dir.display()))
+        });
+        if result.is_err() {
+            let _ = std::fs::remove_dir_all(&scratch);
+        }
+        result?;
+        self.verified(source)
+            .ok_or_else(|| format!("{} failed its check right after install", dir.display()))
+    }
+}
+
+/// The sources `names` (comma-separated) lists, in its order.
+fn pick(sources: Vec<Source>, names: &str) -> Result<Vec<Source>, String> {
+    let known: Vec<&str> = sources.iter().map(|s| s.name).collect();
+    names
+        .split(',')
+        .map(str::trim)
+        .map(|w| {
+            sources
+                .iter()
+                .find(|s| s.name == w)
+                .cloned()
+                .ok_or_else(|| {
+                    format!(
+                        "{SOURCES_ENV} names `{w}`; the sources here are {}",
+                        known.join(", ")
+                    )
+                })
+        })
+        .collect()
+}
+
+/// Where the one line about a fetch goes: standard error unless a caller knows better (the
+/// Builder makes it a cargo warning, which cargo shows while a build script's stderr is not).
+static NOTICE: std::sync::RwLock<fn(&str)> = std::sync::RwLock::new(print_notice);
+
+fn print_notice(line: &str) {
+    eprintln!("{line}");
+}
+
+/// Sends the line printed before a fetch to `f` from now on, in this process.
+pub fn set_notice(f: fn(&str)) {
+    *NOTICE.write().unwrap_or_else(|e| e.into_inner()) = f;
+}
+
+/// Prints a line through the sink [`set_notice`] chose.
+pub fn notice(line: &str) {
+    let f = *NOTICE.read().unwrap_or_else(|e| e.into_inner());
+    f(line);
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+//! `include_effect!(…, in_process)`: the effect compiled inside the macro with default options
+//! and its module generated here, `MGFX` as a byte string. Only with the `compile` feature.
+
+use std::path::Path;
+
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use quote::quote;
+
+use super::{display_path, tracking_items, Input};
+use crate::codegen::{self, CodegenOptions, MgfxSource};
+use crate::paths::normalize;
+use crate::pipeline::{self, CompileError};
+use crate::reflect::EffectReflection;
+
+/// The module for the effect at `abs` (`shown` in messages), with the tracking constants inside.
+pub(super) fn expand(
+    input: &Input,
+    abs: &Path,
+    shown: &str,
+    env: &super::MacroEnv,
+) -> Result<TokenStream, String> {
+    let compiled = pipeline::compile_file(abs, &pipeline::Options::default())
+        .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
+    let module_name = match &input.name {
+        Some(n) => n.to_string().trim_start_matches("r#").to_string(),
+        None => codegen::module_name(abs),
+    };
+    let crate_path = match &input.krate {
+        Some(p) => quote!(#p).to_string().replace(' ', ""),
+        None => env.crate_path.clone(),
+    };
+    let options = CodegenOptions {
+        module_name,
+        mgfx: MgfxSource::Bytes(compiled.bytes),
+        crate_path,
+        source: Some(abs.to_path_buf()),
+        defines: Vec::new(),
+        include_dirs: Vec::new(),
+    };
+    let module = codegen::generate(&compiled.effect, &compiled.reflection, &options)
+        .map_err(|e| codegen_message(&e, shown, &compiled.reflection, &env.manifest_dir))?;
+    Ok(append_to_module(
+        module,
+        tracking_items(abs, &compiled.deps),
+    ))
+}
+
+/// A shader error for `compile_error!`: [`crate::diag::render_located`] with paths relative to
+/// the crate root, so messages do not depend on where the checkout lives.
+fn shader_error_message(e: &CompileError, manifest_dir: &Path) -> String {
+    let fallback = e
+        .files
+        .iter()
+        .next()
+        .map(|(_, f)| f.path.clone())
+        .unwrap_or_default();
+    let text = crate::diag::render_located(&e.files, &e.diagnostics.0, manifest_dir, &fallback);
+    if text.is_empty() {
+        return "the effect failed to compile".to_string();
+    }
+    text.trim_end().to_string()
+}
+
+fn codegen_message(
+    e: &codegen::CodegenError,
+    shown: &str,
+    reflection: &EffectReflection,
+    manifest_dir: &Path,
+) -> String {
+    let mut msg = format!("cannot generate Rust for `{shown}`: {e}");
+    let declared = e
+        .parameter()
+        .and_then(|name| reflection.parameters.iter().find(|p| p.name == name))
+        .and_then(|p| p.location.as_ref());
+    if let Some(loc) = declared {
+        msg.push_str(&format!(
+            "\n  --> {}:{}:{}",
+            display_path(&loc.file, manifest_dir),
+            loc.line,
+            loc.column
+        ));
+    }
+    strip_dir(&msg, manifest_dir)
+}
+
+/// Appends `items` inside the body of the generated `pub mod name { … }`.
+fn append_to_module(module: TokenStream, items: TokenStream) -> TokenStream {
+    let mut tokens: Vec<TokenTree> = module.into_iter().collect();
+    let body = tokens
+        .iter()
+        .rposition(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace));
+    if let Some(i) = body {
+        if let TokenTree::Group(g) = &tokens[i] {
+            let mut stream = g.stream();
+            stream.extend(items);
+            let mut group = Group::new(Delimiter::Brace, stream);
+            group.set_span(g.span());
+            tokens[i] = TokenTree::Group(group);
+        }
+    }
+    tokens.into_iter().collect()
+}
+
+/// Absolute paths of files under the crate root that reach a message through other text (an
+/// include search list, say) are shown relative too.
+pub(super) fn strip_dir(text: &str, dir: &Path) -> String {
+    let mut prefix = normalize(dir).display().to_string();
+    if prefix.is_empty() || prefix == "/" {
+        return text.to_string();
+    }
+    prefix.push(std::path::MAIN_SEPARATOR);
+    text.replace(&prefix, "")
+}

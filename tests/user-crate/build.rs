@@ -1,0 +1,3 @@
+fn main() {
+    shadowdusk_build::Builder::new().dir("shaders").compile();
+}
