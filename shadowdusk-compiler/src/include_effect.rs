@@ -37,7 +37,7 @@
 
 use std::path::{Path, PathBuf};
 
-use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
@@ -47,6 +47,11 @@ use crate::paths::normalize;
 
 #[cfg(feature = "compile")]
 mod in_process;
+mod rewrite;
+mod search;
+
+use rewrite::rewrite;
+use search::locate;
 
 /// The runtime path the build script's generated module uses.
 const DEFAULT_CRATE: &str = "::shadowdusk";
@@ -232,98 +237,6 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
     Ok(out)
 }
 
-/// The effect file `written` names: relative to the crate root, or else (when `search`) the one
-/// effect the build script compiled whose path ends with it. Otherwise the message names the
-/// compiled effects that end with it or look like it.
-fn locate(written: &str, search: bool, env: &MacroEnv) -> Result<PathBuf, String> {
-    let abs = normalize(&env.manifest_dir.join(written));
-    let error = match std::fs::metadata(&abs) {
-        Ok(m) if m.is_file() => return Ok(abs),
-        Ok(_) => std::io::Error::other("it is not a file"),
-        Err(e) => e,
-    };
-    let shown = display_path(&abs, &env.manifest_dir);
-    let mut message = format!(
-        "cannot read effect file `{shown}`: {error}\n\
-         help: the path is relative to the crate root (the folder holding Cargo.toml)"
-    );
-    let compiled = match (&env.out_dir, search) {
-        (Some(out_dir), true) => compiled_effects(out_dir),
-        _ => Vec::new(),
-    };
-    let wanted = normalize(Path::new(written));
-    let ending: Vec<&PathBuf> = compiled
-        .iter()
-        .filter(|rel| wanted.is_relative() && rel.ends_with(&wanted))
-        .collect();
-    if let [one] = ending.as_slice() {
-        return Ok(normalize(&env.manifest_dir.join(one)));
-    }
-    let (what, suggested) = if ending.is_empty() {
-        let close: Vec<&PathBuf> = compiled.iter().filter(|r| looks_like(&wanted, r)).collect();
-        ("", close)
-    } else {
-        (
-            "; the build script compiled several effects whose path ends with it",
-            ending,
-        )
-    };
-    if !suggested.is_empty() {
-        let list: Vec<String> = suggested
-            .iter()
-            .take(5)
-            .map(|p| format!("`{}`", p.display()))
-            .collect();
-        message.push_str(&format!("{what}: did you mean {}?", list.join(" or ")));
-    }
-    Err(message)
-}
-
-/// The effects the build script compiled (the manifests under `OUT_DIR/shadowdusk`), as paths
-/// relative to the crate root, sorted.
-fn compiled_effects(out_dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(out_dir.join(artifact::DIR))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json"))
-        .filter_map(|e| Manifest::load(e.path()))
-        .map(|m| m.relative)
-        .collect();
-    found.sort();
-    found.dedup();
-    found
-}
-
-/// Whether the compiled effect `rel` is a likely meaning of the missing `wanted`: its file name,
-/// ignoring case, is at most a quarter of its letters (at least one) away.
-fn looks_like(wanted: &Path, rel: &Path) -> bool {
-    let name = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().to_lowercase())
-            .unwrap_or_default()
-    };
-    let (a, b) = (name(wanted), name(rel));
-    !a.is_empty() && edit_distance(&a, &b) <= (a.chars().count() / 4).max(1)
-}
-
-/// Levenshtein distance in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (diagonal + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
-}
-
 /// The build script's generated module for one effect, checked current.
 struct Artifact {
     /// `OUT_DIR/shadowdusk/<path>.rs`.
@@ -413,122 +326,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => normalize(a) == normalize(b),
     }
-}
-
-/// The build script's module (generated with `mod <stem>` and `::shadowdusk`) with `name = …`
-/// and the runtime path `krate` applied, as code generation writes them with those options: the
-/// identifier after the top-level `mod`, every path that starts `::shadowdusk`, and the same two
-/// in doc text (the module doc's links `](old::Item)`, prose `` `shadowdusk::…` ``).
-fn rewrite(tokens: TokenStream, name: Option<&Ident>, krate: &str) -> TokenStream {
-    let mut trees: Vec<TokenTree> = tokens.into_iter().collect();
-    let mut docs = Vec::new();
-    if let Some(name) = name {
-        let module = trees
-            .iter()
-            .enumerate()
-            .find_map(|(i, t)| match (t, trees.get(i + 1)) {
-                (TokenTree::Ident(m), Some(TokenTree::Ident(old))) if m == "mod" => {
-                    Some((i + 1, old.to_string()))
-                }
-                _ => None,
-            });
-        if let Some((i, old)) = module {
-            trees[i] = TokenTree::Ident(name.clone());
-            let new = name.to_string().trim_start_matches("r#").to_string();
-            docs.push((format!("]({old}::"), format!("]({new}::")));
-        }
-    }
-    let mut path = None;
-    if krate != DEFAULT_CRATE {
-        let prose = krate.trim_start_matches("::");
-        docs.push(("`shadowdusk::".to_string(), format!("`{prose}::")));
-        path = krate.parse::<TokenStream>().ok();
-    }
-    let rewrite = Rewrite { path, docs };
-    rewrite.apply(trees.into_iter().collect())
-}
-
-/// What [`rewrite`] replaces, in every nested group.
-struct Rewrite {
-    /// The tokens replacing `::shadowdusk` at the start of a path.
-    path: Option<TokenStream>,
-    /// Text replacements in `doc = "…"` literals.
-    docs: Vec<(String, String)>,
-}
-
-impl Rewrite {
-    fn apply(&self, stream: TokenStream) -> TokenStream {
-        let trees: Vec<TokenTree> = stream.into_iter().collect();
-        let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
-        let mut i = 0;
-        while i < trees.len() {
-            if let Some(path) = &self.path {
-                if starts_runtime_path(&trees[i..]) && !continues_path(out.last()) {
-                    out.extend(path.clone());
-                    i += 3;
-                    continue;
-                }
-            }
-            match &trees[i] {
-                TokenTree::Group(g) => {
-                    let mut group = Group::new(g.delimiter(), self.apply(g.stream()));
-                    group.set_span(g.span());
-                    out.push(group.into());
-                }
-                TokenTree::Literal(lit) if is_doc_value(&out) && !self.docs.is_empty() => {
-                    out.push(self.doc(lit).into());
-                }
-                other => out.push(other.clone()),
-            }
-            i += 1;
-        }
-        out.into_iter().collect()
-    }
-
-    fn doc(&self, lit: &Literal) -> Literal {
-        let Ok(text) = syn::parse2::<LitStr>(TokenTree::Literal(lit.clone()).into()) else {
-            return lit.clone();
-        };
-        let mut text = text.value();
-        for (from, to) in &self.docs {
-            text = text.replace(from, to);
-        }
-        let mut new = Literal::string(&text);
-        new.set_span(lit.span());
-        new
-    }
-}
-
-/// `::shadowdusk` (`:` joint, `:`, the identifier).
-fn starts_runtime_path(trees: &[TokenTree]) -> bool {
-    matches!(
-        trees,
-        [TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(c), ..]
-            if a.as_char() == ':' && a.spacing() == proc_macro2::Spacing::Joint
-                && b.as_char() == ':' && c == "shadowdusk"
-    )
-}
-
-/// Whether `::` after `prev` continues a path (`passes::shadowdusk`, a technique so named)
-/// rather than starting one (`impl ::shadowdusk::Effect`).
-fn continues_path(prev: Option<&TokenTree>) -> bool {
-    const STARTS_AFTER: &[&str] = &[
-        "as", "const", "dyn", "else", "enum", "fn", "for", "if", "impl", "in", "let", "match",
-        "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "trait", "type",
-        "unsafe", "use", "where", "while",
-    ];
-    match prev {
-        Some(TokenTree::Ident(i)) => !STARTS_AFTER.contains(&i.to_string().as_str()),
-        _ => false,
-    }
-}
-
-/// Whether the tokens so far end with `doc =` (the literal that follows is doc text).
-fn is_doc_value(out: &[TokenTree]) -> bool {
-    matches!(
-        out,
-        [.., TokenTree::Ident(doc), TokenTree::Punct(eq)] if doc == "doc" && eq.as_char() == '='
-    )
 }
 
 /// `const _: &[u8] = include_bytes!(…)` per file read, main file first, each once.

@@ -93,7 +93,7 @@ pub fn for_platform(os: &str, arch: &str, mirror: Option<&str>) -> Vec<Source> {
     let sep = if base.ends_with('/') { "" } else { "/" };
     let release = |file: &str, sha256: &str, format, members: &[&str], megabytes| Source {
         name: "release",
-        what: format!("DXC 1.8.2502 ({file}, Microsoft's release)"),
+        what: format!("DXC 1.8.2502 from Microsoft's release {file}"),
         megabytes,
         fetch: Fetch::Archive {
             url: format!("{base}{sep}v1.8.2502/{file}"),
@@ -107,7 +107,7 @@ pub fn for_platform(os: &str, arch: &str, mirror: Option<&str>) -> Vec<Source> {
         ("linux", "x86_64") => vec![
             Source {
                 name: "pip",
-                what: "DXC 1.8 (the compushady-lrtu 0.18.0 wheel, through pip)".into(),
+                what: "DXC 1.8 from the compushady-lrtu 0.18.0 wheel through pip".into(),
                 megabytes: 15,
                 fetch: Fetch::PipWheel {
                     requirement: "compushady-lrtu==0.18.0",

@@ -174,7 +174,7 @@ impl Provisioner {
         }
         let dir = self.dir(source);
         notice(&format!(
-            "shadowdusk: fetching {} (about {} MB) into {} (once per machine; \
+            "shadowdusk: fetching {}, about {} MB, into {} (once per machine; \
              SHADOWDUSK_DXC=/path/to/{} uses your own)",
             source.what,
             source.megabytes,
