@@ -13,14 +13,8 @@ use sha2::{Digest, Sha256};
 
 use super::pins::{ArchiveFormat, Fetch, Source};
 
-/// A fetched source, its files in the scratch folder.
-pub struct Fetched {
-    /// The library's SHA-256.
-    pub library_sha256: String,
-}
-
-/// Fetches `source` into `scratch` (an existing, empty folder).
-pub fn fetch(source: &Source, scratch: &Path) -> Result<Fetched, String> {
+/// Fetches `source` into `scratch` (an existing, empty folder); the library's SHA-256.
+pub fn fetch(source: &Source, scratch: &Path) -> Result<String, String> {
     match &source.fetch {
         Fetch::PipWheel {
             requirement,
@@ -40,9 +34,7 @@ pub fn fetch(source: &Source, scratch: &Path) -> Result<Fetched, String> {
             let name = super::pins::library_file_name();
             write(&scratch.join(&name), &bytes)?;
             std::fs::remove_file(&wheel).ok();
-            Ok(Fetched {
-                library_sha256: got,
-            })
+            Ok(got)
         }
         Fetch::Archive {
             url,
@@ -72,7 +64,7 @@ pub fn fetch(source: &Source, scratch: &Path) -> Result<Fetched, String> {
                 write(&scratch.join(&name), &bytes)?;
             }
             std::fs::remove_file(&archive).ok();
-            Ok(Fetched { library_sha256 })
+            Ok(library_sha256)
         }
     }
 }

@@ -15,7 +15,7 @@
 //! library's path and SHA-256.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::fetch::{self, sha256_file};
 use super::pins::{self, Fetch, Source};
@@ -90,11 +90,6 @@ impl Provisioner {
             }
         }
         Ok(p)
-    }
-
-    /// The cache folder.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// A verified copy of any source, in source order, without fetching.
@@ -189,9 +184,9 @@ impl Provisioner {
         let _ = std::fs::remove_dir_all(&scratch);
         std::fs::create_dir_all(&scratch)
             .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
-        let result = fetch::fetch(source, &scratch).and_then(|fetched| {
+        let result = fetch::fetch(source, &scratch).and_then(|library_sha256| {
             let record = scratch.join(RECORD);
-            std::fs::write(&record, format!("{}\n", fetched.library_sha256))
+            std::fs::write(&record, format!("{library_sha256}\n"))
                 .map_err(|e| format!("cannot write {}: {e}", record.display()))?;
             // A copy that failed its check is moved aside whole (rename is atomic), then removed.
             if dir.exists() {
