@@ -605,6 +605,7 @@ fn dxc() -> Vec<Case> {
         // Points at the `compile` that makes VS a vertex shader.
         case(S, "vertex shader without position output", "struct VSOut { float4 Color : COLOR0; };\nVSOut VS(float4 p : POSITION0) { VSOut o; o.Color = p; return o; }\nfloat4 PS(float4 c : COLOR0) : COLOR0 { return c; }\ntechnique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n", at("SD0217", "effect.fx", 4, 54)),
         case(S, "uniforms over the ps_3_0 register limit", format!("float4 Big[300];\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Big[(int)(uv.x * 299)]; }}\n{}", pass("PixelShader = compile ps_3_0 PS();")), at("SD0218", "effect.fx", 1, 8)),
+        case(S, "uniforms over the vs_3_0 register limit", format!("float4 Huge[8200];\nfloat4 VS(float4 p : POSITION0) : POSITION0 {{ return p + Huge[(int)p.w]; }}\nfloat4 PS() : COLOR0 {{ return 1; }}\n{VSPS3}"), at("SD0218", "effect.fx", 1, 8)),
         case(S, "uniforms over the ps_2_0 register limit", format!("float4 Small;\nfloat4 Table[40];\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Small * Table[(int)(uv.x * 39)]; }}\n{TECH}"), at("SD0218", "effect.fx", 2, 8)),
     ]
 }
@@ -631,17 +632,16 @@ fn dialect() -> Vec<Case> {
         // Points at the sampler, as SD0211 does.
         case(S, "gradient sampling on a cube", format!("samplerCUBE Sky;\nfloat4 PS(float3 d : TEXCOORD0) : COLOR0 {{ return texCUBEgrad(Sky, d, ddx(d), ddy(d)); }}\n{PS3}"), at("SD0214", "effect.fx", 1, 13)),
         // Was KNOWN_WRONG: fixed.
-        case(S, "integer shift", ps3_lines("    int cell = (int)(uv.x * 16) << 2;\n    return float4(cell / 64.0, uv.y, 0, 1);"), at("SD0219", "effect.fx", 3, 33)),
+        case(S, "integer shift", ps3_lines("    int cell = (int)(uv.x * 16) << 2;\n    return float4(cell / 64.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 3, 33)),
         // Was KNOWN_WRONG: fixed.
-        case(S, "integer bitwise and", ps3_lines("    int cell = (int)(uv.x * 16) & 3;\n    return float4(cell / 4.0, uv.y, 0, 1);"), at("SD0219", "effect.fx", 3, 33)),
+        case(S, "integer bitwise and", ps3_lines("    int cell = (int)(uv.x * 16) & 3;\n    return float4(cell / 4.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 3, 33)),
         // Was KNOWN_WRONG: fixed.
-        case(S, "integer bitwise or", ps3_lines("    int cell = (int)(uv.x * 16) | 1;\n    return float4(cell / 16.0, uv.y, 0, 1);"), at("SD0219", "effect.fx", 3, 33)),
+        case(S, "integer bitwise or", ps3_lines("    int cell = (int)(uv.x * 16) | 1;\n    return float4(cell / 16.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 3, 33)),
         // Was KNOWN_WRONG: fixed.
-        case(S, "integer bitwise xor", ps3_lines("    int cell = (int)(uv.x * 16) ^ 5;\n    return float4(cell / 16.0, uv.y, 0, 1);"), at("SD0219", "effect.fx", 3, 33)),
+        case(S, "integer bitwise xor", ps3_lines("    int cell = (int)(uv.x * 16) ^ 5;\n    return float4(cell / 16.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 3, 33)),
         // Was KNOWN_WRONG: fixed.
-        case(S, "integer bitwise not", ps3_lines("    int cell = ~(int)(uv.x * 16);\n    return float4(cell / 16.0, uv.y, 0, 1);"), at("SD0219", "effect.fx", 3, 16)),
-        // Was KNOWN_WRONG: fixed.
-        case(S, "uint", ps3_lines("    uint n = (uint)(uv.x * 16);\n    return float4(n / 16.0, uv.y, 0, 1);"), at("SD0219", "effect.fx", 3, 5)),
+        case(S, "integer bitwise not", ps3_lines("    int cell = ~(int)(uv.x * 16);\n    return float4(cell / 16.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 3, 16)),
+        case(S, "integer shift assignment", ps3_lines("    int cell = (int)(uv.x * 16);\n    cell <<= 1;\n    return float4(cell / 32.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 4, 10)),
         // Was KNOWN_WRONG: fixed.
         case(S, "GetDimensions", format!("Texture2D Tex;\n{}", ps3_lines("    float w, h;\n    Tex.GetDimensions(w, h);\n    return float4(w, h, 0, 1);")), at("SD0219", "effect.fx", 5, 5)),
         // Was KNOWN_WRONG: fixed.

@@ -133,3 +133,40 @@ fn errors_inside_an_include_point_into_the_header() {
         err.deps
     );
 }
+
+/// Registers past what GLES 2 guarantees (128 vertex, 16 fragment vectors) but within the
+/// profile's are a warning at the declaration, and the effect compiles, as under mgfxc.
+#[test]
+fn registers_past_the_gles2_guarantee_warn_at_the_declaration() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_tests::skip(
+            "registers_past_the_gles2_guarantee_warn_at_the_declaration",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let vs = "float4x4 ViewProjection;\nfloat4x3 Bones[128];\n\
+              float4 VS(float4 p : POSITION0, float4 i : BLENDINDICES0) : POSITION0 { return mul(float4(mul(p, Bones[(int)i.x]), 1), ViewProjection); }\n\
+              float4 Palette[20];\n\
+              float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return Palette[(int)(uv.x * 19)]; }\n\
+              technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n";
+    let path = dir().join("many_registers.fx");
+    let compiled = compile_source(&path, vs, &Options::default()).expect("compiles with warnings");
+    let text = shadowdusk_compiler::diag::render_mgfxc(&compiled.files, &compiled.warnings.0);
+    for want in [
+        format!("{}(2,10): warning SD0220: `Bones`", path.display()),
+        format!("{}(4,8): warning SD0220: `Palette`", path.display()),
+    ] {
+        assert!(text.contains(&want), "expected `{want}…` in:\n{text}");
+    }
+    let strict = Options {
+        warnings_as_errors: true,
+        ..Options::default()
+    };
+    let err = compile_source(&path, vs, &strict).expect_err("/WX refuses");
+    assert!(
+        err.render_mgfxc().contains("SD0220"),
+        "{}",
+        err.render_mgfxc()
+    );
+}

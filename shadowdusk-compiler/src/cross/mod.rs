@@ -19,11 +19,16 @@
 //! Names chosen here (all replaced by the dialect stage): uniform arrays `sd_ub<k>`, combined
 //! samplers `sd_cs<k>`, stage inputs `sd_in_<SEM>`, stage outputs `sd_out_<SEM>`.
 //!
+//! Before SPIRV-Cross, two SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
+//! into what fxc computed (signed only; `/` and `%` as truncated float division), and `widen`
+//! gives non-square matrix temporaries a square shape.
+//!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with
 //! `flattened_name: None`, so the dialect stage can name the offending member (SD0210).
 //! Errors returned are SPIRV-Cross failures (SD0101).
 
+mod integers;
 mod reflect;
 mod widen;
 
@@ -161,8 +166,10 @@ pub fn to_glsl_with_registers(
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
-    let widened = widen::widen(&spirv.words);
-    let words = widened.as_deref().unwrap_or(&spirv.words);
+    let integers = integers::lower(&spirv.words);
+    let words = integers.as_deref().unwrap_or(&spirv.words);
+    let widened = widen::widen(words);
+    let words = widened.as_deref().unwrap_or(words);
     let mut c =
         Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c

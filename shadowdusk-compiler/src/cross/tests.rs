@@ -175,3 +175,33 @@ fn vertex_shader_gets_the_depth_fixup_and_no_y_flip() {
         g.text
     );
 }
+
+#[test]
+fn integers_are_signed_and_divide_through_floats() {
+    let ps = "int Stride;\n\
+              float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+              int i = (int)(uv.x * 30) - 14; uint u = (uint)(uv.y * 30);\n\
+              int2 v = int2(i, i + 3) / Stride;\n\
+              return float4(i / Stride, i % Stride, u / 3u + u % 4u, v.x + v.y); }";
+    let Some(g) = cross(ps, Stage::Pixel) else {
+        return;
+    };
+    let t = &g.text;
+    for gone in ["uint", "uvec", "%", "GL_EXT_gpu_shader4", "mod("] {
+        assert!(!t.contains(gone), "`{gone}` left in:\n{t}");
+    }
+    // Every quotient is a truncated float division, nudged away from zero by half a step.
+    assert!(t.contains("sign("), "{t}");
+    assert!(t.contains("* 0.5"), "{t}");
+    assert!(t.contains("ivec2(("), "{t}");
+}
+
+#[test]
+fn modules_without_unsigned_types_or_division_are_left_alone() {
+    let ps = "float4 main(float2 uv : TEXCOORD0) : SV_Target { int i = (int)(uv.x * 4); return i * 0.25; }";
+    if dxc::missing_skips() {
+        return;
+    }
+    let spv = dxc::compile(ps, "main", Stage::Pixel).unwrap();
+    assert!(integers::lower(&spv.words).is_none());
+}

@@ -129,6 +129,10 @@ pub enum Code {
     SD0218,
     /// Any other construct the GL dialect rewrite cannot translate.
     SD0219,
+    /// Warning: a shader reads more constant registers than OpenGL ES 2.0 guarantees.
+    SD0220,
+    /// An integer bit operation (`&`, `|`, `^`, `~`, `<<`, `>>`), which Shader Model 2/3 lacks.
+    SD0221,
 }
 
 impl Code {
@@ -188,6 +192,8 @@ impl Code {
             SD0217 => "SD0217",
             SD0218 => "SD0218",
             SD0219 => "SD0219",
+            SD0220 => "SD0220",
+            SD0221 => "SD0221",
         }
     }
 
@@ -245,6 +251,8 @@ impl Code {
         Code::SD0217,
         Code::SD0218,
         Code::SD0219,
+        Code::SD0220,
+        Code::SD0221,
     ];
 }
 

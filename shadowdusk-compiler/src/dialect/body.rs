@@ -75,6 +75,7 @@ pub fn emit(p: &Plan<'_>) -> Result<String, DialectError> {
     let text = super::arrays::expand(&p.cross.text);
     let toks = tokenize(&text);
     check_collisions(&toks)?;
+    super::validate::bit_operator(&toks)?;
     let array = match p.stage {
         Stage::Vertex => "vs_uniforms_vec4",
         Stage::Pixel => "ps_uniforms_vec4",

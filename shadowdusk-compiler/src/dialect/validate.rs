@@ -86,9 +86,38 @@ const FORBIDDEN: &[&str] = &[
     "texture1DLod",
 ];
 
+/// Integer bit operators: SD0221, because they have an HLSL spelling the user can change.
 const BIT_OPS: &[&str] = &[
-    "<<", ">>", "<<=", ">>=", "&", "|", "^", "~", "%", "&=", "|=", "^=", "%=",
+    "<<", ">>", "<<=", ">>=", "&", "|", "^", "~", "&=", "|=", "^=",
 ];
+
+/// Operators GLSL 1.10 reserves; integer `%` is rewritten before SPIRV-Cross (`cross::integers`),
+/// so one left here comes from something else.
+const RESERVED_OPS: &[&str] = &["%", "%="];
+
+/// SD0221 for the first integer bit operator in `tokens`. Shader Model 2/3 have no integer
+/// registers, so fxc refuses these for ps_/vs_2_0 and 3_0 ("bitwise operations not supported on
+/// legacy targets"); GLSL 1.10 has no bit operators at all. Checked before anything else in the
+/// shader is judged, so the user hears about the operator and not a GLSL extension it needs.
+pub fn bit_operator(tokens: &[super::tokens::Token<'_>]) -> Result<(), DialectError> {
+    match tokens
+        .iter()
+        .find(|t| t.kind == Kind::Punct && BIT_OPS.contains(&t.text))
+    {
+        Some(t) => Err(DialectError::new(
+            Code::SD0221,
+            format!(
+                "the integer bit operator `{}`, which Shader Model 2/3 (and so fxc for these \
+                 profiles) and GLSL 1.10 / GLSL ES 1.00 lack",
+                t.text
+            ),
+            "write the arithmetic it stands for: `x << n` is `x * 2^n`, `x >> n` is `x / 2^n` \
+             (x >= 0), `x & (2^n - 1)` is `x % 2^n`, bit n is set when `(x / 2^n) % 2 == 1`",
+            Some(t.text.to_string()),
+        )),
+        None => Ok(()),
+    }
+}
 
 /// Validates the final text; `allowed_extensions` are the `#extension` lines this module wrote.
 pub fn check(glsl: &str) -> Result<(), DialectError> {
@@ -183,6 +212,9 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
             }
             Kind::Punct => {
                 if BIT_OPS.contains(&t.text) {
+                    bit_operator(std::slice::from_ref(t))?;
+                }
+                if RESERVED_OPS.contains(&t.text) {
                     return Err(fail(
                         format!("the generated GLSL uses the integer operator `{}`", t.text),
                         Some(t.text),
@@ -217,8 +249,8 @@ fn fail(message: String, subject: Option<&str>) -> DialectError {
     DialectError::new(
         Code::SD0219,
         message,
-        "MonoGame's OpenGL profile is GLSL 1.10 / GLSL ES 1.00: avoid integer bit operations, unsigned \
-         types, Load/GetDimensions/texel fetches, switch statements and other Shader Model 4+ features",
+        "MonoGame's OpenGL profile is GLSL 1.10 / GLSL ES 1.00: avoid \
+         Load/GetDimensions/texel fetches, switch statements and other Shader Model 4+ features",
         subject.map(str::to_string),
     )
 }
@@ -233,7 +265,6 @@ mod tests {
         for bad in [
             "void main() { gl_FragColor = vec4(round(1.5)); }",
             "in vec4 x;\nvoid main() {}",
-            "void main() { int a = 1 << 2; }",
             "void main() { gl_FragColor = texture(s, v.xy); }",
             "layout(location = 0) out vec4 o;",
             "void main() { uint x = 1u; }",
@@ -242,5 +273,13 @@ mod tests {
         ] {
             assert_eq!(check(bad).unwrap_err().code, Code::SD0219, "{bad}");
         }
+        for bad in [
+            "void main() { int a = 1 << 2; }",
+            "void main() { int a = b & 3; }",
+            "void main() { int a = ~b; }",
+        ] {
+            assert_eq!(check(bad).unwrap_err().code, Code::SD0221, "{bad}");
+        }
+        check("void main() { bool a = b && c || d; }").unwrap();
     }
 }

@@ -102,38 +102,56 @@ pub fn compile(
     let rewritten = dialect::rewrite(&cross, job.stage, &slot_of);
     timings.rewrite += t.elapsed();
     let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
-    check_register_limit(expanded, parsed, &d, &job.shader.profile, at, &what)?;
+    check_register_limit(
+        expanded,
+        parsed,
+        &d,
+        job.stage,
+        &job.shader.profile,
+        at,
+        &what,
+        warnings,
+    )?;
 
     Ok(shader_input(job.stage, d, &lowered))
 }
 
-/// The constant registers a Shader Model 2/3 profile has (fxc refuses more); `None` for the
-/// profiles ShadowDusk compiles without that limit (SM4 and later under OpenGL, whose GLSL has
-/// no such bound on MonoGame's targets).
+/// The constant registers fxc lets a Shader Model 1–3 profile address; `None` for the profiles
+/// ShadowDusk compiles without that limit (SM4 and later under OpenGL, whose GLSL has no such
+/// bound on MonoGame's targets).
+///
+/// Why vertex profiles are not held to 256: their register file is as large as the device's
+/// `MaxVertexShaderConst` cap ("at least 256"), so fxc only stops where D3D9 bytecode can no
+/// longer name a register: `c#` plus the `CONST2`–`CONST4` files, 2048 each. MonoGame PBR
+/// effects with a `float4x3 Bones[128]` palette (396 registers, vs_3_0) compile with mgfxc.
+/// Pixel profiles have fixed files: 32 for ps_2_0/ps_2_x, 224 for ps_3_0.
 fn register_limit(profile: &str) -> Option<u32> {
     match profile.to_ascii_lowercase().as_str() {
-        "vs_1_1" | "vs_2_0" | "vs_2_x" | "vs_3_0" => Some(256),
+        "vs_1_1" | "vs_2_0" | "vs_2_x" | "vs_3_0" => Some(8192),
         "ps_2_0" | "ps_2_x" => Some(32),
         "ps_3_0" => Some(224),
         _ => None,
     }
 }
 
-/// SD0218 at the first uniform that does not fit in the profile's constant registers.
-fn check_register_limit(
+/// The vec4 uniforms every OpenGL ES 2.0 driver must offer (`GL_MAX_VERTEX_UNIFORM_VECTORS`,
+/// `GL_MAX_FRAGMENT_UNIFORM_VECTORS`; desktop GL 2.0's 512/64 components are the same); past
+/// them the shader compiles but may fail to link on a small GPU.
+fn portable_registers(stage: Stage) -> u32 {
+    match stage {
+        Stage::Vertex => 128,
+        Stage::Pixel => 16,
+    }
+}
+
+/// The first uniform that reaches past `limit` registers, and where the user declared it.
+fn first_past(
     expanded: &Expanded,
     parsed: &ParsedEffect,
     d: &dialect::DialectShader,
-    profile: &str,
+    limit: u32,
     at: Option<Span>,
-    what: &str,
-) -> Result<(), Diagnostics> {
-    let Some(limit) = register_limit(profile) else {
-        return Ok(());
-    };
-    if d.register_count <= limit {
-        return Ok(());
-    }
+) -> (String, Option<Span>) {
     let over = d
         .registers
         .iter()
@@ -142,21 +160,68 @@ fn check_register_limit(
     let decl = over.as_deref().and_then(|n| parsed.ast.declaration(n));
     let span = decl.and_then(|r| expanded.map.span(r)).or(at);
     let name = over.map_or_else(|| "the uniforms".to_string(), |n| format!("`{n}`"));
-    Err(Diagnostic::error(
-        Code::SD0218,
-        format!(
-            "{name} does not fit: the shader reads {} constant registers, and {profile} has {limit}",
-            d.register_count
-        ),
-    )
-    .at_opt(span)
-    .with_note(format!("while compiling {what}"))
-    .with_help(format!(
-        "use fewer or smaller uniforms (an array element is one register, a float4x4 four), or a \
-         profile with more registers ({})",
-        if profile.starts_with("ps_2") { "ps_3_0 has 224" } else { "split the work across passes" }
-    ))
-    .into())
+    (name, span)
+}
+
+/// SD0218 at the first uniform that does not fit in the profile's constant registers; SD0220
+/// (a warning) at the first one past what GLES 2 guarantees when the profile allows it.
+fn check_register_limit(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    d: &dialect::DialectShader,
+    stage: Stage,
+    profile: &str,
+    at: Option<Span>,
+    what: &str,
+    warnings: &mut Diagnostics,
+) -> Result<(), Diagnostics> {
+    let Some(limit) = register_limit(profile) else {
+        return Ok(());
+    };
+    if d.register_count > limit {
+        let (name, span) = first_past(expanded, parsed, d, limit, at);
+        return Err(Diagnostic::error(
+            Code::SD0218,
+            format!(
+                "{name} does not fit: the shader reads {} constant registers, and {profile} has {limit}",
+                d.register_count
+            ),
+        )
+        .at_opt(span)
+        .with_note(format!("while compiling {what}"))
+        .with_help(format!(
+            "use fewer or smaller uniforms (an array element is one register, a float4x4 four), or a \
+             profile with more registers ({})",
+            if profile.starts_with("ps_2") { "ps_3_0 has 224" } else { "split the work across passes" }
+        ))
+        .into());
+    }
+    let portable = portable_registers(stage);
+    if d.register_count > portable {
+        let (name, span) = first_past(expanded, parsed, d, portable, at);
+        let kind = match stage {
+            Stage::Vertex => "vertex",
+            Stage::Pixel => "fragment",
+        };
+        warnings.push(
+            Diagnostic::warning(
+                Code::SD0220,
+                format!(
+                    "{name} reaches past register {portable}: the shader reads {} constant \
+                     registers, more than the {portable} {kind} uniform vectors OpenGL ES 2.0 \
+                     guarantees",
+                    d.register_count
+                ),
+            )
+            .at_opt(span)
+            .with_note(format!("while compiling {what}"))
+            .with_help(
+                "desktop GL and most GPUs offer more, so this is fine where you have tested it; \
+                 to run everywhere, use fewer uniforms (a smaller bone palette, data in a texture)",
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// The uniforms with an explicit constant register for `stage`: `register(c4)` for both
@@ -314,7 +379,10 @@ fn dialect_diagnostic(
     // A construct the GLSL check refused, or a declaration not found above (a struct name):
     // point at it in the source when it can be found there.
     let range = range.or_else(|| {
-        let searchable = matches!(e.code, Code::SD0212 | Code::SD0215 | Code::SD0219);
+        let searchable = matches!(
+            e.code,
+            Code::SD0212 | Code::SD0215 | Code::SD0219 | Code::SD0221
+        );
         e.subject
             .as_deref()
             .filter(|_| searchable)
