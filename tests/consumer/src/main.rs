@@ -11,6 +11,7 @@
 #![deny(warnings)]
 
 mod draw;
+mod skinned;
 
 use shadowdusk::include_effect;
 use shadowdusk::mgfx::{self, ParameterClass};
@@ -35,6 +36,7 @@ include_effect!("shaders/macros_technique.fx");
 include_effect!("shaders/multi_texture_two.fx", name = two_layers);
 include_effect!("shaders/build_flavour.fx");
 include_effect!("shaders/glam_quad.fx");
+include_effect!("shaders/compat_reg_bones128.fx");
 
 /// What a generated module says about its effect, gathered through its typed items.
 struct Typed<E: Effect> {
@@ -177,6 +179,7 @@ fn check_all() -> Result<Vec<String>, String> {
         typed!(two_layers, [BASE_TEXTURE, DETAIL_TEXTURE])?,
         typed!(build_flavour, [])?,
         typed!(glam_quad, [])?,
+        typed!(compat_reg_bones128, [])?,
     ])
 }
 
@@ -208,14 +211,42 @@ fn draw_and_check() -> Result<Option<String>, String> {
     }
 }
 
+/// Draws the skinned quad through the typed API (bones past register 256) and checks it.
+fn draw_skinned_and_check() -> Result<Option<String>, String> {
+    match skinned::draw_skinned() {
+        Ok(pixels) => skinned::check(&pixels).map(|()| {
+            Some(format!(
+                "{:<20} skinned by bones 120 and 127 of 128: quad at ({}, {}) as expected",
+                "compat_reg_bones128",
+                skinned::QUAD.0,
+                skinned::QUAD.1
+            ))
+        }),
+        Err(draw::Failure::NoGl(why)) => {
+            if shadowdusk_testkit::required() {
+                return Err(format!(
+                    "headless GL unavailable ({}=1): {why}",
+                    shadowdusk_testkit::REQUIRE_ALL
+                ));
+            }
+            eprintln!("!!! SKIPPED drawing: headless GL unavailable: {why}");
+            Ok(None)
+        }
+        Err(draw::Failure::Draw(e)) => Err(format!("drawing compat_reg_bones128: {e}")),
+    }
+}
+
 fn main() {
-    match check_all().and_then(|lines| Ok((lines, draw_and_check()?))) {
-        Ok((lines, drawn)) => {
+    let run = || -> Result<_, String> {
+        Ok((check_all()?, draw_and_check()?, draw_skinned_and_check()?))
+    };
+    match run() {
+        Ok((lines, drawn, skinned)) => {
             for l in &lines {
                 println!("{l}");
             }
             println!("{} effects: typed items agree with their MGFX", lines.len());
-            if let Some(line) = drawn {
+            for line in drawn.iter().chain(&skinned) {
                 println!("{line}");
             }
         }
@@ -237,6 +268,11 @@ mod tests {
     #[test]
     fn glam_parameters_draw_through_the_typed_api() {
         super::draw_and_check().unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn a_128_bone_palette_skins_through_the_typed_api() {
+        super::draw_skinned_and_check().unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// `CONSUMER_BUILD_SCRIPT` is defined only by build.rs, so this default can only come from
