@@ -1,4 +1,4 @@
-// Concern: integer arithmetic in a ps_3_0 pixel shader: int/uint locals, a helper taking and returning int, casts, `/` and `%` on negative and unsigned operands and an int loop counter, emulated with floats as fxc does.
+// Concern: integer arithmetic in a ps_3_0 pixel shader: int/uint locals, a helper taking and returning int, casts, `/` and `%` on negative and unsigned operands, abs/sign/min/max/clamp on ints and an int loop counter, emulated with floats as fxc does.
 float2 GridSize;
 int Stride;
 
@@ -30,7 +30,9 @@ float4 CellsPS(float4 color : COLOR0, float2 uv : TEXCOORD0) : COLOR0
     float red = (float)(group % 4u) / 3.0;
     float green = (float)(quotient + 4) / 8.0;
     float blue = (float)(remainder + 3) / 6.0;
-    float alpha = (float)(odd + 1) / 3.0;
+    int edge = clamp(abs(quotient) - 1, 0, 1);
+    int side = max(sign(centred), 0);
+    float alpha = (float)(odd + edge + side + 1) / 5.0;
     return float4(red, green, blue, alpha) * color;
 }
 

@@ -14,7 +14,9 @@
 //!   rounding error of a reciprocal-based division (3 / 3 is never 0.9999), and cannot carry a
 //!   true quotient past the next integer, which is at least `1 / |b|` away;
 //! * `a % b` becomes `a - (a / b) * b` with that quotient: HLSL's (and C's) remainder, which
-//!   takes the dividend's sign.
+//!   takes the dividend's sign;
+//! * `abs`, `sign`, `min`, `max` and `clamp` on integers (GLSL 1.10 has only float overloads)
+//!   run on floats and convert back, exactly, as fxc's float registers did.
 //!
 //! Bit operations are left alone for the dialect stage to refuse (SD0221): fxc refuses them for
 //! these profiles too.
@@ -52,6 +54,18 @@ const OP_VECTOR_TIMES_SCALAR: u16 = 142;
 const UNSIGNED_COMPARISONS: [u16; 4] = [172, 174, 176, 178];
 /// GLSL.std.450 `FSign`.
 const GLSL_FSIGN: u32 = 6;
+/// GLSL.std.450 integer instructions and their float twins: `SAbs`, `SSign`, `UMin`, `SMin`,
+/// `UMax`, `SMax`, `UClamp`, `SClamp`.
+const GLSL_INTEGER_TO_FLOAT: [(u32, u32); 8] = [
+    (5, 4),
+    (7, 6),
+    (38, 37),
+    (39, 37),
+    (41, 40),
+    (42, 40),
+    (44, 43),
+    (45, 43),
+];
 
 /// One instruction's words (the first holds word count and opcode).
 struct Inst(Vec<u32>);
@@ -232,6 +246,18 @@ pub fn lower(words: &[u32]) -> Option<Vec<u32>> {
             changed = true;
         }
         let op = x.op();
+        if op == OP_EXT_INST && x.operand(2) == declared.glsl {
+            let float_twin = GLSL_INTEGER_TO_FLOAT
+                .iter()
+                .find(|(int, _)| Some(*int) == x.operand(3))
+                .map(|&(_, f)| f);
+            let ty = x.operand(0)?;
+            if let (Some(f_op), Some(&width)) = (float_twin, int_width.get(&ty)) {
+                changed = true;
+                float_ext_inst(&mut declared, &mut out, &x, ty, width, f_op);
+                continue;
+            }
+        }
         if op != OP_S_DIV && op != OP_S_REM {
             out.push(x);
             continue;
@@ -293,4 +319,21 @@ fn truncated_quotient(
     out.push(Inst::new(OP_F_ADD, &[f, nudged, fa, nudge]));
     out.push(Inst::new(OP_F_DIV, &[f, fq, nudged, fb]));
     out.push(Inst::new(OP_CONVERT_F_TO_S, &[ty, q, fq]));
+}
+
+/// `ty(f(float(x), …))` for the GLSL.std.450 integer instruction `inst`, `f` its float twin.
+fn float_ext_inst(d: &mut Declared, out: &mut Vec<Inst>, inst: &Inst, ty: u32, width: u32, f_op: u32) {
+    let f = d.float_of(width);
+    let result = inst.0[2];
+    let set = inst.0[3];
+    let mut operands = vec![f, 0, set, f_op];
+    for &arg in &inst.0[5..] {
+        let fa = d.id();
+        out.push(Inst::new(OP_CONVERT_S_TO_F, &[f, fa, arg]));
+        operands.push(fa);
+    }
+    let fr = d.id();
+    operands[1] = fr;
+    out.push(Inst::new(OP_EXT_INST, &operands));
+    out.push(Inst::new(OP_CONVERT_F_TO_S, &[ty, result, fr]));
 }

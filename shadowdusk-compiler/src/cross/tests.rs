@@ -182,7 +182,8 @@ fn integers_are_signed_and_divide_through_floats() {
               float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
               int i = (int)(uv.x * 30) - 14; uint u = (uint)(uv.y * 30);\n\
               int2 v = int2(i, i + 3) / Stride;\n\
-              return float4(i / Stride, i % Stride, u / 3u + u % 4u, v.x + v.y); }";
+              int m = clamp(abs(i), 1, 9) + min(i, Stride) + max(sign(i), 0);\n\
+              return float4(i / Stride, i % Stride, u / 3u + u % 4u, v.x + v.y + m); }";
     let Some(g) = cross(ps, Stage::Pixel) else {
         return;
     };
@@ -194,6 +195,10 @@ fn integers_are_signed_and_divide_through_floats() {
     assert!(t.contains("sign("), "{t}");
     assert!(t.contains("* 0.5"), "{t}");
     assert!(t.contains("ivec2(("), "{t}");
+    // GLSL 1.10 has only float overloads of these; the integers go through floats and back.
+    for f in ["clamp(float(", "abs(float(", "min(float(", "sign(float("] {
+        assert!(t.contains(f), "`{f}` missing in:\n{t}");
+    }
 }
 
 #[test]

@@ -39,11 +39,13 @@ fn cells(uv: [f32; 2], stride: i32) -> Option<[f32; 4]> {
     let group = index / 3;
     let (quotient, remainder) = div_rem(index - 14, stride);
     let odd: i32 = (0..3).map(|i| (index + i) % 2).sum();
+    let edge = (quotient.abs() - 1).clamp(0, 1);
+    let side = (index - 14).signum().max(0);
     Some([
         (group % 4) as f32 / 3.0,
         (quotient + 4) as f32 / 8.0,
         (remainder + 3) as f32 / 6.0,
-        (odd + 1) as f32 / 3.0,
+        (odd + edge + side + 1) as f32 / 5.0,
     ])
 }
 
@@ -53,7 +55,7 @@ fn int_cells() -> Entry {
     }
     Entry {
         file: "compat_int_cells.fx",
-        concern: "int/uint locals, an int helper, casts, `/` and `%` on negative and unsigned ints, an int loop",
+        concern: "int/uint locals, an int helper, casts, `/` and `%` on negative and unsigned ints, min/max/abs/sign/clamp, an int loop",
         techniques: vec![technique("Cells", vec![ps_pass("P0", vec![])])],
         parameters: vec![
             p_vec("GridSize", 2),
