@@ -102,16 +102,7 @@ pub fn compile(
     let rewritten = dialect::rewrite(&cross, job.stage, &slot_of);
     timings.rewrite += t.elapsed();
     let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
-    check_register_limit(
-        expanded,
-        parsed,
-        &d,
-        job.stage,
-        &job.shader.profile,
-        at,
-        &what,
-        warnings,
-    )?;
+    check_register_limit(expanded, parsed, &d, job, at, &what, warnings)?;
 
     Ok(shader_input(job.stage, d, &lowered))
 }
@@ -169,12 +160,12 @@ fn check_register_limit(
     expanded: &Expanded,
     parsed: &ParsedEffect,
     d: &dialect::DialectShader,
-    stage: Stage,
-    profile: &str,
+    job: &ShaderJob,
     at: Option<Span>,
     what: &str,
     warnings: &mut Diagnostics,
 ) -> Result<(), Diagnostics> {
+    let (stage, profile) = (job.stage, job.shader.profile.as_str());
     let Some(limit) = register_limit(profile) else {
         return Ok(());
     };
