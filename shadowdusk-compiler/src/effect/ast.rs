@@ -256,4 +256,7 @@ pub struct StructMember {
     pub semantic: Option<(String, Range<usize>)>,
     /// Array length (`float2 Taps[5] : TEXCOORD0`), when a literal or constant expression.
     pub array: Option<u32>,
+    /// A matrix member packed by rows (`row_major`, or `#pragma pack_matrix(row_major)` in
+    /// force): on an interface each register holds a row instead of a column.
+    pub row_major: bool,
 }

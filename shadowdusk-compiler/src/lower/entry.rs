@@ -17,8 +17,14 @@
 //! wrapper `__sd_entry` with the remaining parameters calls the user's function; it is appended
 //! at the end of the text, mapped to the entry name in the `compile` statement.
 //!
+//! Interface structs GLSL 1.10 varyings cannot carry as written (array or matrix members, a
+//! pixel input's `VFACE` member) reach the entry through a flattened copy (`flat_struct`);
+//! matrix parameters travel as one vector per register (a column; a row under `row_major`),
+//! on consecutive semantic indices, as fxc packs them.
+//!
 //! Refused: an entry that does not exist (SD0102); too many literals, or `uniform` parameters
-//! left without a literal (FX0003); `VFACE` on a struct member (FX0012).
+//! left without a literal (FX0003); `VFACE` on a member of a struct the pixel shader does not
+//! take as an `in` parameter (FX0012).
 
 use super::emit::Edits;
 use super::Stage;
@@ -151,6 +157,35 @@ pub fn rewrite(
                 })
         })
         .collect();
+    // A struct on an interface that GLSL 1.10 varyings cannot carry as written is passed
+    // through a generated copy with one vector member per register (`flat_struct`): array
+    // members (`float2 Taps[5] : TEXCOORD0`, blur shaders), matrix members
+    // (`float3x3 TangentToWorld : TEXCOORD2`, normal mapping) and, in a pixel shader's input,
+    // a `VFACE` member.
+    let flat_decl = |ty: &str, input: bool| {
+        ast.structs.iter().find(|s| {
+            s.name == ty.trim()
+                && s.members.iter().any(|m| {
+                    m.semantic.as_ref().is_some_and(|(sem, _)| {
+                        m.array.is_some()
+                            || is_matrix(&m.ty)
+                            || (input && stage == Stage::Pixel && is_vface(sem))
+                    })
+                })
+        })
+    };
+    let flat_input = |p: &crate::effect::Param| {
+        p.qualifier != "out"
+            && p.qualifier != "inout"
+            && p.qualifier != "uniform"
+            && flat_decl(&p.ty, true).is_some()
+    };
+    let flat_in_structs: Vec<&str> = f
+        .params
+        .iter()
+        .filter(|p| flat_input(p))
+        .map(|p| p.ty.trim())
+        .collect();
     for s in &ast.structs {
         for m in &s.members {
             let Some((sem, range)) = &m.semantic else {
@@ -161,6 +196,12 @@ pub fn rewrite(
                     edits.replace(range.clone(), new);
                 }
             } else if stage == Stage::Pixel && in_structs.contains(&s.name.as_str()) {
+                if is_vface(sem) && flat_in_structs.contains(&s.name.as_str()) {
+                    // The wrapper's copy carries the face as `SV_IsFrontFace`; here the
+                    // semantic only has to be one DXC accepts.
+                    edits.replace(range.clone(), NEUTRAL_VFACE);
+                    continue;
+                }
                 if is_vface(sem) {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -168,7 +209,7 @@ pub fn rewrite(
                             "`VFACE` on a struct member is not supported",
                         )
                         .at_opt(map.span(range.clone()))
-                        .with_help("declare it as an entry parameter: `float face : VFACE`"),
+                        .with_help("pass the struct to the pixel shader as an `in` parameter, or declare the face as an entry parameter: `float face : VFACE`"),
                     ));
                 }
                 // SV_Position must be a float4; narrower members stay plain varyings. With a
@@ -262,35 +303,22 @@ pub fn rewrite(
     // A matrix vertex input (`float4x4 instanceTransform : TEXCOORD1`, hardware instancing)
     // spans consecutive usage indices, one vector register each; MonoGame binds every one as
     // its own attribute, so the wrapper takes the vectors and builds the matrix.
+    // A pixel shader reads a matrix varying (`float3x3 TBN : TEXCOORD2`) the same way: fxc
+    // gives it one register per column too.
     let matrix_input = |p: &crate::effect::Param| {
-        stage == Stage::Vertex
-            && (p.qualifier.is_empty() || p.qualifier == "in")
-            && p.semantic.is_some()
-            && crate::effect::types::numeric(p.ty.trim()).is_some_and(|t| t.is_matrix)
+        (p.qualifier.is_empty() || p.qualifier == "in") && p.semantic.is_some() && is_matrix(&p.ty)
     };
-    // A struct with an array member on an interface (`float2 Taps[5] : TEXCOORD0`, blur
-    // shaders): GLSL 1.10 varyings cannot be built from arrays, so the wrapper passes a copy
-    // with one member per element on consecutive semantics (TEXCOORD0..4).
-    let array_struct = |ty: &str| {
-        ast.structs.iter().find(|s| {
-            s.name == ty.trim()
-                && s.members
-                    .iter()
-                    .any(|m| m.array.is_some() && m.semantic.is_some())
-        })
+    // A matrix varying written through an `out` parameter (`out float3x3 TBN : TEXCOORD2`):
+    // one vector output per register, like a matrix struct member.
+    let matrix_output = |p: &crate::effect::Param| {
+        (p.qualifier == "out") && p.semantic.is_some() && is_matrix(&p.ty)
     };
-    let flat_input = |p: &crate::effect::Param| {
-        p.qualifier != "out"
-            && p.qualifier != "inout"
-            && p.qualifier != "uniform"
-            && array_struct(&p.ty).is_some()
-    };
-    let flat_return = array_struct(&f.return_type);
+    let flat_return = flat_decl(&f.return_type, false);
     let wrapped = uniforms > 0
         || flat_return.is_some()
-        || f.params
-            .iter()
-            .any(|p| split(p) || two_way_param(p) || matrix_input(p) || flat_input(p));
+        || f.params.iter().any(|p| {
+            split(p) || two_way_param(p) || matrix_input(p) || matrix_output(p) || flat_input(p)
+        });
     if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
         edits.replace(r.clone(), new.clone());
     }
@@ -307,20 +335,44 @@ pub fn rewrite(
             continue;
         }
         let ty = p.ty.trim();
-        if let (true, Some(decl)) = (flat_input(p), array_struct(ty)) {
+        if let (true, Some(decl)) = (flat_input(p), flat_decl(ty, true)) {
             let flat = flat_struct(
                 decl,
                 &|sem| input_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
-                "in",
+                Direction::In,
             );
             if !copies.contains(&flat.declaration) {
                 copies.push_str(&flat.declaration);
             }
             params.push(format!("{} __sd_in_{}", flat.name, p.name));
-            pre.push_str(&format!(" {ty} {};", p.name));
-            for (user, flat_member) in &flat.members {
-                pre.push_str(&format!(" {0}.{user} = __sd_in_{0}.{flat_member};", p.name));
+            if flat.face && !params.iter().any(|x| x == FACE_PARAM) {
+                params.push(FACE_PARAM.to_string());
             }
+            pre.push_str(&format!(" {ty} {};", p.name));
+            for copy in &flat.copies {
+                pre.push(' ');
+                pre.push_str(&copy.replace("{U}", &p.name).replace("{F}", &format!("__sd_in_{}", p.name)));
+            }
+            call_args.push(p.name.clone());
+            continue;
+        }
+        if matrix_output(p) {
+            let Some(t) = crate::effect::types::numeric(ty) else {
+                continue;
+            };
+            let (base, first) = split_index(p.semantic.as_deref().unwrap_or(""));
+            // Column-major (HLSL's default): register k holds column k.
+            for k in 0..t.columns {
+                params.push(format!(
+                    "out {}{} __sd_out_{}_{k} : {base}{}",
+                    t.base,
+                    t.rows,
+                    p.name,
+                    first + k
+                ));
+                post.push_str(&format!(" __sd_out_{0}_{k} = transpose({0})[{k}];", p.name));
+            }
+            pre.push_str(&format!(" {ty} {};", p.name));
             call_args.push(p.name.clone());
             continue;
         }
@@ -361,10 +413,7 @@ pub fn rewrite(
             let Some(t) = crate::effect::types::numeric(ty) else {
                 continue;
             };
-            let sem = p.semantic.as_deref().unwrap_or("");
-            let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-            let (base, first) = sem.split_at(sem.len() - digits);
-            let first: u32 = first.parse().unwrap_or(0);
+            let (base, first) = split_index(p.semantic.as_deref().unwrap_or(""));
             // Column-major (HLSL's default): register k holds column k.
             let regs: Vec<String> = (0..t.columns)
                 .map(|k| {
@@ -457,7 +506,7 @@ pub fn rewrite(
         let flat = flat_struct(
             decl,
             &|sem| output_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
-            "out",
+            Direction::Out,
         );
         if !copies.contains(&flat.declaration) {
             copies.push_str(&flat.declaration);
@@ -466,8 +515,9 @@ pub fn rewrite(
             "{{{pre} {} __sd_result = {call};{post} {} __sd_flat;",
             f.return_type, flat.name
         );
-        for (user, flat_member) in &flat.members {
-            body.push_str(&format!(" __sd_flat.{flat_member} = __sd_result.{user};"));
+        for copy in &flat.copies {
+            body.push(' ');
+            body.push_str(&copy.replace("{U}", "__sd_result").replace("{F}", "__sd_flat"));
         }
         body.push_str(" return __sd_flat; }");
         edits.replace_mapped(
@@ -503,48 +553,136 @@ pub fn rewrite(
     Ok(WRAPPER.to_string())
 }
 
-/// A copy of an interface struct with every array member split into one member per element, on
-/// consecutive semantic indices.
+/// The wrapper parameter a flattened pixel input takes the face from.
+const FACE_PARAM: &str = "bool __sd_face : SV_IsFrontFace";
+
+fn is_matrix(ty: &str) -> bool {
+    crate::effect::types::numeric(ty.trim()).is_some_and(|t| t.is_matrix)
+}
+
+/// Splits `TEXCOORD2` into (`TEXCOORD`, 2); no digits → index 0.
+fn split_index(sem: &str) -> (&str, u32) {
+    let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (base, first) = sem.split_at(sem.len() - digits);
+    (base, first.parse().unwrap_or(0))
+}
+
+/// Which side of the entry a flattened struct is on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    In,
+    Out,
+}
+
+/// A copy of an interface struct with every member a GLSL 1.10 varying can carry: arrays split
+/// into one member per element and matrices into one vector per register, on consecutive
+/// semantic indices; a pixel input's `VFACE` member left out (it comes from `SV_IsFrontFace`).
 struct FlatStruct {
     name: String,
     declaration: String,
-    /// (member access in the user's struct, member in the copy): `Taps[2]` and `Taps_2`.
-    members: Vec<(String, String)>,
+    /// Statements copying between the user's struct (`{U}`) and the copy (`{F}`) in the
+    /// direction of the data: `{U}.Taps[2] = {F}.Taps_2;` for an input.
+    copies: Vec<String>,
+    /// The copy needs the wrapper's `SV_IsFrontFace` parameter.
+    face: bool,
 }
 
 fn flat_struct(
     decl: &crate::effect::StructDecl,
     semantic: &dyn Fn(&str) -> String,
-    direction: &str,
+    direction: Direction,
 ) -> FlatStruct {
-    let name = format!("__sd_{direction}_{}", decl.name);
+    let prefix = match direction {
+        Direction::In => "in",
+        Direction::Out => "out",
+    };
+    let name = format!("__sd_{prefix}_{}", decl.name);
     let mut fields = String::new();
-    let mut members = Vec::new();
+    let mut copies = Vec::new();
+    let mut face = false;
+    // `user` is a member access in the user's struct, `flat` an expression of the copy's
+    // members; the statement goes in the direction of the data.
+    let copy = |copies: &mut Vec<String>, user: String, flat: String| {
+        copies.push(match direction {
+            Direction::In => format!("{{U}}.{user} = {flat};"),
+            Direction::Out => format!("{flat} = {{U}}.{user};"),
+        });
+    };
     for m in &decl.members {
         let Some((sem, _)) = &m.semantic else {
             continue;
         };
+        if direction == Direction::In && is_vface(sem) {
+            face = true;
+            copy(&mut copies, m.name.clone(), "(__sd_face ? 1.0 : -1.0)".to_string());
+            continue;
+        }
         let sem = semantic(sem);
-        match m.array {
-            Some(n) => {
-                let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-                let (base, first) = sem.split_at(sem.len() - digits);
-                let first: u32 = first.parse().unwrap_or(0);
+        let (base, first) = split_index(&sem);
+        let matrix = crate::effect::types::numeric(m.ty.trim()).filter(|t| t.is_matrix);
+        match (m.array, matrix) {
+            (Some(n), _) => {
                 for k in 0..n {
                     fields.push_str(&format!(" {} {}_{k} : {base}{};", m.ty, m.name, first + k));
-                    members.push((format!("{}[{k}]", m.name), format!("{}_{k}", m.name)));
+                    copy(
+                        &mut copies,
+                        format!("{}[{k}]", m.name),
+                        format!("{{F}}.{}_{k}", m.name),
+                    );
                 }
             }
-            None => {
+            (None, Some(t)) => {
+                // fxc packs a matrix varying like a matrix vertex input: one register per
+                // column (per row under `row_major`), the column's rows in x, y, z, w.
+                let (registers, width) = if m.row_major {
+                    (t.rows, t.columns)
+                } else {
+                    (t.columns, t.rows)
+                };
+                let vectors: Vec<String> =
+                    (0..registers).map(|k| format!("{{F}}.{}_{k}", m.name)).collect();
+                for k in 0..registers {
+                    fields.push_str(&format!(
+                        " {}{width} {}_{k} : {base}{};",
+                        t.base,
+                        m.name,
+                        first + k
+                    ));
+                }
+                match direction {
+                    Direction::In => {
+                        // `floatRxC(v0, v1, ...)` takes rows.
+                        let built = format!("{}{registers}x{width}({})", t.base, vectors.join(", "));
+                        let built = if m.row_major {
+                            built
+                        } else {
+                            format!("transpose({built})")
+                        };
+                        copy(&mut copies, m.name.clone(), built);
+                    }
+                    Direction::Out => {
+                        for (k, v) in vectors.iter().enumerate() {
+                            let user = if m.row_major {
+                                format!("{{U}}.{}[{k}]", m.name)
+                            } else {
+                                format!("transpose({{U}}.{})[{k}]", m.name)
+                            };
+                            copies.push(format!("{v} = {user};"));
+                        }
+                    }
+                }
+            }
+            (None, None) => {
                 fields.push_str(&format!(" {} {} : {sem};", m.ty, m.name));
-                members.push((m.name.clone(), m.name.clone()));
+                copy(&mut copies, m.name.clone(), format!("{{F}}.{}", m.name));
             }
         }
     }
     FlatStruct {
         declaration: format!("struct {name} {{{fields} }};\n"),
         name,
-        members,
+        copies,
+        face,
     }
 }
 

@@ -323,7 +323,19 @@ impl<'a> Parser<'a> {
         self.i += 1;
         let mut members = Vec::new();
         while self.i < body_end - 1 {
+            let at = self.toks.get(self.i).map_or(0, |t| t.range.start);
+            let mut row_major = self
+                .pack_matrix
+                .iter()
+                .rev()
+                .find(|(offset, _)| *offset < at)
+                .is_some_and(|(_, row)| *row);
             while self.is_ident(self.i) && PARAM_MODIFIERS.contains(&self.text(self.i)) {
+                match self.text(self.i) {
+                    "row_major" => row_major = true,
+                    "column_major" => row_major = false,
+                    _ => {}
+                }
                 self.i += 1;
             }
             if !self.is_ident(self.i) {
@@ -378,6 +390,7 @@ impl<'a> Parser<'a> {
                     name: mname,
                     semantic,
                     array,
+                    row_major,
                 });
                 if self.is(self.i, ",") {
                     self.i += 1;
