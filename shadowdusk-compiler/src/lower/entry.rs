@@ -23,8 +23,7 @@
 //! on consecutive semantic indices, as fxc packs them.
 //!
 //! Refused: an entry that does not exist (SD0102); too many literals, or `uniform` parameters
-//! left without a literal (FX0003); `VFACE` on a member of a struct the pixel shader does not
-//! take as an `in` parameter (FX0012).
+//! left without a literal (FX0003).
 
 use super::emit::Edits;
 use super::Stage;
@@ -180,12 +179,6 @@ pub fn rewrite(
             && p.qualifier != "uniform"
             && flat_decl(&p.ty, true).is_some()
     };
-    let flat_in_structs: Vec<&str> = f
-        .params
-        .iter()
-        .filter(|p| flat_input(p))
-        .map(|p| p.ty.trim())
-        .collect();
     for s in &ast.structs {
         for m in &s.members {
             let Some((sem, range)) = &m.semantic else {
@@ -196,21 +189,12 @@ pub fn rewrite(
                     edits.replace(range.clone(), new);
                 }
             } else if stage == Stage::Pixel && in_structs.contains(&s.name.as_str()) {
-                if is_vface(sem) && flat_in_structs.contains(&s.name.as_str()) {
-                    // The wrapper's copy carries the face as `SV_IsFrontFace`; here the
-                    // semantic only has to be one DXC accepts.
+                if is_vface(sem) {
+                    // Every struct a pixel shader reads reaches it through a flattened copy
+                    // that carries the face as `SV_IsFrontFace`; here the semantic only has
+                    // to be one DXC accepts.
                     edits.replace(range.clone(), NEUTRAL_VFACE);
                     continue;
-                }
-                if is_vface(sem) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            Code::FX0012,
-                            "`VFACE` on a struct member is not supported",
-                        )
-                        .at_opt(map.span(range.clone()))
-                        .with_help("pass the struct to the pixel shader as an `in` parameter, or declare the face as an entry parameter: `float face : VFACE`"),
-                    ));
                 }
                 // SV_Position must be a float4; narrower members stay plain varyings. With a
                 // `VPOS` parameter beside it, the struct's `POSITION` (the vertex shader's clip

@@ -20,8 +20,7 @@
 //! entry, which is appended at the end.
 //!
 //! Refused: FX0012 (a `tex*` call that cannot be lowered: unknown arity, not on a global legacy
-//! sampler, wrong dimension, a plain `sampler` used with two dimensions; `VFACE` in a struct the
-//! pixel shader does not take as an `in` parameter),
+//! sampler, wrong dimension, a plain `sampler` used with two dimensions),
 //! FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102 (entry
 //! not found).
 
