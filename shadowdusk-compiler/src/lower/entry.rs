@@ -297,11 +297,20 @@ pub fn rewrite(
     let matrix_output = |p: &crate::effect::Param| {
         (p.qualifier == "out") && p.semantic.is_some() && is_matrix(&p.ty)
     };
+    // The same struct written through an `out` parameter (`void VS(VSIn i, out VSOut o)`).
+    let flat_output = |p: &crate::effect::Param| {
+        p.qualifier == "out" && flat_decl(&p.ty, false).is_some()
+    };
     let flat_return = flat_decl(&f.return_type, false);
     let wrapped = uniforms > 0
         || flat_return.is_some()
         || f.params.iter().any(|p| {
-            split(p) || two_way_param(p) || matrix_input(p) || matrix_output(p) || flat_input(p)
+            split(p)
+                || two_way_param(p)
+                || matrix_input(p)
+                || matrix_output(p)
+                || flat_input(p)
+                || flat_output(p)
         });
     if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
         edits.replace(r.clone(), new.clone());
@@ -336,6 +345,28 @@ pub fn rewrite(
             for copy in &flat.copies {
                 pre.push(' ');
                 pre.push_str(&copy.replace("{U}", &p.name).replace("{F}", &format!("__sd_in_{}", p.name)));
+            }
+            call_args.push(p.name.clone());
+            continue;
+        }
+        if let (true, Some(decl)) = (flat_output(p), flat_decl(ty, false)) {
+            let flat = flat_struct(
+                decl,
+                &|sem| output_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
+                Direction::Out,
+            );
+            if !copies.contains(&flat.declaration) {
+                copies.push_str(&flat.declaration);
+            }
+            params.push(format!("out {} __sd_out_{}", flat.name, p.name));
+            pre.push_str(&format!(" {ty} {};", p.name));
+            for copy in &flat.copies {
+                post.push(' ');
+                post.push_str(
+                    &copy
+                        .replace("{U}", &p.name)
+                        .replace("{F}", &format!("__sd_out_{}", p.name)),
+                );
             }
             call_args.push(p.name.clone());
             continue;

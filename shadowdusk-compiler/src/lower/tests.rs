@@ -772,6 +772,19 @@ fn matrix_varyings_travel_as_one_vector_per_register() {
         "{}",
         vs2.text
     );
+    // The struct written through an `out` parameter instead of returned.
+    let c3 = case(
+        "struct V { float4 Pos : POSITION0; float3x3 TBN : TEXCOORD2; };\n\
+         void VS(float4 p : POSITION0, out V o) { o.Pos = p; o.TBN = float3x3(p.xyz, p.yzx, p.zxy); }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); } }",
+    );
+    let vs3 = compiles(&c3, "VS", Stage::Vertex);
+    assert!(
+        vs3.text.contains("out __sd_out_V __sd_out_o")
+            && vs3.text.contains("__sd_out_o.TBN_2 = transpose(o.TBN)[2];"),
+        "{}",
+        vs3.text
+    );
     let ps2 = compiles(&c, "PS2", Stage::Pixel);
     assert!(
         ps2.text.contains("float3 __sd_in_M_2 : TEXCOORD3")
