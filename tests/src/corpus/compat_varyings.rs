@@ -54,8 +54,11 @@ const WORLD: Mat4 = [
 const LIGHT: [f32; 3] = [-0.3, 0.4, -0.85];
 const BUMP_SCALE: f32 = 1.6;
 
-/// Per corner: pixel position, normal, tangent, uv; every corner has its own frame.
-const FRAME_CORNERS: [([f32; 2], [f32; 3], [f32; 3], [f32; 2]); 4] = [
+/// One corner of the normal-mapped quad: pixel position, normal, tangent, uv.
+type FrameCorner = ([f32; 2], [f32; 3], [f32; 3], [f32; 2]);
+
+/// Every corner has its own frame.
+const FRAME_CORNERS: [FrameCorner; 4] = [
     ([10.0, 12.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0]),
     ([50.0, 8.0], [0.3, 0.0, 0.95], [0.95, 0.1, -0.3], [1.0, 0.0]),
     ([54.0, 50.0], [0.0, 0.4, 0.9], [1.0, 0.0, 0.0], [1.0, 1.0]),
