@@ -635,61 +635,69 @@ fn flat_struct(
         let sem = semantic(sem);
         let (base, first) = split_index(&sem);
         let matrix = crate::effect::types::numeric(m.ty.trim()).filter(|t| t.is_matrix);
-        match (m.array, matrix) {
-            (Some(n), _) => {
-                for k in 0..n {
-                    fields.push_str(&format!(" {} {}_{k} : {base}{};", m.ty, m.name, first + k));
-                    copy(
-                        &mut copies,
+        // fxc packs a matrix varying like a matrix vertex input: one register per column (per
+        // row under `row_major`), the column's rows in x, y, z, w; array elements (matrices
+        // too) take consecutive registers.
+        let (registers, width) = match &matrix {
+            Some(t) if m.row_major => (t.rows, t.columns),
+            Some(t) => (t.columns, t.rows),
+            None => (1, 0),
+        };
+        // (access in the user's struct, member name in the copy, first semantic index)
+        let elements: Vec<(String, String, u32)> = match m.array {
+            Some(n) => (0..n)
+                .map(|k| {
+                    (
                         format!("{}[{k}]", m.name),
-                        format!("{{F}}.{}_{k}", m.name),
-                    );
-                }
-            }
-            (None, Some(t)) => {
-                // fxc packs a matrix varying like a matrix vertex input: one register per
-                // column (per row under `row_major`), the column's rows in x, y, z, w.
-                let (registers, width) = if m.row_major {
-                    (t.rows, t.columns)
+                        format!("{}_{k}", m.name),
+                        first + k * registers,
+                    )
+                })
+                .collect(),
+            None => vec![(m.name.clone(), m.name.clone(), first)],
+        };
+        for (user, field, index) in elements {
+            let Some(t) = &matrix else {
+                let sem = if m.array.is_some() {
+                    format!("{base}{index}")
                 } else {
-                    (t.columns, t.rows)
+                    sem.clone()
                 };
-                let vectors: Vec<String> =
-                    (0..registers).map(|k| format!("{{F}}.{}_{k}", m.name)).collect();
-                for k in 0..registers {
-                    fields.push_str(&format!(
-                        " {}{width} {}_{k} : {base}{};",
-                        t.base,
-                        m.name,
-                        first + k
-                    ));
-                }
-                match direction {
-                    Direction::In => {
-                        // `floatRxC(v0, v1, ...)` takes rows.
-                        let built = format!("{}{registers}x{width}({})", t.base, vectors.join(", "));
-                        let built = if m.row_major {
-                            built
-                        } else {
-                            format!("transpose({built})")
-                        };
-                        copy(&mut copies, m.name.clone(), built);
-                    }
-                    Direction::Out => {
-                        for (k, v) in vectors.iter().enumerate() {
-                            let user = if m.row_major {
-                                format!("{{U}}.{}[{k}]", m.name)
-                            } else {
-                                format!("transpose({{U}}.{})[{k}]", m.name)
-                            };
-                            copies.push(format!("{v} = {user};"));
-                        }
-                    }
-                }
+                fields.push_str(&format!(" {} {field} : {sem};", m.ty));
+                copy(&mut copies, user, format!("{{F}}.{field}"));
+                continue;
+            };
+            let vectors: Vec<String> = (0..registers)
+                .map(|k| format!("{{F}}.{field}_{k}"))
+                .collect();
+            for k in 0..registers {
+                fields.push_str(&format!(
+                    " {}{width} {field}_{k} : {base}{};",
+                    t.base,
+                    index + k
+                ));
             }
-            (None, None) => {
-                fields.push_str(&format!(" {} {} : {sem};", m.ty, m.name));
-                copy(&mut copies, m.name.clone(), format!("{{F}}.{}", m.name));
+            match direction {
+                Direction::In => {
+                    // `floatRxC(v0, v1, ...)` takes rows.
+                    let built = format!("{}{registers}x{width}({})", t.base, vectors.join(", "));
+                    let built = if m.row_major {
+                        built
+                    } else {
+                        format!("transpose({built})")
+                    };
+                    copy(&mut copies, user, built);
+                }
+                Direction::Out => {
+                    for (k, v) in vectors.iter().enumerate() {
+                        let read = if m.row_major {
+                            format!("{{U}}.{user}[{k}]")
+                        } else {
+                            format!("transpose({{U}}.{user})[{k}]")
+                        };
+                        copies.push(format!("{v} = {read};"));
+                    }
+                }
             }
         }
     }

@@ -772,6 +772,20 @@ fn matrix_varyings_travel_as_one_vector_per_register() {
         "{}",
         vs2.text
     );
+    // Arrays of matrices: element after element, each its registers (tp[1] column 0 in
+    // TEXCOORD2), as fxc numbers them.
+    let c4 = case(
+        "struct A { float4x2 tp[2] : TEXCOORD0; };\n\
+         float4 PS(in A a) : COLOR0 { return float4(a.tp[0][0].x, a.tp[0][1].x, a.tp[1][0].x, a.tp[1][1].x); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let ps4 = compiles(&c4, "PS", Stage::Pixel);
+    assert!(
+        ps4.text.contains("struct __sd_in_A { float4 tp_0_0 : TEXCOORD0; float4 tp_0_1 : TEXCOORD1; float4 tp_1_0 : TEXCOORD2; float4 tp_1_1 : TEXCOORD3; };")
+            && ps4.text.contains("a.tp[1] = transpose(float2x4(__sd_in_a.tp_1_0, __sd_in_a.tp_1_1));"),
+        "{}",
+        ps4.text
+    );
     // The struct written through an `out` parameter instead of returned.
     let c3 = case(
         "struct V { float4 Pos : POSITION0; float3x3 TBN : TEXCOORD2; };\n\
