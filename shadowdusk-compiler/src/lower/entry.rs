@@ -295,7 +295,7 @@ pub fn rewrite(
     // A matrix varying written through an `out` parameter (`out float3x3 TBN : TEXCOORD2`):
     // one vector output per register, like a matrix struct member.
     let matrix_output = |p: &crate::effect::Param| {
-        (p.qualifier == "out") && p.semantic.is_some() && is_matrix(&p.ty)
+        p.qualifier == "out" && p.semantic.is_some() && is_matrix(&p.ty)
     };
     // The same struct written through an `out` parameter (`void VS(VSIn i, out VSOut o)`).
     let flat_output = |p: &crate::effect::Param| {
@@ -376,16 +376,20 @@ pub fn rewrite(
                 continue;
             };
             let (base, first) = split_index(p.semantic.as_deref().unwrap_or(""));
-            // Column-major (HLSL's default): register k holds column k.
-            for k in 0..t.columns {
+            let (registers, width) = matrix_registers(&t, p.row_major);
+            for k in 0..registers {
                 params.push(format!(
-                    "out {}{} __sd_out_{}_{k} : {base}{}",
+                    "out {}{width} __sd_out_{}_{k} : {base}{}",
                     t.base,
-                    t.rows,
                     p.name,
                     first + k
                 ));
-                post.push_str(&format!(" __sd_out_{0}_{k} = transpose({0})[{k}];", p.name));
+                let read = if p.row_major {
+                    format!("{}[{k}]", p.name)
+                } else {
+                    format!("transpose({})[{k}]", p.name)
+                };
+                post.push_str(&format!(" __sd_out_{}_{k} = {read};", p.name));
             }
             pre.push_str(&format!(" {ty} {};", p.name));
             call_args.push(p.name.clone());
@@ -429,27 +433,25 @@ pub fn rewrite(
                 continue;
             };
             let (base, first) = split_index(p.semantic.as_deref().unwrap_or(""));
-            // Column-major (HLSL's default): register k holds column k.
-            let regs: Vec<String> = (0..t.columns)
+            let (registers, width) = matrix_registers(&t, p.row_major);
+            let regs: Vec<String> = (0..registers)
                 .map(|k| {
                     params.push(format!(
-                        "{}{} __sd_in_{}_{k} : {base}{}",
+                        "{}{width} __sd_in_{}_{k} : {base}{}",
                         t.base,
-                        t.rows,
                         p.name,
                         first + k
                     ));
                     format!("__sd_in_{}_{k}", p.name)
                 })
                 .collect();
-            pre.push_str(&format!(
-                " {ty} {} = transpose({}{}x{}({}));",
-                p.name,
-                t.base,
-                t.columns,
-                t.rows,
-                regs.join(", ")
-            ));
+            let built = format!("{}{registers}x{width}({})", t.base, regs.join(", "));
+            let built = if p.row_major {
+                built
+            } else {
+                format!("transpose({built})")
+            };
+            pre.push_str(&format!(" {ty} {} = {built};", p.name));
             call_args.push(p.name.clone());
             continue;
         }
@@ -575,6 +577,18 @@ fn is_matrix(ty: &str) -> bool {
     crate::effect::types::numeric(ty.trim()).is_some_and(|t| t.is_matrix)
 }
 
+/// (registers, components of each) of a matrix on an interface: fxc gives it one register per
+/// column, the column's rows in x, y, z, w (HLSL's default packing); one per row under
+/// `row_major`. A vertex input is fed the same way (hardware instancing's
+/// `float4x4 World : TEXCOORD1`), and a vertex output and pixel input must agree.
+fn matrix_registers(t: &crate::effect::HlslType, row_major: bool) -> (u32, u32) {
+    if row_major {
+        (t.rows, t.columns)
+    } else {
+        (t.columns, t.rows)
+    }
+}
+
 /// Splits `TEXCOORD2` into (`TEXCOORD`, 2); no digits → index 0.
 fn split_index(sem: &str) -> (&str, u32) {
     let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
@@ -635,12 +649,9 @@ fn flat_struct(
         let sem = semantic(sem);
         let (base, first) = split_index(&sem);
         let matrix = crate::effect::types::numeric(m.ty.trim()).filter(|t| t.is_matrix);
-        // fxc packs a matrix varying like a matrix vertex input: one register per column (per
-        // row under `row_major`), the column's rows in x, y, z, w; array elements (matrices
-        // too) take consecutive registers.
+        // Array elements (matrices too) take consecutive registers.
         let (registers, width) = match &matrix {
-            Some(t) if m.row_major => (t.rows, t.columns),
-            Some(t) => (t.columns, t.rows),
+            Some(t) => matrix_registers(t, m.row_major),
             None => (1, 0),
         };
         // (access in the user's struct, member name in the copy, first semantic index)

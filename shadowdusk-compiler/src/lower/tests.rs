@@ -772,6 +772,27 @@ fn matrix_varyings_travel_as_one_vector_per_register() {
         "{}",
         vs2.text
     );
+    // A `row_major` parameter (or `#pragma pack_matrix(row_major)`) takes one register per row.
+    let c5 = case(
+        "#pragma pack_matrix(row_major)\n\
+         void VS(float4 p : POSITION0, out float4 o : POSITION0, out float2x3 M : TEXCOORD1) { o = p; M = float2x3(p.xyz, p.yzx); }\n\
+         float4 PS(column_major float2x3 M : TEXCOORD1) : COLOR0 { return float4(M[1], 1); }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let vs5 = compiles(&c5, "VS", Stage::Vertex);
+    assert!(
+        vs5.text.contains("out float3 __sd_out_M_1 : TEXCOORD2")
+            && vs5.text.contains("__sd_out_M_1 = M[1];"),
+        "{}",
+        vs5.text
+    );
+    let ps5 = compiles(&c5, "PS", Stage::Pixel);
+    assert!(
+        ps5.text.contains("float2 __sd_in_M_2 : TEXCOORD3")
+            && ps5.text.contains("transpose(float3x2(__sd_in_M_0, __sd_in_M_1, __sd_in_M_2))"),
+        "{}",
+        ps5.text
+    );
     // Arrays of matrices: element after element, each its registers (tp[1] column 0 in
     // TEXCOORD2), as fxc numbers them.
     let c4 = case(
