@@ -46,6 +46,7 @@
 
 mod compat_effects;
 mod compat_integers;
+mod compat_varyings;
 mod math;
 mod mesh_effects;
 mod sprite_effects;
@@ -410,6 +411,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(state_effects::entries());
     all.extend(compat_effects::entries());
     all.extend(compat_integers::entries());
+    all.extend(compat_varyings::entries());
     all.sort_by_key(|e| e.file);
     all
 }

@@ -564,7 +564,6 @@ fn lowering() -> Vec<Case> {
         case(S, "sampler parameter used as 2D and CUBE", format!("sampler S;\nfloat4 Shade(sampler s, float3 d) {{ return tex2D(s, d.xy) + texCUBE(s, d); }}\nfloat4 PS(float3 d : TEXCOORD0) : COLOR0 {{ return Shade(S, d); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 61)),
         case(S, "tex2D with one argument", format!("sampler2D S;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return tex2D(S); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 52)),
         case(S, "lerp with two arguments", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return lerp(uv.x, uv.y); }}\n{TECH}"), at("SD0100", "effect.fx", 1, 52).saying("takes 3 arguments")),
-        case(S, "VFACE on a struct member", format!("struct PIn {{ float2 uv : TEXCOORD0; float face : VFACE; }};\nfloat4 PS(PIn i) : COLOR0 {{ return float4(i.uv, i.face, 1); }}\n{}", pass("PixelShader = compile ps_3_0 PS();")), at("FX0012", "effect.fx", 1, 50)),
         // The compile-literal count errors point at the entry named by the `compile`.
         case(S, "compile passes too many literals", format!("float4 PS(float2 uv : TEXCOORD0, uniform float k) : COLOR0 {{ return float4(uv, k, 1); }}\n{}", pass("PixelShader = compile ps_2_0 PS(1, 2);")), at("FX0003", "effect.fx", 2, 53)),
         case(S, "compile passes literals to an entry with no uniform parameter", format!("{PS}{}", pass("PixelShader = compile ps_2_0 PS(1);")), at("FX0003", "effect.fx", 2, 53)),
@@ -626,7 +625,7 @@ fn dialect() -> Vec<Case> {
         case(S, "vertex texture", format!("sampler2D s0;\nfloat4 VS(float4 p : POSITION0) : POSITION0 {{ return p + tex2Dlod(s0, float4(0, 0, 0, 0)); }}\nfloat4 PS() : COLOR0 {{ return 1; }}\n{VSPS3}"), at("SD0211", "effect.fx", 1, 11)),
         // Vertex and pixel semantics: the error points at the parameter.
         case(S, "vertex input without VertexElementUsage", format!("float4 VS(float4 p : POSITION0, float4 extra : WEIGHTS0) : POSITION0 {{ return p + extra; }}\nfloat4 PS() : COLOR0 {{ return 1; }}\n{VSPS3}"), at("SD0213", "effect.fx", 1, 33)),
-        case(S, "pixel input no vertex shader writes", format!("float4 PS(float3 n : NORMAL0) : COLOR0 {{ return float4(n, 1); }}\n{PS3}"), at("SD0216", "effect.fx", 1, 11)),
+        case(S, "pixel input no vertex shader writes", format!("float4 PS(float3 n : WORLDNORMAL) : COLOR0 {{ return float4(n, 1); }}\n{PS3}"), at("SD0216", "effect.fx", 1, 11)),
         case(S, "SV_VertexID", format!("float4 VS(uint id : SV_VertexID) : POSITION0 {{ return float4(id, 0, 0, 1); }}\nfloat4 PS() : COLOR0 {{ return 1; }}\n{VSPS3}"), at("SD0219", "effect.fx", 1, 11)),
         case(S, "SV_PrimitiveID", format!("float4 PS(float2 uv : TEXCOORD0, uint prim : SV_PrimitiveID) : COLOR0 {{ return float4(uv, prim, 1); }}\n{PS3}"), at("SD0219", "effect.fx", 1, 34)),
         // Points at the sampler, as SD0211 does.

@@ -55,7 +55,11 @@ fn table_has_one_entry_per_effect_file() {
         .collect();
     assert_eq!(
         per_orientation,
-        ["vface_two_sided.fx", "vpos_checker.fx"],
+        [
+            "compat_sem_vface_member.fx",
+            "vface_two_sided.fx",
+            "vpos_checker.fx"
+        ],
         "only VPOS and VFACE effects see the orientation"
     );
 }

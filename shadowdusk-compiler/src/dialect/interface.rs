@@ -2,10 +2,10 @@
 //!
 //! Input: the reflected [`StageVar`]s. Output: a [`Binding`] per variable (the replacement name,
 //! its declaration line, whether reads/writes need a width swizzle) plus the vertex attribute
-//! records. Refused: PS inputs other than COLOR0/1, TEXCOORDn, SV_Position, SV_IsFrontFace
-//! (SD0216); VS inputs without a `VertexElementUsage` (SD0213); VS outputs with no legacy
-//! varying name (SD0216); builtins GLSL 1.10 lacks (SD0219); non-vector interface variables
-//! (SD0219).
+//! records. Varyings of D3D9 usages other than COLOR0/1 and TEXCOORDn take MojoShader's
+//! `io_<usage>_<index>` names. Refused: PS inputs and VS outputs that are not a D3D9 usage
+//! (SD0216); VS inputs without a `VertexElementUsage` (SD0213); builtins GLSL 1.10 lacks
+//! (SD0219); non-vector interface variables (SD0219).
 
 use shadowdusk_mgfx::{Attribute, VertexElementUsage};
 
@@ -55,14 +55,54 @@ fn usage_of(name: &str) -> Option<VertexElementUsage> {
     })
 }
 
+/// MojoShader's number for a D3D9 usage (`MOJOSHADER_usage`), which names the varyings of
+/// usages GLSL has no built-in for.
+fn mojoshader_usage(name: &str) -> Option<u32> {
+    Some(match name {
+        "POSITION" => 0,
+        "BLENDWEIGHT" => 1,
+        "BLENDINDICES" => 2,
+        "NORMAL" => 3,
+        "PSIZE" => 4,
+        "TEXCOORD" => 5,
+        "TANGENT" => 6,
+        "BINORMAL" => 7,
+        "TESSFACTOR" => 8,
+        "POSITIONT" => 9,
+        "COLOR" => 10,
+        "FOG" => 11,
+        "DEPTH" => 12,
+        "SAMPLE" => 13,
+        _ => return None,
+    })
+}
+
 /// The shared VS-output / PS-input varying name for a semantic, if it has one.
+///
+/// COLOR0/1 and TEXCOORDn are MonoGame's names (its MojoShader fork renamed GLSL's built-ins).
+/// Any other D3D9 usage (`NORMAL0`, `TANGENT0`, `COLOR2`, ...) is spelled as MojoShader's GLSL
+/// profile spells a usage without a built-in, `io_<MOJOSHADER_usage>_<index>` (NORMAL0 →
+/// `io_3_0`). MonoGame's fork drops such a vertex output into a plain global and declares
+/// nothing for such a pixel input (the GL compile then fails on `ps_v<n>`, MonoGame issues
+/// 1021 and 4896), so no mgfxc shader can link with these on either side; upstream MojoShader's
+/// spelling at least links with itself and with FNA's.
 fn varying_name(sem: &str) -> Option<(String, u32)> {
     let (name, idx) = split_semantic(sem);
     match (name, idx) {
         ("COLOR", 0) => Some(("vFrontColor".into(), 4)),
         ("COLOR", 1) => Some(("vFrontSecondaryColor".into(), 4)),
         ("TEXCOORD", n) => Some((format!("vTexCoord{n}"), 4)),
-        _ => None,
+        // The vertex side writes FOG0 as MonoGame's `vFogFragCoord`.
+        ("FOG", 0) => Some(("vFogFragCoord".into(), 1)),
+        (usage, n) => mojoshader_usage(usage).map(|u| (format!("io_{u}_{n}"), 4)),
+    }
+}
+
+/// The declaration line of a varying named by [`varying_name`].
+fn varying_declaration(name: &str, declared: u32) -> String {
+    match declared {
+        1 => format!("varying float {name};"),
+        _ => format!("varying vec4 {name};"),
     }
 }
 
@@ -105,14 +145,26 @@ pub fn pixel_inputs(inputs: &[StageVar]) -> Result<Vec<Binding>, DialectError> {
             return Err(DialectError::new(
                 Code::SD0216,
                 format!("pixel shader input semantic {} is not written by any MonoGame vertex shader", v.semantic),
-                "use COLOR0, COLOR1 or TEXCOORDn: MonoGame links shaders by varying name, and SpriteBatch's \
-                 vertex shader writes only COLOR0 (vFrontColor) and TEXCOORD0 (vTexCoord0)",
+                "use COLOR0, COLOR1, TEXCOORDn or another D3D9 usage (NORMAL0, TANGENT0, ...): MonoGame links \
+                 shaders by varying name, and SpriteBatch's vertex shader writes only COLOR0 (vFrontColor) \
+                 and TEXCOORD0 (vTexCoord0)",
                 Some(v.semantic.clone()),
             ));
         };
+        if v.components > declared {
+            return Err(DialectError::new(
+                Code::SD0219,
+                format!(
+                    "input {} has {} components, its GLSL varying only {declared}",
+                    v.semantic, v.components
+                ),
+                "read a scalar from this semantic",
+                Some(v.semantic.clone()),
+            ));
+        }
         out.push(Binding {
             from: v.glsl_name.clone(),
-            declaration: Some(format!("varying vec4 {name};")),
+            declaration: Some(varying_declaration(&name, declared)),
             to: name,
             components: v.components,
             declared,
@@ -202,15 +254,14 @@ pub fn vertex_outputs(outputs: &[StageVar]) -> Result<Vec<Binding>, DialectError
                 ("gl_Position".to_string(), 4, None)
             }
             ("PSIZE", 0) => ("gl_PointSize".to_string(), 1, None),
-            ("FOG", 0) => ("vFogFragCoord".to_string(), 1, Some("varying float vFogFragCoord;".to_string())),
             _ => match varying_name(&v.semantic) {
-                Some((n, d)) => (n.clone(), d, Some(format!("varying vec4 {n};"))),
+                Some((n, d)) => (n.clone(), d, Some(varying_declaration(&n, d))),
                 None => {
                     return Err(DialectError::new(
                         Code::SD0216,
                         format!("vertex shader output semantic {} has no MonoGame varying name", v.semantic),
-                        "write COLOR0, COLOR1 or TEXCOORDn (and SV_Position): MonoGame links vertex and \
-                         pixel shaders by these names",
+                        "write COLOR0, COLOR1, TEXCOORDn or another D3D9 usage (NORMAL0, TANGENT0, ...), and \
+                         SV_Position: MonoGame links vertex and pixel shaders by these names",
                         Some(v.semantic.clone()),
                     ))
                 }
@@ -314,10 +365,41 @@ mod tests {
             b.iter().map(|b| b.to.as_str()).collect::<Vec<_>>(),
             ["vFrontColor", "vFrontSecondaryColor", "vTexCoord2"]
         );
-        let e = pixel_inputs(&[var("NORMAL0", 3)]).unwrap_err();
+        let e = pixel_inputs(&[var("MYSEM0", 3)]).unwrap_err();
         assert_eq!(
             (e.code, e.subject.as_deref()),
-            (Code::SD0216, Some("NORMAL0"))
+            (Code::SD0216, Some("MYSEM0"))
+        );
+    }
+
+    #[test]
+    fn other_usages_take_mojoshader_io_names_on_both_sides() {
+        let sems = [
+            ("NORMAL0", "io_3_0"),
+            ("TANGENT1", "io_6_1"),
+            ("BINORMAL0", "io_7_0"),
+            ("BLENDWEIGHT0", "io_1_0"),
+            ("COLOR2", "io_10_2"),
+            ("POSITION1", "io_0_1"),
+        ];
+        let vars: Vec<StageVar> = sems.iter().map(|(s, _)| var(s, 3)).collect();
+        let ps = pixel_inputs(&vars).unwrap();
+        let vs = vertex_outputs(&vars).unwrap();
+        for ((_, want), (p, v)) in sems.iter().zip(ps.iter().zip(&vs)) {
+            assert_eq!((p.to.as_str(), v.to.as_str()), (*want, *want));
+            let decl = format!("varying vec4 {want};");
+            assert_eq!(p.declaration.as_deref(), Some(decl.as_str()));
+            assert_eq!(v.declaration.as_deref(), Some(decl.as_str()));
+        }
+        // FOG0 is MonoGame's float varying on both sides; a wider read is refused.
+        let fog = pixel_inputs(&[var("FOG", 1)]).unwrap();
+        assert_eq!(
+            fog[0].declaration.as_deref(),
+            Some("varying float vFogFragCoord;")
+        );
+        assert_eq!(
+            pixel_inputs(&[var("FOG0", 2)]).unwrap_err().code,
+            Code::SD0219
         );
     }
 }

@@ -697,14 +697,14 @@ fn refuses_cube_gradients() {
 #[test]
 fn refuses_pixel_inputs_no_vertex_shader_writes() {
     let Some(e) = err(
-        "float4 main(float3 n : NORMAL0) : SV_Target { return float4(n, 1); }",
+        "float4 main(float3 n : MYNORMAL0) : SV_Target { return float4(n, 1); }",
         Stage::Pixel,
     ) else {
         return;
     };
     assert_eq!(
         (e.code, e.subject.as_deref()),
-        (Code::SD0216, Some("NORMAL0"))
+        (Code::SD0216, Some("MYNORMAL0"))
     );
     assert!(e.help.contains("SpriteBatch"));
 }

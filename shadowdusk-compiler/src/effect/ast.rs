@@ -215,6 +215,9 @@ pub struct Param {
     pub semantic: Option<String>,
     /// Range of the whole parameter text.
     pub range: Range<usize>,
+    /// A matrix parameter packed by rows (`row_major`, or `#pragma pack_matrix(row_major)` in
+    /// force): on an interface each register holds a row instead of a column.
+    pub row_major: bool,
 }
 
 /// A function signature and where its body is.
@@ -256,4 +259,7 @@ pub struct StructMember {
     pub semantic: Option<(String, Range<usize>)>,
     /// Array length (`float2 Taps[5] : TEXCOORD0`), when a literal or constant expression.
     pub array: Option<u32>,
+    /// A matrix member packed by rows (`row_major`, or `#pragma pack_matrix(row_major)` in
+    /// force): on an interface each register holds a row instead of a column.
+    pub row_major: bool,
 }

@@ -13,6 +13,8 @@
 //! 1.10 has no array constructors, so instead of a static copy every indexed use is converted
 //! in place: `Order[i]` → `((int)__sd_u_Order[i])`, `Enabled[i]` → `(__sd_u_Enabled[i] != 0)`.
 //! An integer array used without an index (passed whole to a function) is refused (FX0012).
+//!
+//! Interpolation: `nointerpolation` is dropped (SM2/3 and MojoShader interpolate every varying).
 
 use super::emit::Edits;
 use super::{RetypedUniform, Stage};
@@ -23,6 +25,18 @@ use crate::source::SourceMap;
 
 /// Prefix of float carriers of integer uniforms.
 pub const CARRIER_PREFIX: &str = "__sd_u_";
+
+/// Drops `nointerpolation`. Shader Model 2/3 has no constant interpolation for a texture
+/// coordinate or color register and MojoShader's GLSL declares every varying plainly, so under
+/// mgfxc such a varying is interpolated (equal to the flat value whenever the value is the same
+/// at every vertex of the primitive); DXC would make it `flat`, which GLSL 1.10 lacks.
+pub fn interpolation_modifiers(src: &str, toks: &[Token], edits: &mut Edits) {
+    for t in toks {
+        if t.kind == TokenKind::Ident && t.text(src) == "nointerpolation" {
+            edits.replace(t.range.clone(), "");
+        }
+    }
+}
 
 /// Adds the register-clause edits for `stage`.
 pub fn registers(src: &str, toks: &[Token], stage: Stage, edits: &mut Edits) {

@@ -17,8 +17,13 @@
 //! wrapper `__sd_entry` with the remaining parameters calls the user's function; it is appended
 //! at the end of the text, mapped to the entry name in the `compile` statement.
 //!
+//! Interface structs GLSL 1.10 varyings cannot carry as written (array or matrix members, a
+//! pixel input's `VFACE` member) reach the entry through a flattened copy (`flat_struct`);
+//! matrix parameters travel as one vector per register (a column; a row under `row_major`),
+//! on consecutive semantic indices, as fxc packs them.
+//!
 //! Refused: an entry that does not exist (SD0102); too many literals, or `uniform` parameters
-//! left without a literal (FX0003); `VFACE` on a struct member (FX0012).
+//! left without a literal (FX0003).
 
 use super::emit::Edits;
 use super::Stage;
@@ -151,6 +156,29 @@ pub fn rewrite(
                 })
         })
         .collect();
+    // A struct on an interface that GLSL 1.10 varyings cannot carry as written is passed
+    // through a generated copy with one vector member per register (`flat_struct`): array
+    // members (`float2 Taps[5] : TEXCOORD0`, blur shaders), matrix members
+    // (`float3x3 TangentToWorld : TEXCOORD2`, normal mapping) and, in a pixel shader's input,
+    // a `VFACE` member.
+    let flat_decl = |ty: &str, input: bool| {
+        ast.structs.iter().find(|s| {
+            s.name == ty.trim()
+                && s.members.iter().any(|m| {
+                    m.semantic.as_ref().is_some_and(|(sem, _)| {
+                        m.array.is_some()
+                            || is_matrix(&m.ty)
+                            || (input && stage == Stage::Pixel && is_vface(sem))
+                    })
+                })
+        })
+    };
+    let flat_input = |p: &crate::effect::Param| {
+        p.qualifier != "out"
+            && p.qualifier != "inout"
+            && p.qualifier != "uniform"
+            && flat_decl(&p.ty, true).is_some()
+    };
     for s in &ast.structs {
         for m in &s.members {
             let Some((sem, range)) = &m.semantic else {
@@ -162,14 +190,11 @@ pub fn rewrite(
                 }
             } else if stage == Stage::Pixel && in_structs.contains(&s.name.as_str()) {
                 if is_vface(sem) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            Code::FX0012,
-                            "`VFACE` on a struct member is not supported",
-                        )
-                        .at_opt(map.span(range.clone()))
-                        .with_help("declare it as an entry parameter: `float face : VFACE`"),
-                    ));
+                    // Every struct a pixel shader reads reaches it through a flattened copy
+                    // that carries the face as `SV_IsFrontFace`; here the semantic only has
+                    // to be one DXC accepts.
+                    edits.replace(range.clone(), NEUTRAL_VFACE);
+                    continue;
                 }
                 // SV_Position must be a float4; narrower members stay plain varyings. With a
                 // `VPOS` parameter beside it, the struct's `POSITION` (the vertex shader's clip
@@ -262,35 +287,31 @@ pub fn rewrite(
     // A matrix vertex input (`float4x4 instanceTransform : TEXCOORD1`, hardware instancing)
     // spans consecutive usage indices, one vector register each; MonoGame binds every one as
     // its own attribute, so the wrapper takes the vectors and builds the matrix.
+    // A pixel shader reads a matrix varying (`float3x3 TBN : TEXCOORD2`) the same way: fxc
+    // gives it one register per column too.
     let matrix_input = |p: &crate::effect::Param| {
-        stage == Stage::Vertex
-            && (p.qualifier.is_empty() || p.qualifier == "in")
-            && p.semantic.is_some()
-            && crate::effect::types::numeric(p.ty.trim()).is_some_and(|t| t.is_matrix)
+        (p.qualifier.is_empty() || p.qualifier == "in") && p.semantic.is_some() && is_matrix(&p.ty)
     };
-    // A struct with an array member on an interface (`float2 Taps[5] : TEXCOORD0`, blur
-    // shaders): GLSL 1.10 varyings cannot be built from arrays, so the wrapper passes a copy
-    // with one member per element on consecutive semantics (TEXCOORD0..4).
-    let array_struct = |ty: &str| {
-        ast.structs.iter().find(|s| {
-            s.name == ty.trim()
-                && s.members
-                    .iter()
-                    .any(|m| m.array.is_some() && m.semantic.is_some())
-        })
+    // A matrix varying written through an `out` parameter (`out float3x3 TBN : TEXCOORD2`):
+    // one vector output per register, like a matrix struct member.
+    let matrix_output = |p: &crate::effect::Param| {
+        p.qualifier == "out" && p.semantic.is_some() && is_matrix(&p.ty)
     };
-    let flat_input = |p: &crate::effect::Param| {
-        p.qualifier != "out"
-            && p.qualifier != "inout"
-            && p.qualifier != "uniform"
-            && array_struct(&p.ty).is_some()
+    // The same struct written through an `out` parameter (`void VS(VSIn i, out VSOut o)`).
+    let flat_output = |p: &crate::effect::Param| {
+        p.qualifier == "out" && flat_decl(&p.ty, false).is_some()
     };
-    let flat_return = array_struct(&f.return_type);
+    let flat_return = flat_decl(&f.return_type, false);
     let wrapped = uniforms > 0
         || flat_return.is_some()
-        || f.params
-            .iter()
-            .any(|p| split(p) || two_way_param(p) || matrix_input(p) || flat_input(p));
+        || f.params.iter().any(|p| {
+            split(p)
+                || two_way_param(p)
+                || matrix_input(p)
+                || matrix_output(p)
+                || flat_input(p)
+                || flat_output(p)
+        });
     if let (Some(new), Some((_, r))) = (&return_semantic, &f.return_semantic) {
         edits.replace(r.clone(), new.clone());
     }
@@ -307,20 +328,70 @@ pub fn rewrite(
             continue;
         }
         let ty = p.ty.trim();
-        if let (true, Some(decl)) = (flat_input(p), array_struct(ty)) {
+        if let (true, Some(decl)) = (flat_input(p), flat_decl(ty, true)) {
             let flat = flat_struct(
                 decl,
                 &|sem| input_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
-                "in",
+                Direction::In,
             );
             if !copies.contains(&flat.declaration) {
                 copies.push_str(&flat.declaration);
             }
             params.push(format!("{} __sd_in_{}", flat.name, p.name));
-            pre.push_str(&format!(" {ty} {};", p.name));
-            for (user, flat_member) in &flat.members {
-                pre.push_str(&format!(" {0}.{user} = __sd_in_{0}.{flat_member};", p.name));
+            if flat.face && !params.iter().any(|x| x == FACE_PARAM) {
+                params.push(FACE_PARAM.to_string());
             }
+            pre.push_str(&format!(" {ty} {};", p.name));
+            for copy in &flat.copies {
+                pre.push(' ');
+                pre.push_str(&copy.replace("{U}", &p.name).replace("{F}", &format!("__sd_in_{}", p.name)));
+            }
+            call_args.push(p.name.clone());
+            continue;
+        }
+        if let (true, Some(decl)) = (flat_output(p), flat_decl(ty, false)) {
+            let flat = flat_struct(
+                decl,
+                &|sem| output_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
+                Direction::Out,
+            );
+            if !copies.contains(&flat.declaration) {
+                copies.push_str(&flat.declaration);
+            }
+            params.push(format!("out {} __sd_out_{}", flat.name, p.name));
+            pre.push_str(&format!(" {ty} {};", p.name));
+            for copy in &flat.copies {
+                post.push(' ');
+                post.push_str(
+                    &copy
+                        .replace("{U}", &p.name)
+                        .replace("{F}", &format!("__sd_out_{}", p.name)),
+                );
+            }
+            call_args.push(p.name.clone());
+            continue;
+        }
+        if matrix_output(p) {
+            let Some(t) = crate::effect::types::numeric(ty) else {
+                continue;
+            };
+            let (base, first) = split_index(p.semantic.as_deref().unwrap_or(""));
+            let (registers, width) = matrix_registers(&t, p.row_major);
+            for k in 0..registers {
+                params.push(format!(
+                    "out {}{width} __sd_out_{}_{k} : {base}{}",
+                    t.base,
+                    p.name,
+                    first + k
+                ));
+                let read = if p.row_major {
+                    format!("{}[{k}]", p.name)
+                } else {
+                    format!("transpose({})[{k}]", p.name)
+                };
+                post.push_str(&format!(" __sd_out_{}_{k} = {read};", p.name));
+            }
+            pre.push_str(&format!(" {ty} {};", p.name));
             call_args.push(p.name.clone());
             continue;
         }
@@ -361,31 +432,26 @@ pub fn rewrite(
             let Some(t) = crate::effect::types::numeric(ty) else {
                 continue;
             };
-            let sem = p.semantic.as_deref().unwrap_or("");
-            let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-            let (base, first) = sem.split_at(sem.len() - digits);
-            let first: u32 = first.parse().unwrap_or(0);
-            // Column-major (HLSL's default): register k holds column k.
-            let regs: Vec<String> = (0..t.columns)
+            let (base, first) = split_index(p.semantic.as_deref().unwrap_or(""));
+            let (registers, width) = matrix_registers(&t, p.row_major);
+            let regs: Vec<String> = (0..registers)
                 .map(|k| {
                     params.push(format!(
-                        "{}{} __sd_in_{}_{k} : {base}{}",
+                        "{}{width} __sd_in_{}_{k} : {base}{}",
                         t.base,
-                        t.rows,
                         p.name,
                         first + k
                     ));
                     format!("__sd_in_{}_{k}", p.name)
                 })
                 .collect();
-            pre.push_str(&format!(
-                " {ty} {} = transpose({}{}x{}({}));",
-                p.name,
-                t.base,
-                t.columns,
-                t.rows,
-                regs.join(", ")
-            ));
+            let built = format!("{}{registers}x{width}({})", t.base, regs.join(", "));
+            let built = if p.row_major {
+                built
+            } else {
+                format!("transpose({built})")
+            };
+            pre.push_str(&format!(" {ty} {} = {built};", p.name));
             call_args.push(p.name.clone());
             continue;
         }
@@ -457,7 +523,7 @@ pub fn rewrite(
         let flat = flat_struct(
             decl,
             &|sem| output_semantic(stage, sem).unwrap_or_else(|| sem.to_string()),
-            "out",
+            Direction::Out,
         );
         if !copies.contains(&flat.declaration) {
             copies.push_str(&flat.declaration);
@@ -466,8 +532,9 @@ pub fn rewrite(
             "{{{pre} {} __sd_result = {call};{post} {} __sd_flat;",
             f.return_type, flat.name
         );
-        for (user, flat_member) in &flat.members {
-            body.push_str(&format!(" __sd_flat.{flat_member} = __sd_result.{user};"));
+        for copy in &flat.copies {
+            body.push(' ');
+            body.push_str(&copy.replace("{U}", "__sd_result").replace("{F}", "__sd_flat"));
         }
         body.push_str(" return __sd_flat; }");
         edits.replace_mapped(
@@ -503,48 +570,153 @@ pub fn rewrite(
     Ok(WRAPPER.to_string())
 }
 
-/// A copy of an interface struct with every array member split into one member per element, on
-/// consecutive semantic indices.
+/// The wrapper parameter a flattened pixel input takes the face from.
+const FACE_PARAM: &str = "bool __sd_face : SV_IsFrontFace";
+
+fn is_matrix(ty: &str) -> bool {
+    crate::effect::types::numeric(ty.trim()).is_some_and(|t| t.is_matrix)
+}
+
+/// (registers, components of each) of a matrix on an interface: fxc gives it one register per
+/// column, the column's rows in x, y, z, w (HLSL's default packing); one per row under
+/// `row_major`. A vertex input is fed the same way (hardware instancing's
+/// `float4x4 World : TEXCOORD1`), and a vertex output and pixel input must agree.
+fn matrix_registers(t: &crate::effect::HlslType, row_major: bool) -> (u32, u32) {
+    if row_major {
+        (t.rows, t.columns)
+    } else {
+        (t.columns, t.rows)
+    }
+}
+
+/// Splits `TEXCOORD2` into (`TEXCOORD`, 2); no digits → index 0.
+fn split_index(sem: &str) -> (&str, u32) {
+    let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (base, first) = sem.split_at(sem.len() - digits);
+    (base, first.parse().unwrap_or(0))
+}
+
+/// Which side of the entry a flattened struct is on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    In,
+    Out,
+}
+
+/// A copy of an interface struct with every member a GLSL 1.10 varying can carry: arrays split
+/// into one member per element and matrices into one vector per register, on consecutive
+/// semantic indices; a pixel input's `VFACE` member left out (it comes from `SV_IsFrontFace`).
 struct FlatStruct {
     name: String,
     declaration: String,
-    /// (member access in the user's struct, member in the copy): `Taps[2]` and `Taps_2`.
-    members: Vec<(String, String)>,
+    /// Statements copying between the user's struct (`{U}`) and the copy (`{F}`) in the
+    /// direction of the data: `{U}.Taps[2] = {F}.Taps_2;` for an input.
+    copies: Vec<String>,
+    /// The copy needs the wrapper's `SV_IsFrontFace` parameter.
+    face: bool,
 }
 
 fn flat_struct(
     decl: &crate::effect::StructDecl,
     semantic: &dyn Fn(&str) -> String,
-    direction: &str,
+    direction: Direction,
 ) -> FlatStruct {
-    let name = format!("__sd_{direction}_{}", decl.name);
+    let prefix = match direction {
+        Direction::In => "in",
+        Direction::Out => "out",
+    };
+    let name = format!("__sd_{prefix}_{}", decl.name);
     let mut fields = String::new();
-    let mut members = Vec::new();
+    let mut copies = Vec::new();
+    let mut face = false;
+    // `user` is a member access in the user's struct, `flat` an expression of the copy's
+    // members; the statement goes in the direction of the data.
+    let copy = |copies: &mut Vec<String>, user: String, flat: String| {
+        copies.push(match direction {
+            Direction::In => format!("{{U}}.{user} = {flat};"),
+            Direction::Out => format!("{flat} = {{U}}.{user};"),
+        });
+    };
     for m in &decl.members {
         let Some((sem, _)) = &m.semantic else {
             continue;
         };
+        if direction == Direction::In && is_vface(sem) {
+            face = true;
+            copy(&mut copies, m.name.clone(), "(__sd_face ? 1.0 : -1.0)".to_string());
+            continue;
+        }
         let sem = semantic(sem);
-        match m.array {
-            Some(n) => {
-                let digits = sem.len() - sem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-                let (base, first) = sem.split_at(sem.len() - digits);
-                let first: u32 = first.parse().unwrap_or(0);
-                for k in 0..n {
-                    fields.push_str(&format!(" {} {}_{k} : {base}{};", m.ty, m.name, first + k));
-                    members.push((format!("{}[{k}]", m.name), format!("{}_{k}", m.name)));
-                }
+        let (base, first) = split_index(&sem);
+        let matrix = crate::effect::types::numeric(m.ty.trim()).filter(|t| t.is_matrix);
+        // Array elements (matrices too) take consecutive registers.
+        let (registers, width) = match &matrix {
+            Some(t) => matrix_registers(t, m.row_major),
+            None => (1, 0),
+        };
+        // (access in the user's struct, member name in the copy, first semantic index)
+        let elements: Vec<(String, String, u32)> = match m.array {
+            Some(n) => (0..n)
+                .map(|k| {
+                    (
+                        format!("{}[{k}]", m.name),
+                        format!("{}_{k}", m.name),
+                        first + k * registers,
+                    )
+                })
+                .collect(),
+            None => vec![(m.name.clone(), m.name.clone(), first)],
+        };
+        for (user, field, index) in elements {
+            let Some(t) = &matrix else {
+                let sem = if m.array.is_some() {
+                    format!("{base}{index}")
+                } else {
+                    sem.clone()
+                };
+                fields.push_str(&format!(" {} {field} : {sem};", m.ty));
+                copy(&mut copies, user, format!("{{F}}.{field}"));
+                continue;
+            };
+            let vectors: Vec<String> = (0..registers)
+                .map(|k| format!("{{F}}.{field}_{k}"))
+                .collect();
+            for k in 0..registers {
+                fields.push_str(&format!(
+                    " {}{width} {field}_{k} : {base}{};",
+                    t.base,
+                    index + k
+                ));
             }
-            None => {
-                fields.push_str(&format!(" {} {} : {sem};", m.ty, m.name));
-                members.push((m.name.clone(), m.name.clone()));
+            match direction {
+                Direction::In => {
+                    // `floatRxC(v0, v1, ...)` takes rows.
+                    let built = format!("{}{registers}x{width}({})", t.base, vectors.join(", "));
+                    let built = if m.row_major {
+                        built
+                    } else {
+                        format!("transpose({built})")
+                    };
+                    copy(&mut copies, user, built);
+                }
+                Direction::Out => {
+                    for (k, v) in vectors.iter().enumerate() {
+                        let read = if m.row_major {
+                            format!("{{U}}.{user}[{k}]")
+                        } else {
+                            format!("transpose({{U}}.{user})[{k}]")
+                        };
+                        copies.push(format!("{v} = {read};"));
+                    }
+                }
             }
         }
     }
     FlatStruct {
         declaration: format!("struct {name} {{{fields} }};\n"),
         name,
-        members,
+        copies,
+        face,
     }
 }
 

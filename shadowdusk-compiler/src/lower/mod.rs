@@ -8,7 +8,9 @@
 //! What it does (fx-pipeline.md §4): legacy samplers become `Texture* + SamplerState` pairs;
 //! the `tex*` intrinsic families become method calls; `COLORn`/`DEPTH` pixel outputs become
 //! `SV_Targetn`/`SV_Depth`; `POSITION` vertex outputs become `SV_Position`; `VPOS`/`VFACE`
-//! inputs become system values; stage-qualified registers keep only this stage's binding;
+//! inputs become system values (also a `VFACE` struct member); array and matrix members of
+//! interface structs travel as one vector per register; `nointerpolation` is dropped (SM2/3
+//! interpolate every varying); stage-qualified registers keep only this stage's binding;
 //! `int`/`bool` uniforms are carried as floats (MonoGame uploads every register as float);
 //! effect-style texture types on function parameters and struct members become `Texture2D` & co.;
 //! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry.
@@ -18,7 +20,7 @@
 //! entry, which is appended at the end.
 //!
 //! Refused: FX0012 (a `tex*` call that cannot be lowered: unknown arity, not on a global legacy
-//! sampler, wrong dimension, a plain `sampler` used with two dimensions; `VFACE` in a struct),
+//! sampler, wrong dimension, a plain `sampler` used with two dimensions),
 //! FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102 (entry
 //! not found).
 
@@ -168,6 +170,7 @@ fn lower_inner(
     let (pairs, samplers) = samplers::plan(parsed, &is_legacy, &uses, map, &mut edits)?;
     sampler_params::pass_textures(&args, &pairs, &mut edits);
     declarations::registers(src, &toks, stage, &mut edits);
+    declarations::interpolation_modifiers(src, &toks, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
     declarations::legacy_texture_types(parsed, src, &toks, &mut edits);
     declarations::written_uniforms(parsed, src, &toks, &mut edits);

@@ -730,3 +730,132 @@ fn rows_of_non_square_uniforms_are_read_from_registers() {
         l.text
     );
 }
+
+// ---- interface structs the varyings cannot carry as written ---------------------------------
+
+#[test]
+fn matrix_varyings_travel_as_one_vector_per_register() {
+    // The normal-mapping tangent frame: fxc gives a float3x3 varying three registers, column k
+    // in TEXCOORD(2+k) (row k under `row_major`); the vertex and pixel sides agree.
+    let c = case(
+        "struct V { float4 Pos : POSITION0; float2 UV : TEXCOORD0; float3x3 TBN : TEXCOORD2; row_major float2x3 R : TEXCOORD5; };\n\
+         V VS(float4 p : POSITION0, float3 n : NORMAL0) { V o; o.Pos = p; o.UV = p.xy; o.TBN = float3x3(n, n.yzx, n.zxy); o.R = float2x3(n, n.zxy); return o; }\n\
+         float4 PS(V i) : COLOR0 { return float4(mul(float3(1, 2, 3), i.TBN) + i.R[1], i.UV.x); }\n\
+         void VS2(float4 p : POSITION0, out float4 o : POSITION0, out float3x3 M : TEXCOORD1) { o = p; M = float3x3(p.xyz, p.yzx, p.zxy); }\n\
+         float4 PS2(float3x3 M : TEXCOORD1) : COLOR0 { return float4(M[0] + M._12_22_32, 1); }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); }\n\
+         pass { VertexShader = compile vs_3_0 VS2(); PixelShader = compile ps_3_0 PS2(); } }",
+    );
+    let vs = compiles(&c, "VS", Stage::Vertex);
+    assert!(
+        vs.text.contains("struct __sd_out_V { float4 Pos : SV_Position; float2 UV : TEXCOORD0; float3 TBN_0 : TEXCOORD2; float3 TBN_1 : TEXCOORD3; float3 TBN_2 : TEXCOORD4; float3 R_0 : TEXCOORD5; float3 R_1 : TEXCOORD6; };"),
+        "{}",
+        vs.text
+    );
+    assert!(
+        vs.text.contains("__sd_flat.TBN_1 = transpose(__sd_result.TBN)[1];")
+            && vs.text.contains("__sd_flat.R_1 = __sd_result.R[1];"),
+        "{}",
+        vs.text
+    );
+    let ps = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        ps.text.contains("i.TBN = transpose(float3x3(__sd_in_i.TBN_0, __sd_in_i.TBN_1, __sd_in_i.TBN_2));")
+            && ps.text.contains("i.R = float2x3(__sd_in_i.R_0, __sd_in_i.R_1);"),
+        "{}",
+        ps.text
+    );
+    let vs2 = compiles(&c, "VS2", Stage::Vertex);
+    assert!(
+        vs2.text.contains("out float3 __sd_out_M_2 : TEXCOORD3")
+            && vs2.text.contains("__sd_out_M_2 = transpose(M)[2];"),
+        "{}",
+        vs2.text
+    );
+    // A `row_major` parameter (or `#pragma pack_matrix(row_major)`) takes one register per row.
+    let c5 = case(
+        "#pragma pack_matrix(row_major)\n\
+         void VS(float4 p : POSITION0, out float4 o : POSITION0, out float2x3 M : TEXCOORD1) { o = p; M = float2x3(p.xyz, p.yzx); }\n\
+         float4 PS(column_major float2x3 M : TEXCOORD1) : COLOR0 { return float4(M[1], 1); }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let vs5 = compiles(&c5, "VS", Stage::Vertex);
+    assert!(
+        vs5.text.contains("out float3 __sd_out_M_1 : TEXCOORD2")
+            && vs5.text.contains("__sd_out_M_1 = M[1];"),
+        "{}",
+        vs5.text
+    );
+    let ps5 = compiles(&c5, "PS", Stage::Pixel);
+    assert!(
+        ps5.text.contains("float2 __sd_in_M_2 : TEXCOORD3")
+            && ps5.text.contains("transpose(float3x2(__sd_in_M_0, __sd_in_M_1, __sd_in_M_2))"),
+        "{}",
+        ps5.text
+    );
+    // Arrays of matrices: element after element, each its registers (tp[1] column 0 in
+    // TEXCOORD2), as fxc numbers them.
+    let c4 = case(
+        "struct A { float4x2 tp[2] : TEXCOORD0; };\n\
+         float4 PS(in A a) : COLOR0 { return float4(a.tp[0][0].x, a.tp[0][1].x, a.tp[1][0].x, a.tp[1][1].x); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let ps4 = compiles(&c4, "PS", Stage::Pixel);
+    assert!(
+        ps4.text.contains("struct __sd_in_A { float4 tp_0_0 : TEXCOORD0; float4 tp_0_1 : TEXCOORD1; float4 tp_1_0 : TEXCOORD2; float4 tp_1_1 : TEXCOORD3; };")
+            && ps4.text.contains("a.tp[1] = transpose(float2x4(__sd_in_a.tp_1_0, __sd_in_a.tp_1_1));"),
+        "{}",
+        ps4.text
+    );
+    // The struct written through an `out` parameter instead of returned.
+    let c3 = case(
+        "struct V { float4 Pos : POSITION0; float3x3 TBN : TEXCOORD2; };\n\
+         void VS(float4 p : POSITION0, out V o) { o.Pos = p; o.TBN = float3x3(p.xyz, p.yzx, p.zxy); }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); } }",
+    );
+    let vs3 = compiles(&c3, "VS", Stage::Vertex);
+    assert!(
+        vs3.text.contains("out __sd_out_V __sd_out_o")
+            && vs3.text.contains("__sd_out_o.TBN_2 = transpose(o.TBN)[2];"),
+        "{}",
+        vs3.text
+    );
+    let ps2 = compiles(&c, "PS2", Stage::Pixel);
+    assert!(
+        ps2.text.contains("float3 __sd_in_M_2 : TEXCOORD3")
+            && ps2.text.contains("transpose(float3x3(__sd_in_M_0, __sd_in_M_1, __sd_in_M_2))"),
+        "{}",
+        ps2.text
+    );
+}
+
+#[test]
+fn vface_struct_member_comes_from_is_front_face() {
+    let c = case(
+        "struct P { float2 UV : TEXCOORD0; float Face : VFACE; };\n\
+         float4 PS(P i) : COLOR0 { return float4(i.UV, i.Face, 1); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(
+        l.text.contains("struct __sd_in_P { float2 UV : TEXCOORD0; };")
+            && l.text.contains("bool __sd_face : SV_IsFrontFace")
+            && l.text.contains("i.Face = (__sd_face ? 1.0 : -1.0);"),
+        "{}",
+        l.text
+    );
+}
+
+#[test]
+fn nointerpolation_is_dropped() {
+    let c = case(
+        "struct V { float4 Pos : POSITION0; nointerpolation float4 Color : COLOR0; };\n\
+         V VS(float4 p : POSITION0) { V o; o.Pos = p; o.Color = p; return o; }\n\
+         float4 PS(nointerpolation float4 c : COLOR0) : COLOR0 { return c; }\n\
+         technique T { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }",
+    );
+    for (e, s) in [("VS", Stage::Vertex), ("PS", Stage::Pixel)] {
+        let l = compiles(&c, e, s);
+        assert!(!l.text.contains("nointerpolation"), "{}", l.text);
+    }
+}

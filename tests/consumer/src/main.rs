@@ -37,6 +37,9 @@ include_effect!("shaders/multi_texture_two.fx", name = two_layers);
 include_effect!("shaders/build_flavour.fx");
 include_effect!("shaders/glam_quad.fx");
 include_effect!("shaders/compat_reg_bones128.fx");
+include_effect!("shaders/compat_sem_tangent_frame.fx");
+include_effect!("shaders/compat_sem_vface_member.fx");
+include_effect!("shaders/compat_sem_nointerpolation.fx");
 
 /// What a generated module says about its effect, gathered through its typed items.
 struct Typed<E: Effect> {
@@ -180,6 +183,9 @@ fn check_all() -> Result<Vec<String>, String> {
         typed!(build_flavour, [])?,
         typed!(glam_quad, [])?,
         typed!(compat_reg_bones128, [])?,
+        typed!(compat_sem_tangent_frame, [])?,
+        typed!(compat_sem_vface_member, [])?,
+        typed!(compat_sem_nointerpolation, [S0])?,
     ])
 }
 
@@ -263,6 +269,41 @@ mod tests {
     fn every_effect_agrees_with_its_mgfx() {
         let lines = super::check_all().unwrap_or_else(|e| panic!("{e}"));
         assert!(lines.len() >= 10);
+    }
+
+    /// The matrix-varying effect's typed setters write MonoGame's register image (register k =
+    /// column k) into the vertex shader's record.
+    #[test]
+    fn tangent_frame_params_are_typed() {
+        use shadowdusk::params::EffectParams;
+        let mut p = super::compat_sem_tangent_frame::Params::default();
+        p.set_world(glam::Mat4::from_cols_array_2d(&[
+            [1.0, 2.0, 3.0, 4.0],
+            [5.0, 6.0, 7.0, 8.0],
+            [9.0, 10.0, 11.0, 12.0],
+            [13.0, 14.0, 15.0, 16.0],
+        ]));
+        p.set_bump_scale(1.5);
+        p.set_light_direction(glam::Vec3::new(0.0, 0.0, -1.0));
+        let regs: Vec<[f32; 4]> = (0..p.constant_buffer_count())
+            .filter_map(|i| p.constant_buffer(i))
+            .flat_map(|r| r.iter().copied())
+            .collect();
+        assert!(regs.iter().any(|r| r[0] == 1.5), "{regs:?}");
+        assert!(regs.iter().any(|r| r[2] == -1.0), "{regs:?}");
+        // glam's column (1, 2, 3, 4) is HLSL's row 0 (`mul(v, M)`), so register 0 (HLSL
+        // column 0) holds glam's first components.
+        let first = regs.iter().position(|r| r[0] == 1.0);
+        assert_eq!(
+            first.map(|i| regs[i..i + 4].to_vec()),
+            Some(vec![
+                [1.0, 5.0, 9.0, 13.0],
+                [2.0, 6.0, 10.0, 14.0],
+                [3.0, 7.0, 11.0, 15.0],
+                [4.0, 8.0, 12.0, 16.0]
+            ]),
+            "{regs:?}"
+        );
     }
 
     #[test]

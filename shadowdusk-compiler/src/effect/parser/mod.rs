@@ -323,7 +323,13 @@ impl<'a> Parser<'a> {
         self.i += 1;
         let mut members = Vec::new();
         while self.i < body_end - 1 {
+            let mut row_major = self.row_major_default(self.i);
             while self.is_ident(self.i) && PARAM_MODIFIERS.contains(&self.text(self.i)) {
+                match self.text(self.i) {
+                    "row_major" => row_major = true,
+                    "column_major" => row_major = false,
+                    _ => {}
+                }
                 self.i += 1;
             }
             if !self.is_ident(self.i) {
@@ -378,6 +384,7 @@ impl<'a> Parser<'a> {
                     name: mname,
                     semantic,
                     array,
+                    row_major,
                 });
                 if self.is(self.i, ",") {
                     self.i += 1;
@@ -500,6 +507,16 @@ impl<'a> Parser<'a> {
         Err(self.unexpected(i, "`>` closing the template arguments"))
     }
 
+    /// Whether `#pragma pack_matrix` makes a matrix declared at token `i` row-major.
+    fn row_major_default(&self, i: usize) -> bool {
+        let at = self.toks.get(i).map_or(0, |t| t.range.start);
+        self.pack_matrix
+            .iter()
+            .rev()
+            .find(|(offset, _)| *offset < at)
+            .is_some_and(|(_, row)| *row)
+    }
+
     // ---- declarations ------------------------------------------------------------------
 
     /// One declaration statement at depth 0 (or inside a cbuffer).
@@ -507,13 +524,7 @@ impl<'a> Parser<'a> {
         let mut is_static = false;
         let mut is_const = false;
         // `#pragma pack_matrix` sets the default; a qualifier overrides it.
-        let at = self.toks.get(self.i).map_or(0, |t| t.range.start);
-        let mut row_major = self
-            .pack_matrix
-            .iter()
-            .rev()
-            .find(|(offset, _)| *offset < at)
-            .is_some_and(|(_, row)| *row);
+        let mut row_major = self.row_major_default(self.i);
         while self.is_ident(self.i) && QUALIFIERS.contains(&self.text(self.i)) {
             match self.text(self.i) {
                 // A non-static `const` global is still a uniform: fxc and DXC both place it
@@ -769,9 +780,13 @@ impl<'a> Parser<'a> {
         while i < close - 1 && !void_only {
             let pstart = i;
             let mut qualifier = String::new();
+            let mut row_major = self.row_major_default(i);
             while self.is_ident(i) && PARAM_MODIFIERS.contains(&self.text(i)) {
-                if matches!(self.text(i), "in" | "out" | "inout" | "uniform") {
-                    qualifier = self.text(i).to_string();
+                match self.text(i) {
+                    "in" | "out" | "inout" | "uniform" => qualifier = self.text(i).to_string(),
+                    "row_major" => row_major = true,
+                    "column_major" => row_major = false,
+                    _ => {}
                 }
                 i += 1;
             }
@@ -815,6 +830,7 @@ impl<'a> Parser<'a> {
                 name: self.text(pname_i).to_string(),
                 semantic,
                 range: self.span(pstart, i - 1),
+                row_major,
             });
             sites.push(ParamSite {
                 ty_range: self.range(ty_i).start..self.range(pname_i - 1).end,
