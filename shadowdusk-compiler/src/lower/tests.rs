@@ -266,6 +266,47 @@ fn intrinsic_errors() {
 }
 
 #[test]
+fn unreached_functions_are_left_out_per_entry() {
+    // fxc compiles what the entry reaches: `Grain` (noise() exists only for tx_ profiles) is
+    // reached by no entry, and the plain `s` is a cube map for `Sky` and 2D for `Flat`.
+    let c = case(
+        "sampler s;\n\
+         float4 Grain(float2 uv)\n{\n    return noise(uv.x) * tex2D(s, uv);\n}\n\
+         float4 Flat(float2 uv) { return tex2D(s, uv); }\n\
+         float4 Cube(float3 d) { return texCUBE(s, d); }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return Flat(uv); }\n\
+         float4 Sky(float2 uv : TEXCOORD0) : COLOR0 { return Cube(float3(uv, 1)); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }\n\
+         technique U { pass { PixelShader = compile ps_2_0 Sky(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains("float4 Grain(float2 uv)\n;\n\n\n"), "{}", l.text);
+    assert!(l.text.contains("float4 Cube(float3 d) ;\n"), "{}", l.text);
+    assert!(l.text.contains("__sd_tex_s.Sample(s, (uv).xy)"), "{}", l.text);
+    assert_eq!(l.text.lines().count(), c.expanded.text.lines().count());
+    assert_eq!(l.samplers[0].dim, Dim::D2);
+    let l = compiles(&c, "Sky", Stage::Pixel);
+    assert!(l.text.contains("float4 Flat(float2 uv) ;\n"), "{}", l.text);
+    assert!(l.text.contains("TextureCube __sd_tex_s;"), "{}", l.text);
+    assert_eq!(l.samplers[0].dim, Dim::Cube);
+    // A line after the dropped bodies still maps to itself.
+    let at = l.text.find("Cube(float3(uv").unwrap();
+    let want = c.expanded.text.find("Cube(float3(uv").unwrap();
+    assert_eq!(l.map.map(at as u32) as usize, want);
+    // A function called by a global initializer counts as reached; a prototype is no call.
+    let c = case(
+        "float Half(float x);\nfloat Twice(float x) { return x * 2; }\n\
+         float Half(float x) { return x * 0.5; }\n\
+         static const float K = Twice(0.25);\n\
+         float4 PS() : COLOR0 { return K; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains("float Twice(float x) { return x * 2; }"), "{}", l.text);
+    assert!(l.text.contains("float Half(float x) ;"), "{}", l.text);
+}
+
+#[test]
 fn sampler_parameters_become_texture_sampler_pairs_down_every_call() {
     // FXAA 3.11's HLSL_3 path: `FxaaTex` is `sampler2D`, passed down three calls; a noise
     // helper takes `uniform sampler3D`; a plain global `sampler` takes the dimension of the

@@ -1,0 +1,102 @@
+//! Table entries of the `compat_*` effects of issue 18's second round, miscellaneous habits:
+//! what fxc leaves uncompiled (functions no entry reaches), dynamically indexed vectors and
+//! arrays, `static const` initializers that call intrinsics, and depth written by a pixel
+//! shader. Each has a CPU reference of its maths.
+
+use super::math::sprite_pixel;
+use super::textures::{Address, TextureSpec};
+use super::*;
+use shadowdusk::mgfx::SamplerType as ST;
+
+const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
+const WARM: [u8; 4] = [255, 204, 153, 255];
+const TEX8: TextureSpec = TextureSpec::d2(8, 8, 41);
+const C: Address = Address::Clamp;
+
+fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
+    t.sample_2d(0, uv[0], uv[1], C, C)
+}
+
+/// A pixel-shader-only effect drawn as one SpriteBatch quad with technique `technique`.
+fn sprite_entry(
+    file: &'static str,
+    concern: &'static str,
+    techniques: Vec<TechniqueSpec>,
+    parameters: Vec<ParamSpec>,
+    values: Vec<(&'static str, Value)>,
+    textures: Vec<(&'static str, TextureSpec)>,
+    check: Check,
+) -> Entry {
+    let technique = techniques[0].name;
+    Entry {
+        file,
+        concern,
+        techniques,
+        parameters,
+        render: Render {
+            technique,
+            values,
+            textures,
+            geometry: Geometry::Sprite {
+                rect: RECT,
+                color: WARM,
+            },
+            render_targets: 1,
+            check,
+        },
+    }
+}
+
+pub(super) fn entries() -> Vec<Entry> {
+    vec![reach_unused_helpers()]
+}
+
+// ---- reachability --------------------------------------------------------------------------
+
+const STRENGTH: f32 = 0.6;
+
+fn reach_unused_helpers() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                let c = sample(&TEX8, uv)?;
+                Some([
+                    c[0] * STRENGTH * color[0],
+                    c[1] * STRENGTH * color[1],
+                    c[2] * STRENGTH * color[2],
+                    c[3] * color[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_reach_unused_helpers.fx",
+        "an unreached helper calling noise() and one plain sampler read as 2D by one technique and as a cube map by another",
+        vec![
+            technique(
+                "Flat",
+                vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+            ),
+            // The parameter keeps the first shader's dimension (mgfxc's habit); this
+            // technique's own sampler record says cube.
+            technique(
+                "Sky",
+                vec![ps_pass(
+                    "P0",
+                    vec![sampler(0, ST::SamplerCube, "TextureSampler")],
+                )],
+            ),
+        ],
+        vec![
+            p_float("Strength").with_default(&[1.0]),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![("Strength", scalar(STRENGTH))],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
