@@ -19,11 +19,15 @@
 //! Names chosen here (all replaced by the dialect stage): uniform arrays `sd_ub<k>`, combined
 //! samplers `sd_cs<k>`, stage inputs `sd_in_<SEM>`, stage outputs `sd_out_<SEM>`.
 //!
+//! Before SPIRV-Cross reads the module, `widen` pads non-square matrix temporaries and `lanes`
+//! rewrites run-time vector lanes of uniforms and DXC's `uint` index casts (see each module).
+//!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with
 //! `flattened_name: None`, so the dialect stage can name the offending member (SD0210).
 //! Errors returned are SPIRV-Cross failures (SD0101).
 
+mod lanes;
 mod reflect;
 mod widen;
 
@@ -163,6 +167,8 @@ pub fn to_glsl_with_registers(
     }
     let widened = widen::widen(&spirv.words);
     let words = widened.as_deref().unwrap_or(&spirv.words);
+    let split = lanes::split_dynamic_lanes(words);
+    let words = split.as_deref().unwrap_or(words);
     let mut c =
         Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c

@@ -48,7 +48,7 @@ fn sprite_entry(
 }
 
 pub(super) fn entries() -> Vec<Entry> {
-    vec![reach_unused_helpers()]
+    vec![reach_unused_helpers(), index_dynamic_lanes()]
 }
 
 // ---- reachability --------------------------------------------------------------------------
@@ -96,6 +96,73 @@ fn reach_unused_helpers() -> Entry {
             p_tex2d("TextureSampler"),
         ],
         vec![("Strength", scalar(STRENGTH))],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+// ---- run-time indices ----------------------------------------------------------------------
+
+const WEIGHTS: [f32; 4] = [0.1, 0.2, 0.3, 0.4];
+const CHANNEL: f32 = 1.0;
+const PALETTE: [[f32; 3]; 3] = [[1.0, 0.8, 0.6], [0.6, 1.0, 0.8], [0.8, 0.6, 1.0]];
+const TEXEL_WIDTH: f32 = 1.0 / 8.0;
+
+fn index_dynamic_lanes() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                const OFFSETS: [f32; 4] = [-1.5, -0.5, 0.5, 1.5];
+                const TINTS: [[f32; 3]; 3] = [[1.0, 0.5, 0.25], [0.25, 1.0, 0.5], [0.5, 0.25, 1.0]];
+                let mut sum = [0.0f32; 3];
+                for (i, off) in OFFSETS.iter().enumerate() {
+                    let c = sample(&TEX8, [uv[0] + off * TEXEL_WIDTH, uv[1]])?;
+                    for k in 0..3 {
+                        sum[k] += c[k] * WEIGHTS[i];
+                    }
+                }
+                let channel = CHANNEL as usize;
+                let texel = sample(&TEX8, uv)?;
+                let pick = (texel[channel] * 2.99) as usize;
+                let scale = 0.5 + WEIGHTS[channel];
+                let rgb: Vec<f32> = (0..3)
+                    .map(|k| sum[k] * TINTS[pick][k] * PALETTE[pick][k] * scale * color[k])
+                    .collect();
+                Some([rgb[0], rgb[1], rgb[2], texel[3 - channel] * color[3]])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_index_dynamic_lanes.fx",
+        "a uniform float4 read at a loop counter and at a uniform-picked lane, a texel channel picked at run time, and local float/float3 tables with computed indices",
+        vec![technique(
+            "Index",
+            vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_vec("Weights", 4),
+            p_float("Channel"),
+            p_vec("Palette", 3).array(3),
+            p_float("TexelWidth"),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![
+            ("Weights", vector(&WEIGHTS)),
+            ("Channel", scalar(CHANNEL)),
+            (
+                "Palette",
+                Value {
+                    rows: 1,
+                    columns: 3,
+                    hlsl: PALETTE.concat(),
+                },
+            ),
+            ("TexelWidth", scalar(TEXEL_WIDTH)),
+        ],
         vec![("TextureSampler", TEX8)],
         Check::reference(reference),
     )
