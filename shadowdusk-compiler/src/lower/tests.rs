@@ -719,6 +719,28 @@ fn uniforms_written_by_shader_code_work_on_a_per_invocation_copy() {
 }
 
 #[test]
+fn written_uniform_arrays_and_ints_get_writable_copies() {
+    // An element of a uniform array and an int uniform written by shader code (fxc writes a
+    // temporary); the array's copy is built element by element and can still be passed whole.
+    let c = case(
+        "float2 Offsets[2];\nint Steps;\nfloat2 Sum(float2 o[2]) { return o[0] + o[1]; }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 {\n\
+         Steps += 1; Offsets[1] *= Steps;\n\
+         return float4(Sum(Offsets) + Offsets[1], 0, 1); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "float2 Offsets[2]; static float2 __sd_mut_Offsets[2] = { Offsets[0], Offsets[1] };",
+        "static int Steps = ((int)__sd_u_Steps);",
+        "Steps += 1; __sd_mut_Offsets[1] *= Steps;",
+        "return float4(Sum(__sd_mut_Offsets) + __sd_mut_Offsets[1], 0, 1);",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+}
+
+#[test]
 fn non_square_packing_follows_pragma_and_qualifiers() {
     // `#pragma pack_matrix(row_major)` makes later matrices row-major (one register per HLSL
     // row); `column_major` on a declaration overrides it; a later pragma switches back.
