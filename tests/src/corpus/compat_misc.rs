@@ -6,7 +6,7 @@
 use super::math::sprite_pixel;
 use super::textures::{Address, TextureSpec};
 use super::*;
-use shadowdusk::mgfx::SamplerType as ST;
+use shadowdusk::mgfx::{ParameterClass, ParameterType as PT, SamplerType as ST};
 
 const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
 const WARM: [u8; 4] = [255, 204, 153, 255];
@@ -48,7 +48,11 @@ fn sprite_entry(
 }
 
 pub(super) fn entries() -> Vec<Entry> {
-    vec![reach_unused_helpers(), index_dynamic_lanes()]
+    vec![
+        reach_unused_helpers(),
+        index_dynamic_lanes(),
+        decl_fxc_leniency(),
+    ]
 }
 
 // ---- reachability --------------------------------------------------------------------------
@@ -162,6 +166,77 @@ fn index_dynamic_lanes() -> Entry {
                 },
             ),
             ("TexelWidth", scalar(TEXEL_WIDTH)),
+        ],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+// ---- what fxc lets through -----------------------------------------------------------------
+
+const STEPS: i32 = 2;
+const OFFSETS: [f32; 4] = [0.0, 0.0, 1.0 / 16.0, 0.0];
+const ANGLE: f32 = 0.5;
+
+/// `normalize(float3(0.3, 0.59, 0.11))`, folded as the compiler folds it (in f64).
+fn lum_coeff() -> [f32; 3] {
+    let v = [0.3f64, 0.59, 0.11];
+    let l = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.map(|x| (x / l) as f32)
+}
+
+fn decl_fxc_leniency() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                // The shader's own copies: `Steps += 1`, then `Offsets[1] *= Steps`.
+                let steps = (STEPS + 1) as f32;
+                let c = sample(
+                    &TEX8,
+                    [uv[0] + OFFSETS[2] * steps, uv[1] + OFFSETS[3] * steps],
+                )?;
+                let lum = lum_coeff();
+                let l = c[0] * lum[0] + c[1] * lum[1] + c[2] * lum[2];
+                let band = if l < 0.5 { l * 2.0 } else { 1.0 };
+                let k = band * ANGLE.cos();
+                Some([
+                    c[0] * k * color[0],
+                    c[1] * k * color[1],
+                    c[2] * k * color[2],
+                    c[3] * color[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_fxc_leniency.fx",
+        "uniform defaults folded from normalize()/acos(), a uniform array element and an int uniform written by shader code, and a helper missing its last return",
+        vec![technique(
+            "Lenient",
+            vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_vec("LumCoeff", 3).with_default(&lum_coeff()),
+            p_float("Angle").with_default(&[(std::f64::consts::PI / 4.0) as f32]),
+            p_vec("Offsets", 2).array(2),
+            param("Steps", ParameterClass::Scalar, PT::Int32, 1, 1),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![
+            ("Angle", scalar(ANGLE)),
+            (
+                "Offsets",
+                Value {
+                    rows: 1,
+                    columns: 2,
+                    hlsl: OFFSETS.to_vec(),
+                },
+            ),
+            ("Steps", scalar(STEPS as f32)),
         ],
         vec![("TextureSampler", TEX8)],
         Check::reference(reference),
