@@ -52,6 +52,7 @@ pub(super) fn entries() -> Vec<Entry> {
         reach_unused_helpers(),
         index_dynamic_lanes(),
         decl_fxc_leniency(),
+        glsl_depth_output(),
     ]
 }
 
@@ -238,6 +239,46 @@ fn decl_fxc_leniency() -> Entry {
             ),
             ("Steps", scalar(STEPS as f32)),
         ],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+// ---- depth output --------------------------------------------------------------------------
+
+const BRIGHTNESS: f32 = 0.7;
+
+fn glsl_depth_output() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                let c = sample(&TEX8, uv)?;
+                Some([
+                    c[0] * BRIGHTNESS * color[0],
+                    c[1] * BRIGHTNESS * color[1],
+                    c[2] * BRIGHTNESS * color[2],
+                    c[3] * color[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_glsl_depth_output.fx",
+        "a pixel shader writing DEPTH0 from a struct member (sprite depth sorting); its GLSL enables the frag-depth extension before any statement",
+        vec![technique(
+            "SpriteDepth",
+            vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_float("Brightness").with_default(&[1.0]),
+            p_float("DepthScale").with_default(&[1.0]),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![("Brightness", scalar(BRIGHTNESS)), ("DepthScale", scalar(0.5))],
         vec![("TextureSampler", TEX8)],
         Check::reference(reference),
     )
