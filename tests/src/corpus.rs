@@ -47,6 +47,7 @@
 mod compat_effects;
 mod compat_integers;
 mod compat_varyings;
+mod compat_misc;
 mod math;
 mod mesh_effects;
 mod sprite_effects;
@@ -412,6 +413,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(compat_effects::entries());
     all.extend(compat_integers::entries());
     all.extend(compat_varyings::entries());
+    all.extend(compat_misc::entries());
     all.sort_by_key(|e| e.file);
     all
 }

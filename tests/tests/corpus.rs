@@ -451,23 +451,31 @@ fn include_effects_report_their_headers() {
     }
 }
 
-/// The table's sampler types follow the texture parameter types.
+/// The table's sampler types follow the texture parameter types. A plain `sampler` read with
+/// two dimensions by two techniques' entries names one parameter, typed as mgfxc types it: by
+/// the first shader that samples it.
 #[test]
 fn table_sampler_types_match_texture_types() {
     for e in entries() {
+        let mut first: Vec<(&str, ParameterType)> = Vec::new();
         for t in &e.techniques {
             for p in &t.passes {
                 for s in &p.samplers {
-                    let param = e.parameters.iter().find(|x| x.name == s.parameter).unwrap();
                     let want = match s.ty {
                         SamplerType::Sampler2D => ParameterType::Texture2D,
                         SamplerType::SamplerCube => ParameterType::TextureCube,
                         SamplerType::SamplerVolume => ParameterType::Texture3D,
                         SamplerType::Sampler1D => ParameterType::Texture1D,
                     };
-                    assert_eq!(param.ty, want, "{}: sampler {}", e.file, s.name());
+                    if !first.iter().any(|(n, _)| *n == s.parameter) {
+                        first.push((s.parameter, want));
+                    }
                 }
             }
+        }
+        for (name, want) in first {
+            let param = e.parameters.iter().find(|x| x.name == name).unwrap();
+            assert_eq!(param.ty, want, "{}: texture parameter {name}", e.file);
         }
     }
 }
@@ -707,4 +715,63 @@ fn every_shader_lowers_compiles_translates_and_rewrites() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The depth-writing corpus shader, as MonoGame's mobile platforms load it: its GLSL compiles
+/// in an OpenGL ES 2.0 context, and every `#extension` line comes before the first statement
+/// (GLSL ES 1.00 allows them nowhere else; Mesa is lenient there, GLES2 drivers are not).
+#[test]
+fn depth_writing_shader_compiles_as_glsl_es_100() {
+    use glow::HasContext;
+    use shadowdusk::gl::headless::{Api, HeadlessGl};
+
+    let file = "compat_glsl_depth_output.fx";
+    let compiled = compile_file(&corpus_dir().join(file), &Options::default())
+        .unwrap_or_else(|e| panic!("{file} does not compile:\n{}", e.render(false)));
+    let context = match HeadlessGl::with_api(8, 8, Api::Gles2) {
+        Ok(c) => c,
+        Err(e) => {
+            shadowdusk_tests::skip(
+                "depth_writing_shader_compiles_as_glsl_es_100",
+                &format!("no headless OpenGL ES 2.0 context: {e}"),
+            );
+            return;
+        }
+    };
+    let gl = context.gl();
+    let mut checked = 0;
+    for shader in &compiled.effect.shaders {
+        let glsl = String::from_utf8(shader.code.clone()).expect("GLSL is text");
+        if !glsl.contains("GL_EXT_frag_depth") {
+            continue;
+        }
+        let first_code = glsl
+            .lines()
+            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .expect("a statement");
+        for (k, line) in glsl.lines().enumerate() {
+            if line.trim_start().starts_with("#extension") {
+                assert!(
+                    k < first_code,
+                    "`{line}` after the first statement:\n{glsl}"
+                );
+            }
+        }
+        // SAFETY: the context is current on this thread for the whole block.
+        unsafe {
+            let s = gl
+                .create_shader(glow::FRAGMENT_SHADER)
+                .expect("shader object");
+            gl.shader_source(s, &glsl);
+            gl.compile_shader(s);
+            assert!(
+                gl.get_shader_compile_status(s),
+                "GLSL ES 1.00 compile failed:\n{}\n{glsl}",
+                gl.get_shader_info_log(s)
+            );
+            gl.delete_shader(s);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 1, "{file}: one depth-writing shader");
 }

@@ -19,9 +19,10 @@
 //! Names chosen here (all replaced by the dialect stage): uniform arrays `sd_ub<k>`, combined
 //! samplers `sd_cs<k>`, stage inputs `sd_in_<SEM>`, stage outputs `sd_out_<SEM>`.
 //!
-//! Before SPIRV-Cross, two SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
-//! into what fxc computed (signed only; `/` and `%` as truncated float division), and `widen`
-//! gives non-square matrix temporaries a square shape.
+//! Before SPIRV-Cross, three SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
+//! into what fxc computed (signed only; `/` and `%` as truncated float division), `widen`
+//! gives non-square matrix temporaries a square shape, and `lanes` rewrites run-time vector
+//! lanes of uniforms and DXC's `uint` index casts (see each module).
 //!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with
@@ -29,6 +30,7 @@
 //! Errors returned are SPIRV-Cross failures (SD0101).
 
 mod integers;
+mod lanes;
 mod reflect;
 mod widen;
 
@@ -170,6 +172,8 @@ pub fn to_glsl_with_registers(
     let words = integers.as_deref().unwrap_or(&spirv.words);
     let widened = widen::widen(words);
     let words = widened.as_deref().unwrap_or(words);
+    let split = lanes::split_dynamic_lanes(words);
+    let words = split.as_deref().unwrap_or(words);
     let mut c =
         Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c

@@ -209,4 +209,33 @@ fn modules_without_unsigned_types_or_division_are_left_alone() {
     }
     let spv = dxc::compile(ps, "main", Stage::Pixel).unwrap();
     assert!(integers::lower(&spv.words).is_none());
+fn run_time_lanes_of_uniform_vectors_read_whole_registers() {
+    // A kernel weight picked by a loop counter, a channel by a uniform, a lane of an array
+    // element: SPIRV-Cross refuses a flattened pointer to one float at a run-time lane.
+    let ps = "float4 Weights; float Index; float3 Offs[3];\n\
+              float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+              float s = 0; for (int i = 0; i < 4; i++) s += Weights[i] * uv.x;\n\
+              return s + Weights[(int)Index] + Offs[1][(int)Index] + Offs[(int)Index].y; }";
+    let Some(g) = cross(ps, Stage::Pixel) else {
+        return;
+    };
+    // The register is read whole, then indexed.
+    assert!(g.text.contains("sd_ub0[0][_"), "{}", g.text);
+    assert!(g.text.contains("sd_ub0[3].xyz[_"), "{}", g.text);
+    assert!(!g.text.contains("uint"), "{}", g.text);
+}
+
+#[test]
+fn run_time_indices_stay_int() {
+    // DXC casts every run-time index to uint; used twice, SPIRV-Cross kept a `uint` temporary
+    // and asked for GL_EXT_gpu_shader4.
+    let ps = "float Index;\n\
+              float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+              float3 c[2] = { float3(1, 0, 0), float3(0, 1, 0) }; float4 v = uv.xyxy;\n\
+              return v[(int)Index] + c[(int)Index][(int)Index]; }";
+    let Some(g) = cross(ps, Stage::Pixel) else {
+        return;
+    };
+    assert!(!g.text.contains("uint"), "{}", g.text);
+    assert!(!g.text.contains("gpu_shader4"), "{}", g.text);
 }

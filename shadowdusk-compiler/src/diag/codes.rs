@@ -136,6 +136,13 @@ pub enum Code {
 }
 
 impl Code {
+    /// Whether the code means a ShadowDusk bug rather than something in the user's effect: a
+    /// consistency check between stages (SD0012) or SPIRV-Cross refusing what DXC produced
+    /// (SD0101). Valid HLSL must never reach one (`tests/tests/no_internal_errors.rs`).
+    pub fn is_internal(self) -> bool {
+        matches!(self, Code::SD0012 | Code::SD0101)
+    }
+
     /// The printed form, e.g. `"SD0001"`.
     pub fn as_str(self) -> &'static str {
         use Code::*;

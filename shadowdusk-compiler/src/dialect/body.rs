@@ -335,17 +335,20 @@ pub fn emit(p: &Plan<'_>) -> Result<String, DialectError> {
 }
 
 fn assemble(p: &Plan<'_>, flags: &Flags, writes_position: bool, array: &str, body: &str) -> String {
+    // Every block that may hold an `#extension` line comes before the precision statements:
+    // GLSL ES 1.00 allows `#extension` only before the first non-preprocessor token (GLES2
+    // drivers refuse it later). mgfxc likewise puts its derivatives extension first.
     let mut s = String::new();
     if flags.derivatives {
         s.push_str(header::DERIVATIVES);
     }
-    s.push_str(header::precision(p.stage));
     if flags.lod {
         s.push_str(header::LOD);
     }
     if flags.depth {
         s.push_str(header::DEPTH);
     }
+    s.push_str(header::precision(p.stage));
     s.push('\n');
     if p.alloc.count > 0 {
         s.push_str(&format!("uniform vec4 {array}[{}];\n", p.alloc.count));

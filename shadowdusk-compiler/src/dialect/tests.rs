@@ -454,11 +454,9 @@ fn lod_grad_and_bias_get_the_lod_header() {
         "{}",
         d.glsl
     );
-    let header_end = d
-        .glsl
-        .find("#endif\n#if __VERSION__")
-        .expect("LOD header right after the precision header");
-    assert!(header_end < d.glsl.find("uniform").unwrap());
+    // First: its `#extension` lines must precede every non-preprocessor token.
+    assert!(d.glsl.starts_with(header::LOD), "{}", d.glsl);
+    assert_extensions_first(&d.glsl);
 }
 
 #[test]
@@ -487,6 +485,20 @@ fn mrt_writes_every_target_through_gl_fragdata() {
     assert!(d.glsl.contains("ps_oC1 ="), "{}", d.glsl);
 }
 
+/// GLSL ES 1.00 §3.4: `#extension` directives come before any non-preprocessor token (Mesa
+/// accepts them later, so compiling is not proof; GLES2 drivers refuse).
+fn assert_extensions_first(glsl: &str) {
+    let first_code = glsl
+        .lines()
+        .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .unwrap_or(usize::MAX);
+    for (k, l) in glsl.lines().enumerate() {
+        if l.trim_start().starts_with("#extension") {
+            assert!(k < first_code, "`{l}` after the first statement:\n{glsl}");
+        }
+    }
+}
+
 #[test]
 fn depth_output_goes_to_gl_fragdepth() {
     let src = "float4 main(float4 c : COLOR0, out float depth : SV_Depth) : SV_Target { depth = c.x; return c; }";
@@ -498,6 +510,28 @@ fn depth_output_goes_to_gl_fragdepth() {
         "{}",
         d.glsl
     );
+    assert!(d.glsl.starts_with(header::DEPTH), "{}", d.glsl);
+    assert_extensions_first(&d.glsl);
+}
+
+#[test]
+fn every_extension_precedes_the_precision_statements() {
+    // Depth, LOD and derivatives together: all three headers, then the precision block.
+    let src = "Texture2D T; SamplerState S;\n\
+        float4 main(float2 uv : TEXCOORD0, out float depth : SV_Depth) : SV_Target {\n\
+        depth = ddx(uv.x); return T.SampleLevel(S, uv, 1); }";
+    let Some(d) = ok(src, Stage::Pixel) else {
+        return;
+    };
+    let want = format!(
+        "{}{}{}{}",
+        header::DERIVATIVES,
+        header::LOD,
+        header::DEPTH,
+        header::precision(Stage::Pixel)
+    );
+    assert!(d.glsl.starts_with(&want), "{}", d.glsl);
+    assert_extensions_first(&d.glsl);
 }
 
 #[test]

@@ -10,7 +10,9 @@
 //! * `-HV 2018`: HLSL 2021 rejects idioms that old MonoGame shaders use everywhere (vector
 //!   conditions in `?:`, `&&`/`||` on vectors); 2018 accepts them (see the tests in `mod.rs`).
 //! * `-WX` only on the first try: a clean compile then proves there was nothing to warn about;
-//!   see [`super::compile`] for why warnings are read that way.
+//!   see [`super::compile`] for why warnings are read that way. The retry adds
+//!   `-Wno-error=return-type`: DXC refuses a path that ends a non-void function without
+//!   `return` even without `-WX`, where fxc compiled the effect.
 //! * `-O3`: lets DXC fold and inline everything; the legacy GLSL targets have no function
 //!   pointers or recursion anyway.
 //! * pixel stage: `-fvk-use-dx-position-w`, so `SV_Position.w` reads as D3D's `1/w`.
@@ -40,6 +42,11 @@ pub fn arguments(stage: Stage, warnings_as_errors: bool) -> Vec<&'static str> {
     ];
     if warnings_as_errors {
         a.push("-WX");
+    } else {
+        // DXC makes a path that can end a non-void function without `return` an error; fxc
+        // compiled effects that have one, so the retry keeps it a warning (SD0110, from the
+        // first run's message).
+        a.push("-Wno-error=return-type");
     }
     if stage == Stage::Pixel {
         a.push("-fvk-use-dx-position-w");

@@ -406,6 +406,21 @@ mod tests {
     }
 
     #[test]
+    fn a_path_without_return_is_a_warning() {
+        if missing_skips() {
+            return;
+        }
+        // DXC refuses it even without -WX; fxc compiled effects that have one.
+        let src = "float band(float l)\n{\n    if (l < 0.5) return l * 2;\n    else if (l >= 0.5) return 1;\n}\n\
+                   float4 main(float4 c : COLOR0) : SV_Target { return band(c.r); }";
+        let spv = compile(src, "main", Stage::Pixel).unwrap();
+        assert_eq!(spv.warnings.len(), 1, "{:?}", spv.warnings);
+        let w = &spv.warnings[0];
+        assert_eq!((w.line, w.is_error), (5, false), "{w:?}");
+        assert!(w.text.contains("[-Wreturn-type]"), "{w:?}");
+    }
+
+    #[test]
     fn clean_shaders_have_no_warnings() {
         if missing_skips() {
             return;

@@ -62,9 +62,10 @@ impl<'a> ParameterTable<'a> {
             if p.class != ParameterClass::Object {
                 return Err(self.conflict(name, "a texture and a uniform value"));
             }
-            if p.ty != ty {
-                return Err(self.conflict(name, "textures of two different dimensions"));
-            }
+            // Textures of two dimensions under one name (a plain `sampler` read as 2D by one
+            // technique's entry and as a cube map by another's): mgfxc keeps the type the
+            // first shader gave the parameter and binds the others' samplers to it unchecked,
+            // and MonoGame's `SetValue(Texture)` accepts any texture, so the first one wins here.
             return Ok(i);
         }
         Ok(self.push(name, Parameter::texture(name, ty)))

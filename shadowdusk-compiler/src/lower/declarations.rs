@@ -146,9 +146,15 @@ pub fn integer_uniforms(
             (format!("(({base}{shape}){carrier}"), ")".to_string())
         };
         if g.ty.array.is_none() {
+            // Written by shader code (`Count += 1;`, a per-invocation copy to fxc): not `const`.
+            let constness = if written_in_bodies(parsed, src, toks, &g.name) {
+                ""
+            } else {
+                "const "
+            };
             edits.insert(
                 site.stmt_end,
-                format!(" static const {base}{shape} {} = {open}{close};", g.name),
+                format!(" static {constness}{base}{shape} {} = {open}{close};", g.name),
             );
         } else {
             for (name, index_end) in indexed_uses(src, toks, &g.name, &g.range) {
@@ -220,29 +226,47 @@ fn indexed_uses(
 /// Prefix of the per-invocation copies of uniforms the shader code writes to.
 pub const MUTABLE_PREFIX: &str = "__sd_mut_";
 
-/// Uniforms written by shader code (`Amount = saturate(Amount);`, `Tint.a *= 0.5;`): fxc
-/// compiles the write to a per-invocation copy of the constant, DXC refuses to write a uniform.
-/// Each such uniform gets a `static` copy initialised from it, declared on its line, and every
-/// use inside function bodies reads and writes the copy; the uniform and its register are
-/// untouched. Integer and array uniforms are left alone (their carriers are already copies or
-/// converted at each use).
+/// Uniforms written by shader code (`Amount = saturate(Amount);`, `Tint.a *= 0.5;`,
+/// `Offsets[1] = 0;`): fxc compiles the write to a per-invocation copy of the constant, DXC
+/// refuses to write a uniform. Each such uniform gets a `static` copy initialised from it
+/// (an array element by element, the reads SPIRV-Cross can flatten), declared on its line, and
+/// every use inside function bodies reads and writes the copy; the uniform and its register are
+/// untouched. Integer uniforms are left alone (their carriers are already copies, made writable
+/// by `integer_uniforms` when written), and so are arrays of non-square matrices (read through
+/// their registers).
 pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
-    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
-        if !float_based(&g.ty) || g.ty.array.is_some() {
+        let non_square = g.ty.is_matrix && g.ty.rows != g.ty.columns;
+        if !float_based(&g.ty) || (g.ty.array.is_some() && non_square) {
+            continue;
+        }
+        if !written_in_bodies(parsed, src, toks, &g.name) {
             continue;
         }
         let found = body_uses(parsed, src, toks, &g.name);
-        if !found.iter().any(|&i| is_written(&text, i)) {
-            continue;
-        }
         let copy = format!("{MUTABLE_PREFIX}{}", g.name);
         let ty = element_type(&g.ty);
-        edits.insert(site.stmt_end, format!(" static {ty} {copy} = {};", g.name));
+        let declaration = match g.ty.array {
+            None => format!(" static {ty} {copy} = {};", g.name),
+            Some(n) => {
+                let elements: Vec<String> = (0..n).map(|k| format!("{}[{k}]", g.name)).collect();
+                format!(" static {ty} {copy}[{n}] = {{ {} }};", elements.join(", "))
+            }
+        };
+        edits.insert(site.stmt_end, declaration);
         for i in found {
             edits.replace(toks[i].range.clone(), copy.clone());
         }
     }
+}
+
+/// Whether code inside a function body assigns to (or increments) the global `name`, whole or
+/// in part.
+fn written_in_bodies(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> bool {
+    let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
+    body_uses(parsed, src, toks, name)
+        .into_iter()
+        .any(|i| is_written(&text, i))
 }
 
 /// Token indices of the uses of `name` inside function bodies (not member accesses `x.name`).
@@ -290,6 +314,11 @@ pub fn whole_uniform_arrays(parsed: &ParsedEffect, src: &str, toks: &[Token], ed
         let Some(n) = g.ty.array.filter(|_| float_based(&g.ty) && !non_square) else {
             continue;
         };
+        // A written array is read through its writable copy (`written_uniforms`), which is
+        // itself a static array that can be passed whole.
+        if written_in_bodies(parsed, src, toks, &g.name) {
+            continue;
+        }
         let whole: Vec<usize> = body_uses(parsed, src, toks, &g.name)
             .into_iter()
             .filter(|&i| text(i + 1) != "[")

@@ -13,14 +13,15 @@
 //! interpolate every varying); stage-qualified registers keep only this stage's binding;
 //! `int`/`bool` uniforms are carried as floats (MonoGame uploads every register as float);
 //! effect-style texture types on function parameters and struct members become `Texture2D` & co.;
-//! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry.
+//! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry; the bodies of
+//! functions the entry does not reach are left out, as fxc never compiles them (`reach`).
 //!
 //! Edits are computed on the stripped text and applied in one pass; the text keeps its line
 //! structure (insertions stay on the line of the code they belong to), except for the wrapper
 //! entry, which is appended at the end.
 //!
 //! Refused: FX0012 (a `tex*` call that cannot be lowered: unknown arity, not on a global legacy
-//! sampler, wrong dimension, a plain `sampler` used with two dimensions),
+//! sampler, wrong dimension, a plain `sampler` used with two dimensions by one entry's reached code),
 //! FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102 (entry
 //! not found).
 
@@ -28,6 +29,7 @@ mod declarations;
 mod emit;
 mod entry;
 mod intrinsics;
+mod reach;
 mod sampler_params;
 mod samplers;
 
@@ -134,9 +136,14 @@ fn lower_inner(
         .into_iter()
         .filter(|t| t.kind != TokenKind::Directive)
         .collect();
+    // What the entry does not reach is not compiled (fxc's habit): its bodies are left out and
+    // the sampler rewrites look at the reached code only, so each entry decides alone what
+    // dimension a plain `sampler` has.
+    let dead = reach::unreached_bodies(parsed, src, &toks, &shader.entry);
+    let live = reach::live_tokens(&toks, &dead);
     // A D3D10-style `SamplerState S;` handed to `tex2D` is used the D3D9 way, as real effects
     // mixing the two styles do (fxc accepts it), so it is lowered like a legacy sampler.
-    let tex_called = intrinsics::sampler_arguments(src, &toks);
+    let tex_called = intrinsics::sampler_arguments(src, &live);
     let is_legacy = |s: &crate::effect::SamplerDecl| s.legacy || tex_called.contains(&s.name);
     let legacy: BTreeMap<&str, Option<Dim>> = parsed
         .ast
@@ -152,7 +159,7 @@ fn lower_inner(
     let mut uses = BTreeMap::new();
     let calls = emit::find_calls(
         src,
-        &toks,
+        &live,
         map,
         &|n| legacy.get(n).copied(),
         &param,
@@ -161,7 +168,7 @@ fn lower_inner(
     let args = sampler_params::arguments(
         parsed,
         src,
-        &toks,
+        &live,
         map,
         &params,
         &|n| legacy.contains_key(n),
@@ -187,7 +194,13 @@ fn lower_inner(
         pairs: &pairs,
     };
     let mut b = TextBuilder::new();
-    emitter.emit(0..src.len(), &mut b);
+    let mut pos = 0;
+    for body in &dead {
+        emitter.emit(pos..body.start, &mut b);
+        b.insert(&reach::prototype_body(src, body), body.start);
+        pos = body.end;
+    }
+    emitter.emit(pos..src.len(), &mut b);
     let (text, map) = b.finish();
     Ok(Lowered {
         entry,

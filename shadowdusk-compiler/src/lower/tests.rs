@@ -266,6 +266,47 @@ fn intrinsic_errors() {
 }
 
 #[test]
+fn unreached_functions_are_left_out_per_entry() {
+    // fxc compiles what the entry reaches: `Grain` (noise() exists only for tx_ profiles) is
+    // reached by no entry, and the plain `s` is a cube map for `Sky` and 2D for `Flat`.
+    let c = case(
+        "sampler s;\n\
+         float4 Grain(float2 uv)\n{\n    return noise(uv.x) * tex2D(s, uv);\n}\n\
+         float4 Flat(float2 uv) { return tex2D(s, uv); }\n\
+         float4 Cube(float3 d) { return texCUBE(s, d); }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return Flat(uv); }\n\
+         float4 Sky(float2 uv : TEXCOORD0) : COLOR0 { return Cube(float3(uv, 1)); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }\n\
+         technique U { pass { PixelShader = compile ps_2_0 Sky(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains("float4 Grain(float2 uv)\n;\n\n\n"), "{}", l.text);
+    assert!(l.text.contains("float4 Cube(float3 d) ;\n"), "{}", l.text);
+    assert!(l.text.contains("__sd_tex_s.Sample(s, (uv).xy)"), "{}", l.text);
+    assert_eq!(l.text.lines().count(), c.expanded.text.lines().count());
+    assert_eq!(l.samplers[0].dim, Dim::D2);
+    let l = compiles(&c, "Sky", Stage::Pixel);
+    assert!(l.text.contains("float4 Flat(float2 uv) ;\n"), "{}", l.text);
+    assert!(l.text.contains("TextureCube __sd_tex_s;"), "{}", l.text);
+    assert_eq!(l.samplers[0].dim, Dim::Cube);
+    // A line after the dropped bodies still maps to itself.
+    let at = l.text.find("Cube(float3(uv").unwrap();
+    let want = c.expanded.text.find("Cube(float3(uv").unwrap();
+    assert_eq!(l.map.map(at as u32) as usize, want);
+    // A function called by a global initializer counts as reached; a prototype is no call.
+    let c = case(
+        "float Half(float x);\nfloat Twice(float x) { return x * 2; }\n\
+         float Half(float x) { return x * 0.5; }\n\
+         static const float K = Twice(0.25);\n\
+         float4 PS() : COLOR0 { return K; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains("float Twice(float x) { return x * 2; }"), "{}", l.text);
+    assert!(l.text.contains("float Half(float x) ;"), "{}", l.text);
+}
+
+#[test]
 fn sampler_parameters_become_texture_sampler_pairs_down_every_call() {
     // FXAA 3.11's HLSL_3 path: `FxaaTex` is `sampler2D`, passed down three calls; a noise
     // helper takes `uniform sampler3D`; a plain global `sampler` takes the dimension of the
@@ -672,6 +713,28 @@ fn uniforms_written_by_shader_code_work_on_a_per_invocation_copy() {
         "float4 Tint; static float4 __sd_mut_Tint = Tint;",
         "__sd_mut_Amount = saturate(__sd_mut_Amount * 2); __sd_mut_Tint.a *= 0.5; L l; l.Amount = 1;",
         "return __sd_mut_Tint * __sd_mut_Amount * l.Amount + (__sd_mut_Tint == 0);",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+}
+
+#[test]
+fn written_uniform_arrays_and_ints_get_writable_copies() {
+    // An element of a uniform array and an int uniform written by shader code (fxc writes a
+    // temporary); the array's copy is built element by element and can still be passed whole.
+    let c = case(
+        "float2 Offsets[2];\nint Steps;\nfloat2 Sum(float2 o[2]) { return o[0] + o[1]; }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 {\n\
+         Steps += 1; Offsets[1] *= Steps;\n\
+         return float4(Sum(Offsets) + Offsets[1], 0, 1); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "float2 Offsets[2]; static float2 __sd_mut_Offsets[2] = { Offsets[0], Offsets[1] };",
+        "static int Steps = ((int)__sd_u_Steps);",
+        "Steps += 1; __sd_mut_Offsets[1] *= Steps;",
+        "return float4(Sum(__sd_mut_Offsets) + __sd_mut_Offsets[1], 0, 1);",
     ] {
         assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
     }

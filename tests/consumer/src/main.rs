@@ -40,6 +40,10 @@ include_effect!("shaders/compat_reg_bones128.fx");
 include_effect!("shaders/compat_sem_tangent_frame.fx");
 include_effect!("shaders/compat_sem_vface_member.fx");
 include_effect!("shaders/compat_sem_nointerpolation.fx");
+include_effect!("shaders/compat_reach_unused_helpers.fx");
+include_effect!("shaders/compat_index_dynamic_lanes.fx");
+include_effect!("shaders/compat_decl_fxc_leniency.fx");
+include_effect!("shaders/compat_glsl_depth_output.fx");
 
 /// What a generated module says about its effect, gathered through its typed items.
 struct Typed<E: Effect> {
@@ -186,6 +190,10 @@ fn check_all() -> Result<Vec<String>, String> {
         typed!(compat_sem_tangent_frame, [])?,
         typed!(compat_sem_vface_member, [])?,
         typed!(compat_sem_nointerpolation, [S0])?,
+        typed!(compat_reach_unused_helpers, [TEXTURE_SAMPLER])?,
+        typed!(compat_index_dynamic_lanes, [TEXTURE_SAMPLER])?,
+        typed!(compat_decl_fxc_leniency, [TEXTURE_SAMPLER])?,
+        typed!(compat_glsl_depth_output, [TEXTURE_SAMPLER])?,
     ])
 }
 
@@ -314,6 +322,15 @@ mod tests {
     #[test]
     fn a_128_bone_palette_skins_through_the_typed_api() {
         super::draw_skinned_and_check().unwrap_or_else(|e| panic!("{e}"));
+    /// A uniform default folded from `normalize(...)` reaches the typed `Params`.
+    #[test]
+    fn folded_defaults_reach_the_typed_params() {
+        let lum = super::compat_decl_fxc_leniency::Params::default().lum_coeff();
+        let v = [0.3f32, 0.59, 0.11];
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        for k in 0..3 {
+            assert!((lum[k] - v[k] / l).abs() < 1e-6, "{lum:?}");
+        }
     }
 
     /// `CONSUMER_BUILD_SCRIPT` is defined only by build.rs, so this default can only come from

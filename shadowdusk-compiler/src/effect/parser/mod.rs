@@ -727,7 +727,7 @@ impl<'a> Parser<'a> {
                                     Code::SD0025,
                                     self.span(at, r.end - 1),
                                     message,
-                                    "use a literal or constructor of literals, e.g. `float4(1, 0, 0, 1)` or `{1, 2, 3}`",
+                                    "use literals, constructors of literals or intrinsics of them, e.g. `float4(1, 0, 0, 1)`, `{1, 2, 3}` or `normalize(float3(1, 2, 3))`",
                                 ));
                             }
                         }

@@ -1,0 +1,338 @@
+//! Uniform vector components picked at run time, made into whole-vector reads before
+//! SPIRV-Cross flattens the uniform blocks.
+//!
+//! `Weights[i]` on a `float4 Weights` uniform (a loop over a kernel's weights, a channel picked
+//! by a uniform) is, in DXC's SPIR-V, an access chain into the `$Globals` block that ends with
+//! a run-time component index, loaded as one float. SPIRV-Cross's flattening spells every block
+//! read as a read of the `vec4` array, and a pointer to one float at a run-time lane has no such
+//! spelling, so it refuses ("Stride for dynamic vector indexing must be divisible by the size of
+//! a 4-component vector"). fxc compiled these reads (a relative-addressed constant and a
+//! component select), so they must work.
+//!
+//! The same value, read as the whole vector and then indexed (`OpVectorExtractDynamic`), is a
+//! read of one `vec4` register followed by `v[i]`, which GLSL 1.10 has. So each such access
+//! chain loses its last index and points at the vector, and each load through it loads the
+//! vector and extracts the component. A chain used other than by loads is left alone.
+//!
+//! DXC also turns every run-time index into a `uint` (an `OpBitcast` of the `int`) before it
+//! indexes a vector or an access chain with it. GLSL 1.10 has no `uint`, and SPIR-V takes a
+//! signed index as well, so such indices use the `int` itself ([`signed_indices`]); the cast is
+//! then unused and SPIRV-Cross does not spell it (used twice, it was a `uint` temporary).
+//!
+//! Input and output are SPIR-V words; the module is only rewritten when something matches.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+const OP_TYPE_INT: u16 = 21;
+const OP_TYPE_VECTOR: u16 = 23;
+const OP_TYPE_MATRIX: u16 = 24;
+const OP_TYPE_ARRAY: u16 = 28;
+const OP_TYPE_RUNTIME_ARRAY: u16 = 29;
+const OP_TYPE_STRUCT: u16 = 30;
+const OP_TYPE_POINTER: u16 = 32;
+const OP_CONSTANT: u16 = 43;
+const OP_FUNCTION: u16 = 54;
+const OP_VARIABLE: u16 = 59;
+const OP_LOAD: u16 = 61;
+const OP_ACCESS_CHAIN: u16 = 65;
+const OP_IN_BOUNDS_ACCESS_CHAIN: u16 = 66;
+const OP_VECTOR_EXTRACT_DYNAMIC: u16 = 77;
+const OP_VECTOR_INSERT_DYNAMIC: u16 = 78;
+const OP_BITCAST: u16 = 124;
+/// Names, strings, line markers and decorations: they mention ids without using them.
+const DEBUG_AND_ANNOTATIONS: [u16; 6] = [5, 6, 7, 8, 71, 72];
+const STORAGE_UNIFORM: u32 = 2;
+
+/// One instruction's words (the first holds word count and opcode).
+struct Inst(Vec<u32>);
+
+impl Inst {
+    fn new(op: u16, operands: &[u32]) -> Inst {
+        let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
+        w.extend_from_slice(operands);
+        Inst(w)
+    }
+    fn op(&self) -> u16 {
+        (self.0[0] & 0xffff) as u16
+    }
+    fn operand(&self, i: usize) -> Option<u32> {
+        self.0.get(i + 1).copied()
+    }
+}
+
+/// What an id declares, as far as walking an access chain needs.
+enum Type {
+    /// Component type.
+    Vector(u32),
+    /// Column type.
+    Matrix(u32),
+    /// Element type.
+    Array(u32),
+    /// Member types.
+    Struct(Vec<u32>),
+    /// Storage class and pointee.
+    Pointer(u32, u32),
+}
+
+/// An access chain to rewrite: it ends at a vector (`vector`) instead of at one component.
+struct Split {
+    vector: u32,
+    component: u32,
+    lane: u32,
+}
+
+/// Rewrites the module if it indexes with a `uint` cast of an `int`, or reads a uniform
+/// vector's component at a run-time index; `None` when it does neither.
+pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
+    if words.len() < 5 {
+        return None;
+    }
+    let mut insts = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 || i + count > words.len() {
+            return None;
+        }
+        insts.push(Inst(words[i..i + count].to_vec()));
+        i += count;
+    }
+    let signed = signed_indices(&mut insts);
+
+    let mut types: BTreeMap<u32, Type> = BTreeMap::new();
+    let mut constants: BTreeMap<u32, u32> = BTreeMap::new();
+    // Result id → its (pointer) type id, for variables and access chains.
+    let mut pointer_of: BTreeMap<u32, u32> = BTreeMap::new();
+    for x in &insts {
+        let o = |k| x.operand(k);
+        let entry = match x.op() {
+            OP_TYPE_VECTOR => o(1).map(Type::Vector),
+            OP_TYPE_MATRIX => o(1).map(Type::Matrix),
+            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY => o(1).map(Type::Array),
+            OP_TYPE_STRUCT => Some(Type::Struct(x.0[2..].to_vec())),
+            OP_TYPE_POINTER => o(1).zip(o(2)).map(|(s, t)| Type::Pointer(s, t)),
+            OP_CONSTANT => {
+                if let (Some(id), Some(v)) = (o(1), o(2)) {
+                    constants.insert(id, v);
+                }
+                None
+            }
+            OP_VARIABLE | OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => {
+                if let (Some(t), Some(id)) = (o(0), o(1)) {
+                    pointer_of.insert(id, t);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let (Some(t), Some(id)) = (entry, o(0)) {
+            types.insert(id, t);
+        }
+    }
+
+    // Access chains into uniform blocks whose last index picks a vector component at run time.
+    let mut splits: BTreeMap<u32, Split> = BTreeMap::new();
+    for x in &insts {
+        if !matches!(x.op(), OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN) || x.0.len() < 5 {
+            continue;
+        }
+        let (Some(result), Some(base)) = (x.operand(1), x.operand(2)) else {
+            continue;
+        };
+        let Some(Type::Pointer(STORAGE_UNIFORM, mut t)) =
+            pointer_of.get(&base).and_then(|p| types.get(p))
+        else {
+            continue;
+        };
+        let indices = &x.0[4..];
+        let (lane, walk) = indices.split_last().expect("at least one index");
+        if constants.contains_key(lane) {
+            continue;
+        }
+        let mut ok = true;
+        for idx in walk {
+            t = match types.get(&t) {
+                Some(Type::Struct(members)) => {
+                    match constants.get(idx).and_then(|&k| members.get(k as usize)) {
+                        Some(&m) => m,
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                Some(Type::Array(e) | Type::Matrix(e) | Type::Vector(e)) => *e,
+                _ => {
+                    ok = false;
+                    break;
+                }
+            };
+        }
+        if let (true, Some(Type::Vector(component))) = (ok, types.get(&t)) {
+            splits.insert(
+                result,
+                Split {
+                    vector: t,
+                    component: *component,
+                    lane: *lane,
+                },
+            );
+        }
+    }
+    // Only chains read by loads alone (a uniform is never written).
+    for x in insts
+        .iter()
+        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
+    {
+        // Words from the header on: a chain's result (word 2) is its definition, a load's
+        // pointer (word 3) the use allowed.
+        let skip = match x.op() {
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => 3,
+            OP_LOAD => 4,
+            _ => 1,
+        };
+        let used: Vec<u32> = x.0[skip.min(x.0.len())..]
+            .iter()
+            .filter(|w| splits.contains_key(w))
+            .copied()
+            .collect();
+        for w in used {
+            splits.remove(&w);
+        }
+    }
+    if splits.is_empty() && !signed {
+        return None;
+    }
+
+    let mut bound = words[3];
+    let mut fresh = || {
+        bound += 1;
+        bound - 1
+    };
+    // `OpTypePointer Uniform %vector` for every vector a chain now ends at.
+    let mut vector_pointers: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut new_types = Vec::new();
+    let wanted: BTreeSet<u32> = splits.values().map(|s| s.vector).collect();
+    for v in wanted {
+        let existing = types.iter().find_map(|(id, t)| match t {
+            Type::Pointer(STORAGE_UNIFORM, p) if *p == v => Some(*id),
+            _ => None,
+        });
+        let id = existing.unwrap_or_else(|| {
+            let id = fresh();
+            new_types.push(Inst::new(OP_TYPE_POINTER, &[id, STORAGE_UNIFORM, v]));
+            id
+        });
+        vector_pointers.insert(v, id);
+    }
+
+    let mut out: Vec<Inst> = Vec::with_capacity(insts.len() + splits.len() * 2);
+    let mut new_types = Some(new_types);
+    for x in insts {
+        if x.op() == OP_FUNCTION {
+            // Types may be declared anywhere before the first function.
+            if let Some(t) = new_types.take() {
+                out.extend(t);
+            }
+        }
+        match x.op() {
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN
+                if x.operand(1).is_some_and(|r| splits.contains_key(&r)) =>
+            {
+                let s = &splits[&x.operand(1).expect("checked")];
+                let mut w = x.0[1..x.0.len() - 1].to_vec();
+                w[0] = vector_pointers[&s.vector];
+                out.push(Inst::new(x.op(), &w));
+            }
+            OP_LOAD if x.operand(2).is_some_and(|p| splits.contains_key(&p)) => {
+                let (Some(result), Some(pointer)) = (x.operand(1), x.operand(2)) else {
+                    unreachable!("checked")
+                };
+                let s = &splits[&pointer];
+                let vector = fresh();
+                let mut load = vec![s.vector, vector, pointer];
+                load.extend_from_slice(&x.0[4..]);
+                out.push(Inst::new(OP_LOAD, &load));
+                out.push(Inst::new(
+                    OP_VECTOR_EXTRACT_DYNAMIC,
+                    &[s.component, result, vector, s.lane],
+                ));
+            }
+            _ => out.push(x),
+        }
+    }
+    let mut words_out = words[..5].to_vec();
+    words_out[3] = bound;
+    for x in out {
+        words_out.extend(x.0);
+    }
+    Some(words_out)
+}
+
+/// Replaces each index that is a `uint` bitcast of a 32-bit `int` by the `int`, in access
+/// chains and dynamic vector extracts and inserts. Returns whether anything changed.
+fn signed_indices(insts: &mut Vec<Inst>) -> bool {
+    // 32-bit integer type id → signed.
+    let ints: BTreeMap<u32, bool> = insts
+        .iter()
+        .filter(|x| x.op() == OP_TYPE_INT && x.operand(1) == Some(32))
+        .filter_map(|x| Some((x.operand(0)?, x.operand(2)? == 1)))
+        .collect();
+    // Value id → type id (definitions come before uses, so the first mention wins).
+    let mut type_of: BTreeMap<u32, u32> = BTreeMap::new();
+    for x in insts
+        .iter()
+        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
+    {
+        if let (Some(t), Some(id)) = (x.operand(0), x.operand(1)) {
+            type_of.entry(id).or_insert(t);
+        }
+    }
+    let unsigned_of_signed: BTreeMap<u32, u32> = insts
+        .iter()
+        .filter(|x| x.op() == OP_BITCAST)
+        .filter_map(|x| {
+            let (t, result, source) = (x.operand(0)?, x.operand(1)?, x.operand(2)?);
+            let from = *ints.get(type_of.get(&source)?)?;
+            (ints.get(&t) == Some(&false) && from).then_some((result, source))
+        })
+        .collect();
+    let mut changed = false;
+    for x in insts.iter_mut() {
+        // Word positions of index operands.
+        let positions: Vec<usize> = match x.op() {
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => (4..x.0.len()).collect(),
+            OP_VECTOR_EXTRACT_DYNAMIC => vec![4],
+            OP_VECTOR_INSERT_DYNAMIC => vec![5],
+            _ => continue,
+        };
+        for k in positions {
+            if let Some(&source) = x.0.get(k).and_then(|w| unsigned_of_signed.get(w)) {
+                x.0[k] = source;
+                changed = true;
+            }
+        }
+    }
+    // Casts nothing reads any more go, with their names: SPIRV-Cross would still ask for
+    // `GL_EXT_gpu_shader4` because of their type.
+    let used: BTreeSet<u32> = insts
+        .iter()
+        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
+        .flat_map(|x| {
+            let skip = if x.op() == OP_BITCAST { 3 } else { 1 };
+            x.0[skip.min(x.0.len())..].to_vec()
+        })
+        .collect();
+    let dead: BTreeSet<u32> = unsigned_of_signed
+        .keys()
+        .filter(|r| !used.contains(r))
+        .copied()
+        .collect();
+    insts.retain(|x| {
+        let defines = x.op() == OP_BITCAST && x.operand(1).is_some_and(|r| dead.contains(&r));
+        let names = DEBUG_AND_ANNOTATIONS.contains(&x.op())
+            && x.operand(0).is_some_and(|r| dead.contains(&r));
+        !defines && !names
+    });
+    changed
+}

@@ -1,0 +1,285 @@
+//! Table entries of the `compat_*` effects of issue 18's second round, miscellaneous habits:
+//! what fxc leaves uncompiled (functions no entry reaches), dynamically indexed vectors and
+//! arrays, `static const` initializers that call intrinsics, and depth written by a pixel
+//! shader. Each has a CPU reference of its maths.
+
+use super::math::sprite_pixel;
+use super::textures::{Address, TextureSpec};
+use super::*;
+use shadowdusk::mgfx::{ParameterClass, ParameterType as PT, SamplerType as ST};
+
+const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
+const WARM: [u8; 4] = [255, 204, 153, 255];
+const TEX8: TextureSpec = TextureSpec::d2(8, 8, 41);
+const C: Address = Address::Clamp;
+
+fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
+    t.sample_2d(0, uv[0], uv[1], C, C)
+}
+
+/// A pixel-shader-only effect drawn as one SpriteBatch quad with technique `technique`.
+fn sprite_entry(
+    file: &'static str,
+    concern: &'static str,
+    techniques: Vec<TechniqueSpec>,
+    parameters: Vec<ParamSpec>,
+    values: Vec<(&'static str, Value)>,
+    textures: Vec<(&'static str, TextureSpec)>,
+    check: Check,
+) -> Entry {
+    let technique = techniques[0].name;
+    Entry {
+        file,
+        concern,
+        techniques,
+        parameters,
+        render: Render {
+            technique,
+            values,
+            textures,
+            geometry: Geometry::Sprite {
+                rect: RECT,
+                color: WARM,
+            },
+            render_targets: 1,
+            check,
+        },
+    }
+}
+
+pub(super) fn entries() -> Vec<Entry> {
+    vec![
+        reach_unused_helpers(),
+        index_dynamic_lanes(),
+        decl_fxc_leniency(),
+        glsl_depth_output(),
+    ]
+}
+
+// ---- reachability --------------------------------------------------------------------------
+
+const STRENGTH: f32 = 0.6;
+
+fn reach_unused_helpers() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                let c = sample(&TEX8, uv)?;
+                Some([
+                    c[0] * STRENGTH * color[0],
+                    c[1] * STRENGTH * color[1],
+                    c[2] * STRENGTH * color[2],
+                    c[3] * color[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_reach_unused_helpers.fx",
+        "an unreached helper calling noise() and one plain sampler read as 2D by one technique and as a cube map by another",
+        vec![
+            technique(
+                "Flat",
+                vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+            ),
+            // The parameter keeps the first shader's dimension (mgfxc's habit); this
+            // technique's own sampler record says cube.
+            technique(
+                "Sky",
+                vec![ps_pass(
+                    "P0",
+                    vec![sampler(0, ST::SamplerCube, "TextureSampler")],
+                )],
+            ),
+        ],
+        vec![
+            p_float("Strength").with_default(&[1.0]),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![("Strength", scalar(STRENGTH))],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+// ---- run-time indices ----------------------------------------------------------------------
+
+const WEIGHTS: [f32; 4] = [0.1, 0.2, 0.3, 0.4];
+const CHANNEL: f32 = 1.0;
+const PALETTE: [[f32; 3]; 3] = [[1.0, 0.8, 0.6], [0.6, 1.0, 0.8], [0.8, 0.6, 1.0]];
+const TEXEL_WIDTH: f32 = 1.0 / 8.0;
+
+fn index_dynamic_lanes() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                const OFFSETS: [f32; 4] = [-1.5, -0.5, 0.5, 1.5];
+                const TINTS: [[f32; 3]; 3] = [[1.0, 0.5, 0.25], [0.25, 1.0, 0.5], [0.5, 0.25, 1.0]];
+                let mut sum = [0.0f32; 3];
+                for (i, off) in OFFSETS.iter().enumerate() {
+                    let c = sample(&TEX8, [uv[0] + off * TEXEL_WIDTH, uv[1]])?;
+                    for k in 0..3 {
+                        sum[k] += c[k] * WEIGHTS[i];
+                    }
+                }
+                let channel = CHANNEL as usize;
+                let texel = sample(&TEX8, uv)?;
+                let pick = (texel[channel] * 2.99) as usize;
+                let scale = 0.5 + WEIGHTS[channel];
+                let rgb: Vec<f32> = (0..3)
+                    .map(|k| sum[k] * TINTS[pick][k] * PALETTE[pick][k] * scale * color[k])
+                    .collect();
+                Some([rgb[0], rgb[1], rgb[2], texel[3 - channel] * color[3]])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_index_dynamic_lanes.fx",
+        "a uniform float4 read at a loop counter and at a uniform-picked lane, a texel channel picked at run time, and local float/float3 tables with computed indices",
+        vec![technique(
+            "Index",
+            vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_vec("Weights", 4),
+            p_float("Channel"),
+            p_vec("Palette", 3).array(3),
+            p_float("TexelWidth"),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![
+            ("Weights", vector(&WEIGHTS)),
+            ("Channel", scalar(CHANNEL)),
+            (
+                "Palette",
+                Value {
+                    rows: 1,
+                    columns: 3,
+                    hlsl: PALETTE.concat(),
+                },
+            ),
+            ("TexelWidth", scalar(TEXEL_WIDTH)),
+        ],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+// ---- what fxc lets through -----------------------------------------------------------------
+
+const STEPS: i32 = 2;
+const OFFSETS: [f32; 4] = [0.0, 0.0, 1.0 / 16.0, 0.0];
+const ANGLE: f32 = 0.5;
+
+/// `normalize(float3(0.3, 0.59, 0.11))`, folded as the compiler folds it (in f64).
+fn lum_coeff() -> [f32; 3] {
+    let v = [0.3f64, 0.59, 0.11];
+    let l = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.map(|x| (x / l) as f32)
+}
+
+fn decl_fxc_leniency() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                // The shader's own copies: `Steps += 1`, then `Offsets[1] *= Steps`.
+                let steps = (STEPS + 1) as f32;
+                let c = sample(
+                    &TEX8,
+                    [uv[0] + OFFSETS[2] * steps, uv[1] + OFFSETS[3] * steps],
+                )?;
+                let lum = lum_coeff();
+                let l = c[0] * lum[0] + c[1] * lum[1] + c[2] * lum[2];
+                let band = if l < 0.5 { l * 2.0 } else { 1.0 };
+                let k = band * ANGLE.cos();
+                Some([
+                    c[0] * k * color[0],
+                    c[1] * k * color[1],
+                    c[2] * k * color[2],
+                    c[3] * color[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_decl_fxc_leniency.fx",
+        "uniform defaults folded from normalize()/acos(), a uniform array element and an int uniform written by shader code, and a helper missing its last return",
+        vec![technique(
+            "Lenient",
+            vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_vec("LumCoeff", 3).with_default(&lum_coeff()),
+            p_float("Angle").with_default(&[(std::f64::consts::PI / 4.0) as f32]),
+            p_vec("Offsets", 2).array(2),
+            param("Steps", ParameterClass::Scalar, PT::Int32, 1, 1),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![
+            ("Angle", scalar(ANGLE)),
+            (
+                "Offsets",
+                Value {
+                    rows: 1,
+                    columns: 2,
+                    hlsl: OFFSETS.to_vec(),
+                },
+            ),
+            ("Steps", scalar(STEPS as f32)),
+        ],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+// ---- depth output --------------------------------------------------------------------------
+
+const BRIGHTNESS: f32 = 0.7;
+
+fn glsl_depth_output() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                let c = sample(&TEX8, uv)?;
+                Some([
+                    c[0] * BRIGHTNESS * color[0],
+                    c[1] * BRIGHTNESS * color[1],
+                    c[2] * BRIGHTNESS * color[2],
+                    c[3] * color[3],
+                ])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_glsl_depth_output.fx",
+        "a pixel shader writing DEPTH0 from a struct member (sprite depth sorting); its GLSL enables the frag-depth extension before any statement",
+        vec![technique(
+            "SpriteDepth",
+            vec![ps_pass("P0", vec![sampler(0, ST::Sampler2D, "TextureSampler")])],
+        )],
+        vec![
+            p_float("Brightness").with_default(&[1.0]),
+            p_float("DepthScale").with_default(&[1.0]),
+            p_tex2d("TextureSampler"),
+        ],
+        vec![("Brightness", scalar(BRIGHTNESS)), ("DepthScale", scalar(0.5))],
+        vec![("TextureSampler", TEX8)],
+        Check::reference(reference),
+    )
+}

@@ -1,0 +1,80 @@
+//! No effect in the repository makes the compiler report a bug of its own: every `.fx` file of
+//! the test corpora, the golden-parity set, the consumer, UI, probe and example-game shaders
+//! compiles, or fails with a user-level diagnostic, never an internal one (`Code::is_internal`,
+//! or the dialect stage's "internal:" messages about SPIRV-Cross output it did not expect).
+//! Warnings count too.
+
+use std::path::{Path, PathBuf};
+
+use shadowdusk_compiler::diag::Diagnostic;
+use shadowdusk_compiler::pipeline::{compile_file, Options};
+
+/// Folders whose `.fx` files are checked (recursively), relative to the workspace root.
+const FOLDERS: [&str; 8] = [
+    "tests/corpus",
+    "tests/golden_parity",
+    "tests/consumer/shaders",
+    "tests/rebuild/consumer/shaders",
+    "tests/ui/shaders",
+    "tests/probes",
+    "tests/hot",
+    "example-game/shaders",
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fx_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            fx_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "fx") {
+            out.push(p);
+        }
+    }
+}
+
+fn internal(d: &Diagnostic) -> bool {
+    d.code.is_internal() || d.message.starts_with("internal")
+}
+
+#[test]
+fn no_effect_reaches_an_internal_diagnostic() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_tests::skip(
+            "no_effect_reaches_an_internal_diagnostic",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let mut files = Vec::new();
+    for f in FOLDERS {
+        fx_files(&root().join(f), &mut files);
+    }
+    assert!(
+        files.len() >= 100,
+        "only {} effect files found",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for path in &files {
+        let diagnostics = match compile_file(path, &Options::default()) {
+            Ok(c) => c.warnings.0,
+            Err(e) => e.diagnostics.0,
+        };
+        for d in diagnostics.iter().filter(|d| internal(d)) {
+            failures.push(format!("{}: {} {}", path.display(), d.code, d.message));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "internal diagnostics:\n{}",
+        failures.join("\n")
+    );
+}
