@@ -45,6 +45,7 @@
 //! pixel-aligned, so the expected values are exact up to 8-bit rounding.
 
 mod compat_effects;
+mod compat_lowering;
 mod math;
 mod mesh_effects;
 mod sprite_effects;
@@ -408,6 +409,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(mesh_effects::entries());
     all.extend(state_effects::entries());
     all.extend(compat_effects::entries());
+    all.extend(compat_lowering::entries());
     all.sort_by_key(|e| e.file);
     all
 }

@@ -17,8 +17,12 @@
 //! structure (insertions stay on the line of the code they belong to), except for the wrapper
 //! entry, which is appended at the end.
 //!
+//! Local sampler variables (`FxaaTex tex; tex = TextureSampler;`) are renamed to the sampler they
+//! are given before anything else looks at sampler names (`sampler_locals`).
+//!
 //! Refused: FX0012 (a `tex*` call that cannot be lowered: unknown arity, not on a global legacy
-//! sampler, wrong dimension, a plain `sampler` used with two dimensions; `VFACE` in a struct),
+//! sampler, wrong dimension, a plain `sampler` used with two dimensions; `VFACE` in a struct; a
+//! local sampler given something other than one sampler),
 //! FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102 (entry
 //! not found).
 
@@ -26,6 +30,7 @@ mod declarations;
 mod emit;
 mod entry;
 mod intrinsics;
+mod sampler_locals;
 mod sampler_params;
 mod samplers;
 
@@ -134,7 +139,11 @@ fn lower_inner(
         .collect();
     // A D3D10-style `SamplerState S;` handed to `tex2D` is used the D3D9 way, as real effects
     // mixing the two styles do (fxc accepts it), so it is lowered like a legacy sampler.
-    let tex_called = intrinsics::sampler_arguments(src, &toks);
+    let mut edits = Edits::default();
+    let params = sampler_params::params(parsed, src, &toks, &mut edits);
+    let locals = sampler_locals::locals(parsed, src, &toks, map, &params, &mut edits)?;
+    let mut tex_called = intrinsics::sampler_arguments(src, &toks);
+    tex_called.extend(locals.samplers().map(str::to_string));
     let is_legacy = |s: &crate::effect::SamplerDecl| s.legacy || tex_called.contains(&s.name);
     let legacy: BTreeMap<&str, Option<Dim>> = parsed
         .ast
@@ -143,8 +152,6 @@ fn lower_inner(
         .filter(|s| is_legacy(s))
         .map(|s| (s.name.as_str(), s.dim))
         .collect();
-    let mut edits = Edits::default();
-    let params = sampler_params::params(parsed, src, &toks, &mut edits);
     let param =
         |n: &str, at: usize| sampler_params::in_scope(&params, n, at).map(|p| (p.dim, p.texture()));
     let mut uses = BTreeMap::new();
@@ -154,6 +161,7 @@ fn lower_inner(
         map,
         &|n| legacy.get(n).copied(),
         &param,
+        &locals,
         &mut uses,
     )?;
     let args = sampler_params::arguments(
@@ -163,6 +171,7 @@ fn lower_inner(
         map,
         &params,
         &|n| legacy.contains_key(n),
+        &locals,
         &mut uses,
     )?;
     let (pairs, samplers) = samplers::plan(parsed, &is_legacy, &uses, map, &mut edits)?;

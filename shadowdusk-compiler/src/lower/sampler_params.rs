@@ -18,6 +18,7 @@ use std::ops::Range;
 
 use super::emit::{split_args, Edits, LegacyPair};
 use super::intrinsics;
+use super::sampler_locals::Locals;
 use super::samplers::{lowered_type, SYNTH_PREFIX};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
@@ -125,6 +126,7 @@ pub fn arguments(
     map: &SourceMap,
     params: &[ParamSampler],
     globals: &dyn Fn(&str) -> bool,
+    locals: &Locals,
     uses: &mut BTreeMap<String, (Dim, Range<usize>)>,
 ) -> Result<Vec<SamplerArg>, Box<Diagnostic>> {
     // Function name → for each overload, its arity and its sampler positions.
@@ -169,7 +171,7 @@ pub fn arguments(
         };
         for &(k, dim) in positions {
             let arg = &args[k];
-            let name = src[arg.clone()].trim();
+            let name = locals.resolve(src[arg.clone()].trim(), arg.start);
             let param_texture = match in_scope(params, name, arg.start) {
                 Some(p) => Some(p.texture()),
                 None if globals(name) => {

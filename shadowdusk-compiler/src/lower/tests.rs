@@ -296,6 +296,55 @@ fn sampler_parameters_become_texture_sampler_pairs_down_every_call() {
 }
 
 #[test]
+fn local_sampler_variables_stand_for_the_sampler_they_are_given() {
+    // FXAA 3.11's HLSL_3 caller: `FxaaTex tex; tex = TextureSampler;` handed down; a local
+    // initialized at its declaration and given the same sampler in both branches; a local
+    // copy of a sampler parameter.
+    let c = case(
+        "texture Tex; sampler TextureSampler = sampler_state { Texture = <Tex>; };\n\
+         float4 Top(sampler2D t, float2 p) { sampler2D u = t; return tex2Dlod(u, float4(p, 0, 0)); }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 {\n\
+           sampler2D tex;\n\
+           tex = TextureSampler;\n\
+           sampler2D s = { TextureSampler };\n\
+           if (uv.x > 0.5) s = TextureSampler; else s = TextureSampler;\n\
+           return Top(tex, uv) + tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "{ ; return __sd_tex_t.SampleLevel(t, (float4(p, 0, 0)).xy, (float4(p, 0, 0)).w); }",
+        "if (uv.x > 0.5) ; else ;",
+        "return Top(Tex, TextureSampler, uv) + Tex.Sample(TextureSampler, (uv).xy); }",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+    assert!(!l.text.contains("sampler2D"), "{}", l.text);
+}
+
+#[test]
+fn local_samplers_given_two_samplers_or_none_are_refused() {
+    let c = case(
+        "sampler A; sampler B;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { sampler2D s = A; if (uv.x > 0) s = B; return tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 80));
+    let c = case(
+        "sampler A;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { sampler2D s; return tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 71));
+    let c = case(
+        "sampler A; float k;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { sampler2D s; s = k; return tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 62));
+}
+
+#[test]
 fn sampler_state_with_tex2d_and_1d_textures() {
     // `SamplerState s0;` read with `tex2D` (D3D10 declaration, D3D9 intrinsic); a 1D texture
     // read as MonoGame's GL runtime binds it: a 2D texture sampled at (x, x).
