@@ -15,6 +15,7 @@
 //! An integer array used without an index (passed whole to a function) is refused (FX0012).
 
 use super::emit::Edits;
+use super::scope::Scopes;
 use super::{RetypedUniform, Stage};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
@@ -103,6 +104,7 @@ pub fn legacy_texture_types(parsed: &ParsedEffect, src: &str, toks: &[Token], ed
 pub fn integer_uniforms(
     parsed: &ParsedEffect,
     toks: &[Token],
+    scopes: &Scopes,
     map: &SourceMap,
     edits: &mut Edits,
 ) -> Result<Vec<RetypedUniform>, Box<Diagnostic>> {
@@ -137,7 +139,7 @@ pub fn integer_uniforms(
                 format!(" static const {base}{shape} {} = {open}{close};", g.name),
             );
         } else {
-            for (name, index_end) in indexed_uses(src, toks, &g.name, &g.range) {
+            for (name, index_end) in indexed_uses(src, toks, scopes, &g.name, &g.range) {
                 let Some(end) = index_end else {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -169,13 +171,18 @@ pub fn integer_uniforms(
 fn indexed_uses(
     src: &str,
     toks: &[Token],
+    scopes: &Scopes,
     name: &str,
     decl: &std::ops::Range<usize>,
 ) -> Vec<(std::ops::Range<usize>, Option<usize>)> {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if t.kind != TokenKind::Ident || t.range == *decl || t.text(src) != name {
+        if t.kind != TokenKind::Ident
+            || t.range == *decl
+            || t.text(src) != name
+            || scopes.shadowed(name, t.range.start)
+        {
             continue;
         }
         if i > 0 && text(i - 1) == "." {
@@ -212,13 +219,19 @@ pub const MUTABLE_PREFIX: &str = "__sd_mut_";
 /// use inside function bodies reads and writes the copy; the uniform and its register are
 /// untouched. Integer and array uniforms are left alone (their carriers are already copies or
 /// converted at each use).
-pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+pub fn written_uniforms(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    edits: &mut Edits,
+) {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
         if !float_based(&g.ty) || g.ty.array.is_some() {
             continue;
         }
-        let found = body_uses(parsed, src, toks, &g.name);
+        let found = body_uses(parsed, src, toks, scopes, &g.name);
         if !found.iter().any(|&i| is_written(&text, i)) {
             continue;
         }
@@ -232,7 +245,13 @@ pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits:
 }
 
 /// Token indices of the uses of `name` inside function bodies (not member accesses `x.name`).
-fn body_uses(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> Vec<usize> {
+fn body_uses(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    name: &str,
+) -> Vec<usize> {
     let in_body = |at: usize| parsed.ast.functions.iter().any(|f| f.body.contains(&at));
     (0..toks.len())
         .filter(|&i| {
@@ -240,6 +259,7 @@ fn body_uses(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> Ve
                 && toks[i].text(src) == name
                 && in_body(toks[i].range.start)
                 && (i == 0 || toks[i - 1].text(src) != ".")
+                && !scopes.shadowed(name, toks[i].range.start)
         })
         .collect()
 }
@@ -269,14 +289,20 @@ pub const WHOLE_PREFIX: &str = "__sd_whole_";
 /// (`{ Weights[0], Weights[1], … }`, loads SPIRV-Cross can flatten); indexed uses keep reading
 /// the uniform. Integer arrays (carried as floats) and non-square matrix arrays (kept as
 /// registers) have their own rules.
-pub fn whole_uniform_arrays(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+pub fn whole_uniform_arrays(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    edits: &mut Edits,
+) {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
         let non_square = g.ty.is_matrix && g.ty.rows != g.ty.columns;
         let Some(n) = g.ty.array.filter(|_| float_based(&g.ty) && !non_square) else {
             continue;
         };
-        let whole: Vec<usize> = body_uses(parsed, src, toks, &g.name)
+        let whole: Vec<usize> = body_uses(parsed, src, toks, scopes, &g.name)
             .into_iter()
             .filter(|&i| text(i + 1) != "[")
             .collect();
@@ -348,6 +374,7 @@ pub const MATRIX_CARRIER_PREFIX: &str = "__sd_m_";
 pub fn non_square_uniforms(
     parsed: &ParsedEffect,
     toks: &[Token],
+    scopes: &Scopes,
     map: &SourceMap,
     edits: &mut Edits,
 ) -> Result<Vec<RetypedUniform>, Box<Diagnostic>> {
@@ -478,6 +505,7 @@ pub fn non_square_uniforms(
                 || tok.range == g.range
                 || tok.text(src) != g.name
                 || (i > 0 && text(i - 1) == ".")
+                || scopes.shadowed(&g.name, tok.range.start)
             {
                 continue;
             }

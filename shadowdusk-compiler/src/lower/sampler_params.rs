@@ -116,6 +116,15 @@ pub struct SamplerArg {
     pub name: String,
 }
 
+/// The sampler names a function body can use besides the globals.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    /// Sampler parameters.
+    pub params: &'a [ParamSampler],
+    /// Local sampler variables.
+    pub locals: &'a Locals,
+}
+
 /// Finds every sampler argument of a call to a function that takes legacy samplers. Global
 /// samplers passed this way record the dimension they are used with in `uses` (a plain
 /// `sampler` has none of its own).
@@ -124,9 +133,8 @@ pub fn arguments(
     src: &str,
     toks: &[Token],
     map: &SourceMap,
-    params: &[ParamSampler],
+    names: Names<'_>,
     globals: &dyn Fn(&str) -> bool,
-    locals: &Locals,
     uses: &mut BTreeMap<String, (Dim, Range<usize>)>,
 ) -> Result<Vec<SamplerArg>, Box<Diagnostic>> {
     // Function name → for each overload, its arity and its sampler positions.
@@ -138,7 +146,7 @@ pub fn arguments(
             .enumerate()
             .filter_map(|(i, p)| {
                 legacy_sampler(&p.ty)?;
-                Some((i, in_scope(params, &p.name, f.body.start)?.dim))
+                Some((i, in_scope(names.params, &p.name, f.body.start)?.dim))
             })
             .collect();
         if !positions.is_empty() {
@@ -171,8 +179,8 @@ pub fn arguments(
         };
         for &(k, dim) in positions {
             let arg = &args[k];
-            let name = locals.resolve(src[arg.clone()].trim(), arg.start);
-            let param_texture = match in_scope(params, name, arg.start) {
+            let name = names.locals.resolve(src[arg.clone()].trim(), arg.start);
+            let param_texture = match in_scope(names.params, name, arg.start) {
                 Some(p) => Some(p.texture()),
                 None if globals(name) => {
                     uses.entry(name.to_string())

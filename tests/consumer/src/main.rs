@@ -35,6 +35,8 @@ include_effect!("shaders/macros_technique.fx");
 include_effect!("shaders/multi_texture_two.fx", name = two_layers);
 include_effect!("shaders/build_flavour.fx");
 include_effect!("shaders/glam_quad.fx");
+include_effect!("shaders/compat_smp_local_sampler.fx");
+include_effect!("shaders/compat_lower_name_hygiene.fx");
 
 /// What a generated module says about its effect, gathered through its typed items.
 struct Typed<E: Effect> {
@@ -177,6 +179,11 @@ fn check_all() -> Result<Vec<String>, String> {
         typed!(two_layers, [BASE_TEXTURE, DETAIL_TEXTURE])?,
         typed!(build_flavour, [])?,
         typed!(glam_quad, [])?,
+        typed!(compat_smp_local_sampler, [TEXTURE])?,
+        typed!(
+            compat_lower_name_hygiene,
+            [DIFFUSE_TEXTURE, OVERLAY_TEXTURE]
+        )?,
     ])
 }
 

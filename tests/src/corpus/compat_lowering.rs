@@ -11,6 +11,7 @@ use shadowdusk::mgfx::{SamplerType as ST, TextureAddressMode as TA, TextureFilte
 const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 const TEX8: TextureSpec = TextureSpec::d2(8, 8, 41);
+const OVERLAY: TextureSpec = TextureSpec::d2(8, 8, 42);
 const C: Address = Address::Clamp;
 
 fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
@@ -65,7 +66,7 @@ fn sprite_entry(
 }
 
 pub(super) fn entries() -> Vec<Entry> {
-    vec![smp_local_sampler()]
+    vec![smp_local_sampler(), lower_name_hygiene()]
 }
 
 const INV_VIEWPORT: [f32; 2] = [1.0 / 8.0, 1.0 / 8.0];
@@ -103,6 +104,48 @@ fn smp_local_sampler() -> Entry {
             ("EdgeSharpness", scalar(SHARPNESS)),
         ],
         vec![("Texture", TEX8)],
+        Check::reference(reference),
+    )
+}
+
+const AMOUNT: f32 = 0.3;
+
+fn lower_name_hygiene() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WHITE,
+            |uv, _| {
+                let d = sample(&TEX8, uv)?;
+                let o = sample(&OVERLAY, uv)?;
+                // `Amount = saturate(Amount * 2.0)` writes the copy; `Tint`'s own `Amount` is 0.5.
+                let amount = (AMOUNT * 2.0).clamp(0.0, 1.0);
+                Some(map4(|i| lerp(d[i], o[i] * 0.5, amount * 0.5)))
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_lower_name_hygiene.fx",
+        "a local `float4 diffuseTexture` beside `texture diffuseTexture`, parameters named like a texture and a written uniform",
+        vec![technique(
+            "Hygiene",
+            vec![ps_pass(
+                "P0",
+                vec![
+                    sampler(0, ST::Sampler2D, "diffuseTexture").baked(point_clamp_no_mips()),
+                    sampler(1, ST::Sampler2D, "overlayTexture").baked(point_clamp_no_mips()),
+                ],
+            )],
+        )],
+        vec![
+            p_float("Amount").with_default(&[0.5]),
+            p_tex2d("diffuseTexture"),
+            p_tex2d("overlayTexture"),
+        ],
+        vec![("Amount", scalar(AMOUNT))],
+        vec![("diffuseTexture", TEX8), ("overlayTexture", OVERLAY)],
         Check::reference(reference),
     )
 }
