@@ -48,6 +48,7 @@ mod compat_effects;
 mod compat_integers;
 mod compat_varyings;
 mod compat_misc;
+mod compat_lowering;
 mod math;
 mod mesh_effects;
 mod sprite_effects;
@@ -414,6 +415,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(compat_integers::entries());
     all.extend(compat_varyings::entries());
     all.extend(compat_misc::entries());
+    all.extend(compat_lowering::entries());
     all.sort_by_key(|e| e.file);
     all
 }

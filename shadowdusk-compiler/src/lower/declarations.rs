@@ -17,6 +17,7 @@
 //! Interpolation: `nointerpolation` is dropped (SM2/3 and MojoShader interpolate every varying).
 
 use super::emit::Edits;
+use super::scope::Scopes;
 use super::{RetypedUniform, Stage};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
@@ -117,6 +118,7 @@ pub fn legacy_texture_types(parsed: &ParsedEffect, src: &str, toks: &[Token], ed
 pub fn integer_uniforms(
     parsed: &ParsedEffect,
     toks: &[Token],
+    scopes: &Scopes,
     map: &SourceMap,
     edits: &mut Edits,
 ) -> Result<Vec<RetypedUniform>, Box<Diagnostic>> {
@@ -147,7 +149,7 @@ pub fn integer_uniforms(
         };
         if g.ty.array.is_none() {
             // Written by shader code (`Count += 1;`, a per-invocation copy to fxc): not `const`.
-            let constness = if written_in_bodies(parsed, src, toks, &g.name) {
+            let constness = if written_in_bodies(parsed, src, toks, scopes, &g.name) {
                 ""
             } else {
                 "const "
@@ -157,7 +159,7 @@ pub fn integer_uniforms(
                 format!(" static {constness}{base}{shape} {} = {open}{close};", g.name),
             );
         } else {
-            for (name, index_end) in indexed_uses(src, toks, &g.name, &g.range) {
+            for (name, index_end) in indexed_uses(src, toks, scopes, &g.name, &g.range) {
                 let Some(end) = index_end else {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -189,13 +191,18 @@ pub fn integer_uniforms(
 fn indexed_uses(
     src: &str,
     toks: &[Token],
+    scopes: &Scopes,
     name: &str,
     decl: &std::ops::Range<usize>,
 ) -> Vec<(std::ops::Range<usize>, Option<usize>)> {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if t.kind != TokenKind::Ident || t.range == *decl || t.text(src) != name {
+        if t.kind != TokenKind::Ident
+            || t.range == *decl
+            || t.text(src) != name
+            || scopes.shadowed(name, t.range.start)
+        {
             continue;
         }
         if i > 0 && text(i - 1) == "." {
@@ -234,16 +241,22 @@ pub const MUTABLE_PREFIX: &str = "__sd_mut_";
 /// untouched. Integer uniforms are left alone (their carriers are already copies, made writable
 /// by `integer_uniforms` when written), and so are arrays of non-square matrices (read through
 /// their registers).
-pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+pub fn written_uniforms(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    edits: &mut Edits,
+) {
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
         let non_square = g.ty.is_matrix && g.ty.rows != g.ty.columns;
         if !float_based(&g.ty) || (g.ty.array.is_some() && non_square) {
             continue;
         }
-        if !written_in_bodies(parsed, src, toks, &g.name) {
+        if !written_in_bodies(parsed, src, toks, scopes, &g.name) {
             continue;
         }
-        let found = body_uses(parsed, src, toks, &g.name);
+        let found = body_uses(parsed, src, toks, scopes, &g.name);
         let copy = format!("{MUTABLE_PREFIX}{}", g.name);
         let ty = element_type(&g.ty);
         let declaration = match g.ty.array {
@@ -262,15 +275,27 @@ pub fn written_uniforms(parsed: &ParsedEffect, src: &str, toks: &[Token], edits:
 
 /// Whether code inside a function body assigns to (or increments) the global `name`, whole or
 /// in part.
-fn written_in_bodies(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> bool {
+fn written_in_bodies(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    name: &str,
+) -> bool {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
-    body_uses(parsed, src, toks, name)
+    body_uses(parsed, src, toks, scopes, name)
         .into_iter()
         .any(|i| is_written(&text, i))
 }
 
 /// Token indices of the uses of `name` inside function bodies (not member accesses `x.name`).
-fn body_uses(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> Vec<usize> {
+fn body_uses(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    name: &str,
+) -> Vec<usize> {
     let in_body = |at: usize| parsed.ast.functions.iter().any(|f| f.body.contains(&at));
     (0..toks.len())
         .filter(|&i| {
@@ -278,6 +303,7 @@ fn body_uses(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> Ve
                 && toks[i].text(src) == name
                 && in_body(toks[i].range.start)
                 && (i == 0 || toks[i - 1].text(src) != ".")
+                && !scopes.shadowed(name, toks[i].range.start)
         })
         .collect()
 }
@@ -307,7 +333,13 @@ pub const WHOLE_PREFIX: &str = "__sd_whole_";
 /// (`{ Weights[0], Weights[1], … }`, loads SPIRV-Cross can flatten); indexed uses keep reading
 /// the uniform. Integer arrays (carried as floats) and non-square matrix arrays (kept as
 /// registers) have their own rules.
-pub fn whole_uniform_arrays(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edits) {
+pub fn whole_uniform_arrays(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    edits: &mut Edits,
+) {
     let text = |i: usize| toks.get(i).map(|t| t.text(src)).unwrap_or("");
     for (g, site) in parsed.ast.globals.iter().zip(&parsed.sites.globals) {
         let non_square = g.ty.is_matrix && g.ty.rows != g.ty.columns;
@@ -316,10 +348,10 @@ pub fn whole_uniform_arrays(parsed: &ParsedEffect, src: &str, toks: &[Token], ed
         };
         // A written array is read through its writable copy (`written_uniforms`), which is
         // itself a static array that can be passed whole.
-        if written_in_bodies(parsed, src, toks, &g.name) {
+        if written_in_bodies(parsed, src, toks, scopes, &g.name) {
             continue;
         }
-        let whole: Vec<usize> = body_uses(parsed, src, toks, &g.name)
+        let whole: Vec<usize> = body_uses(parsed, src, toks, scopes, &g.name)
             .into_iter()
             .filter(|&i| text(i + 1) != "[")
             .collect();
@@ -391,6 +423,7 @@ pub const MATRIX_CARRIER_PREFIX: &str = "__sd_m_";
 pub fn non_square_uniforms(
     parsed: &ParsedEffect,
     toks: &[Token],
+    scopes: &Scopes,
     map: &SourceMap,
     edits: &mut Edits,
 ) -> Result<Vec<RetypedUniform>, Box<Diagnostic>> {
@@ -521,6 +554,7 @@ pub fn non_square_uniforms(
                 || tok.range == g.range
                 || tok.text(src) != g.name
                 || (i > 0 && text(i - 1) == ".")
+                || scopes.shadowed(&g.name, tok.range.start)
             {
                 continue;
             }

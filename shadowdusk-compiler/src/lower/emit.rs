@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::intrinsics::{self, Piece};
+use super::sampler_locals::Locals;
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::Dim;
@@ -96,6 +97,7 @@ pub fn find_calls(
     map: &SourceMap,
     is_legacy: &dyn Fn(&str) -> Option<Option<Dim>>,
     param: &ParamLookup<'_>,
+    locals: &Locals,
     uses: &mut BTreeMap<String, (Dim, Range<usize>)>,
 ) -> Result<Vec<Call>, Box<Diagnostic>> {
     let mut calls = Vec::new();
@@ -145,7 +147,7 @@ pub fn find_calls(
                  and `.Sample()` instead",
             ));
         };
-        let name = toks[k].text(src);
+        let name = locals.resolve(toks[k].text(src), toks[k].range.start);
         let (declared, texture) = match param(name, toks[k].range.start) {
             Some((d, t)) => (Some(Some(d)), Some(t)),
             None => (is_legacy(name), None),
@@ -323,6 +325,7 @@ mod tests {
             &SourceMap::new(),
             &|n| (n == "s").then_some(Some(Dim::D2)),
             &|_, _| None,
+            &Locals::default(),
             &mut uses,
         )
         .unwrap();

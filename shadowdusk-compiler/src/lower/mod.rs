@@ -20,25 +20,36 @@
 //! structure (insertions stay on the line of the code they belong to), except for the wrapper
 //! entry, which is appended at the end.
 //!
-//! Refused: FX0012 (a `tex*` call that cannot be lowered: unknown arity, not on a global legacy
-//! sampler, wrong dimension, a plain `sampler` used with two dimensions by one entry's reached code),
-//! FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102 (entry
-//! not found).
+//! Local sampler variables (`FxaaTex tex; tex = TextureSampler;`) are renamed to the sampler they
+//! are given before anything else looks at sampler names (`sampler_locals`).
+//!
+//! Hygiene (`scope`): every generated name starts with `__sd_`, and a rewrite of a global's uses
+//! (a texture under its reserved name `__sd_t_T`, a uniform's copy or carrier) skips the places
+//! where a parameter or local of the same name is in scope. Reflection maps generated names back
+//! to the user's ([`user_name`]).
+//!
+//! Refused: FX0001 (a user identifier starting with `__sd_`), FX0012 (a `tex*` call that cannot be
+//! lowered: unknown arity, not on a global legacy sampler, wrong dimension, a plain `sampler` used
+//! with two dimensions by one entry's reached code; a local sampler given something other than one
+//! sampler), FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102
+//! (entry not found).
 
 mod declarations;
 mod emit;
 mod entry;
 mod intrinsics;
 mod reach;
+mod sampler_locals;
 mod sampler_params;
 mod samplers;
+mod scope;
 
 #[cfg(test)]
 mod tests;
 
 use std::collections::BTreeMap;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::effect::lexer::{tokenize, Token, TokenKind};
 use crate::effect::{Dim, ParsedEffect, ShaderRef};
 use crate::preprocess::Expanded;
@@ -48,7 +59,7 @@ use shadowdusk_mgfx::SamplerState;
 
 pub use declarations::{CARRIER_PREFIX, MATRIX_CARRIER_PREFIX};
 pub use entry::WRAPPER;
-pub use samplers::SYNTH_PREFIX;
+pub use samplers::{SYNTH_PREFIX, TEXTURE_PREFIX};
 
 /// The user's name behind a name the lowering generated (an int carrier, a non-square matrix
 /// carrier, a synthesized texture): what errors must show.
@@ -57,6 +68,15 @@ pub fn user_name(generated: &str) -> &str {
         .trim_start_matches(CARRIER_PREFIX)
         .trim_start_matches(MATRIX_CARRIER_PREFIX)
         .trim_start_matches(SYNTH_PREFIX)
+        .trim_start_matches(TEXTURE_PREFIX)
+}
+
+/// `text` with every generated name replaced by the user's.
+pub fn user_text(text: &str) -> String {
+    text.replace(SYNTH_PREFIX, "")
+        .replace(TEXTURE_PREFIX, "")
+        .replace(CARRIER_PREFIX, "")
+        .replace(MATRIX_CARRIER_PREFIX, "")
 }
 
 /// Shader stage.
@@ -141,9 +161,28 @@ fn lower_inner(
     // dimension a plain `sampler` has.
     let dead = reach::unreached_bodies(parsed, src, &toks, &shader.entry);
     let live = reach::live_tokens(&toks, &dead);
+    if let Some(t) = scope::reserved_identifier(src, &toks) {
+        return Err(Box::new(
+            Diagnostic::error(
+                Code::FX0001,
+                format!(
+                    "`{}`: names starting with `{}` are reserved for the code ShadowDusk generates",
+                    t.text(src),
+                    scope::RESERVED
+                ),
+            )
+            .at_opt(map.span(t.range.clone()))
+            .with_help("rename it"),
+        ));
+    }
+    let scopes = scope::Scopes::new(parsed, src, &toks);
+    let mut edits = Edits::default();
+    let params = sampler_params::params(parsed, src, &toks, &mut edits);
+    let locals = sampler_locals::locals(parsed, src, &live, map, &params, &mut edits)?;
     // A D3D10-style `SamplerState S;` handed to `tex2D` is used the D3D9 way, as real effects
     // mixing the two styles do (fxc accepts it), so it is lowered like a legacy sampler.
-    let tex_called = intrinsics::sampler_arguments(src, &live);
+    let mut tex_called = intrinsics::sampler_arguments(src, &live);
+    tex_called.extend(locals.samplers().map(str::to_string));
     let is_legacy = |s: &crate::effect::SamplerDecl| s.legacy || tex_called.contains(&s.name);
     let legacy: BTreeMap<&str, Option<Dim>> = parsed
         .ast
@@ -152,8 +191,6 @@ fn lower_inner(
         .filter(|s| is_legacy(s))
         .map(|s| (s.name.as_str(), s.dim))
         .collect();
-    let mut edits = Edits::default();
-    let params = sampler_params::params(parsed, src, &toks, &mut edits);
     let param =
         |n: &str, at: usize| sampler_params::in_scope(&params, n, at).map(|p| (p.dim, p.texture()));
     let mut uses = BTreeMap::new();
@@ -163,6 +200,7 @@ fn lower_inner(
         map,
         &|n| legacy.get(n).copied(),
         &param,
+        &locals,
         &mut uses,
     )?;
     let args = sampler_params::arguments(
@@ -170,21 +208,25 @@ fn lower_inner(
         src,
         &live,
         map,
-        &params,
+        sampler_params::Names {
+            params: &params,
+            locals: &locals,
+        },
         &|n| legacy.contains_key(n),
         &mut uses,
     )?;
     let (pairs, samplers) = samplers::plan(parsed, &is_legacy, &uses, map, &mut edits)?;
     sampler_params::pass_textures(&args, &pairs, &mut edits);
+    samplers::rename_textures(parsed, src, &toks, &scopes, &mut edits);
     declarations::registers(src, &toks, stage, &mut edits);
     declarations::interpolation_modifiers(src, &toks, &mut edits);
     declarations::uniform_initializers(parsed, &mut edits);
     declarations::legacy_texture_types(parsed, src, &toks, &mut edits);
-    declarations::written_uniforms(parsed, src, &toks, &mut edits);
-    declarations::whole_uniform_arrays(parsed, src, &toks, &mut edits);
-    let mut retyped = declarations::integer_uniforms(parsed, &toks, map, &mut edits)?;
+    declarations::written_uniforms(parsed, src, &toks, &scopes, &mut edits);
+    declarations::whole_uniform_arrays(parsed, src, &toks, &scopes, &mut edits);
+    let mut retyped = declarations::integer_uniforms(parsed, &toks, &scopes, map, &mut edits)?;
     retyped.extend(declarations::non_square_uniforms(
-        parsed, &toks, map, &mut edits,
+        parsed, &toks, &scopes, map, &mut edits,
     )?);
     let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
     let emitter = emit::Emitter {

@@ -18,6 +18,7 @@ use std::ops::Range;
 
 use super::emit::{split_args, Edits, LegacyPair};
 use super::intrinsics;
+use super::sampler_locals::Locals;
 use super::samplers::{lowered_type, SYNTH_PREFIX};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
@@ -115,6 +116,15 @@ pub struct SamplerArg {
     pub name: String,
 }
 
+/// The sampler names a function body can use besides the globals.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    /// Sampler parameters.
+    pub params: &'a [ParamSampler],
+    /// Local sampler variables.
+    pub locals: &'a Locals,
+}
+
 /// Finds every sampler argument of a call to a function that takes legacy samplers. Global
 /// samplers passed this way record the dimension they are used with in `uses` (a plain
 /// `sampler` has none of its own).
@@ -123,7 +133,7 @@ pub fn arguments(
     src: &str,
     toks: &[Token],
     map: &SourceMap,
-    params: &[ParamSampler],
+    names: Names<'_>,
     globals: &dyn Fn(&str) -> bool,
     uses: &mut BTreeMap<String, (Dim, Range<usize>)>,
 ) -> Result<Vec<SamplerArg>, Box<Diagnostic>> {
@@ -136,7 +146,7 @@ pub fn arguments(
             .enumerate()
             .filter_map(|(i, p)| {
                 legacy_sampler(&p.ty)?;
-                Some((i, in_scope(params, &p.name, f.body.start)?.dim))
+                Some((i, in_scope(names.params, &p.name, f.body.start)?.dim))
             })
             .collect();
         if !positions.is_empty() {
@@ -169,8 +179,8 @@ pub fn arguments(
         };
         for &(k, dim) in positions {
             let arg = &args[k];
-            let name = src[arg.clone()].trim();
-            let param_texture = match in_scope(params, name, arg.start) {
+            let name = names.locals.resolve(src[arg.clone()].trim(), arg.start);
+            let param_texture = match in_scope(names.params, name, arg.start) {
                 Some(p) => Some(p.texture()),
                 None if globals(name) => {
                     uses.entry(name.to_string())

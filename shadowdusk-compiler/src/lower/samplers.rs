@@ -3,7 +3,8 @@
 //!
 //! Every legacy sampler `S` becomes `SamplerState S` (its register kept). Its texture is the
 //! `Texture = <T>` of its state block when `T` is declared, else a synthesized
-//! `Texture<dim> __sd_tex_S;` inserted after the declaration (same line). The dimension is the
+//! `Texture<dim> __sd_tex_S;` inserted after the declaration (same line). Every declared
+//! texture `T` is declared and used under the reserved name `__sd_t_T` ([`rename_textures`]). The dimension is the
 //! declared one, or for plain `sampler` the one of the intrinsics used on it (2D if unused).
 //! A legacy `texture T;` named by such a sampler takes the sampler's dimension.
 //!
@@ -13,6 +14,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::emit::{Edits, LegacyPair};
+use super::scope::Scopes;
+use crate::effect::lexer::Token;
 use super::SamplerBinding;
 use crate::diag::{Code, Diagnostic};
 use crate::effect::types::texture_type;
@@ -31,6 +34,34 @@ pub(super) fn lowered_type(dim: Dim) -> &'static str {
 
 /// Prefix of synthesized texture names (never used as parameter names).
 pub const SYNTH_PREFIX: &str = "__sd_tex_";
+
+/// Prefix of the name a declared texture gets in the lowered text. The user's name may be
+/// shadowed where we sample it (a local `float4 diffuseTexture` beside the global texture
+/// `diffuseTexture`, whose `tex2D` lowers to a method call on the texture); the reserved name
+/// cannot be. Reflection maps it back: the MGFX parameter keeps the user's name.
+pub const TEXTURE_PREFIX: &str = "__sd_t_";
+
+/// The lowered name of the declared texture `name`.
+pub fn texture_name(name: &str) -> String {
+    format!("{TEXTURE_PREFIX}{name}")
+}
+
+/// Declares every texture under its reserved name and renames the uses of the global.
+pub fn rename_textures(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    scopes: &Scopes,
+    edits: &mut Edits,
+) {
+    for t in &parsed.ast.textures {
+        let lowered = texture_name(&t.name);
+        edits.replace(t.range.clone(), lowered.clone());
+        for i in scopes.global_uses(parsed, src, toks, &t.name, &t.range) {
+            edits.replace(toks[i].range.clone(), lowered.clone());
+        }
+    }
+}
 
 /// Legacy sampler name → its texture, and every (texture, sampler) binding.
 pub type Plan = (BTreeMap<String, LegacyPair>, Vec<SamplerBinding>);
@@ -79,7 +110,7 @@ pub fn plan(
                     }
                 }
                 texture_dims.insert(t, (dim, &s.name));
-                t.to_string()
+                texture_name(t)
             }
             None => {
                 let name = format!("{SYNTH_PREFIX}{}", s.name);
@@ -118,9 +149,10 @@ pub fn plan(
     // sampler; the dialect stage keeps only the pairs SPIRV-Cross reports.
     for (order, s) in ast.samplers.iter().enumerate() {
         for t in &ast.textures {
+            let texture = texture_name(&t.name);
             if bindings
                 .iter()
-                .any(|b| b.texture == t.name && b.sampler == s.name)
+                .any(|b| b.texture == texture && b.sampler == s.name)
             {
                 continue;
             }
@@ -129,7 +161,7 @@ pub fn plan(
                 .map(|d| d.0)
                 .unwrap_or(t.dim);
             bindings.push(SamplerBinding {
-                texture: t.name.clone(),
+                texture,
                 sampler: s.name.clone(),
                 parameter: t.name.clone(),
                 dim,

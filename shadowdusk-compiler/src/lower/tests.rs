@@ -150,7 +150,7 @@ fn monogame_template() {
     assert!(ps.text.contains("SamplerState SpriteTextureSampler"));
     assert!(ps
         .text
-        .contains("SpriteTexture.Sample(SpriteTextureSampler, (input.uv).xy)"));
+        .contains("__sd_t_SpriteTexture.Sample(SpriteTextureSampler, (input.uv).xy)"));
     assert!(
         ps.text.contains("float4 Position : SV_Position;"),
         "PS input POSITION → SV_Position"
@@ -158,7 +158,7 @@ fn monogame_template() {
     let b = &ps.samplers[0];
     assert_eq!(
         (b.texture.as_str(), b.parameter.as_str(), b.state),
-        ("SpriteTexture", "SpriteTexture", None)
+        ("__sd_t_SpriteTexture", "SpriteTexture", None)
     );
     let vs = compiles(&c, "VS", Stage::Vertex);
     assert!(vs.text.contains("float4 Position : SV_Position;"));
@@ -184,23 +184,23 @@ fn legacy_texture_keyword_follows_the_sampler_dimension() {
     let l = compiles(&c, "PS", Stage::Pixel);
     assert!(
         l.text
-            .starts_with("TextureCube EnvMap;\nTexture2D Tex : register(t0)"),
+            .starts_with("TextureCube __sd_t_EnvMap;\nTexture2D __sd_t_Tex : register(t0)"),
         "{}",
         l.text
     );
-    assert!(l.text.contains("EnvMap.Sample(EnvSampler, (n).xyz)"));
+    assert!(l.text.contains("__sd_t_EnvMap.Sample(EnvSampler, (n).xyz)"));
     assert!(l.text.contains("SamplerState TexSampler : register(s1)"));
     let env = l
         .samplers
         .iter()
-        .find(|b| b.sampler == "EnvSampler" && b.texture == "EnvMap")
+        .find(|b| b.sampler == "EnvSampler" && b.texture == "__sd_t_EnvMap")
         .unwrap();
     assert_eq!(env.dim, Dim::Cube);
     assert_eq!(env.state.unwrap().mip_lod_bias, -16.0);
     let tex = l
         .samplers
         .iter()
-        .find(|b| b.sampler == "TexSampler" && b.texture == "Tex")
+        .find(|b| b.sampler == "TexSampler" && b.texture == "__sd_t_Tex")
         .unwrap();
     assert_eq!((tex.register, tex.order), (Some(1), 1));
 }
@@ -337,6 +337,108 @@ fn sampler_parameters_become_texture_sampler_pairs_down_every_call() {
 }
 
 #[test]
+fn local_sampler_variables_stand_for_the_sampler_they_are_given() {
+    // FXAA 3.11's HLSL_3 caller: `FxaaTex tex; tex = TextureSampler;` handed down; a local
+    // initialized at its declaration and given the same sampler in both branches; a local
+    // copy of a sampler parameter.
+    let c = case(
+        "texture Tex; sampler TextureSampler = sampler_state { Texture = <Tex>; };\n\
+         float4 Top(sampler2D t, float2 p) { sampler2D u = t; return tex2Dlod(u, float4(p, 0, 0)); }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 {\n\
+           sampler2D tex;\n\
+           tex = TextureSampler;\n\
+           sampler2D s = { TextureSampler };\n\
+           if (uv.x > 0.5) s = TextureSampler; else s = TextureSampler;\n\
+           return Top(tex, uv) + tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "{ ; return __sd_tex_t.SampleLevel(t, (float4(p, 0, 0)).xy, (float4(p, 0, 0)).w); }",
+        "if (uv.x > 0.5) ; else ;",
+        "return Top(__sd_t_Tex, TextureSampler, uv) + __sd_t_Tex.Sample(TextureSampler, (uv).xy); }",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+    assert!(!l.text.contains("sampler2D"), "{}", l.text);
+}
+
+#[test]
+fn local_samplers_given_two_samplers_or_none_are_refused() {
+    let c = case(
+        "sampler A; sampler B;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { sampler2D s = A; if (uv.x > 0) s = B; return tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 80));
+    let c = case(
+        "sampler A;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { sampler2D s; return tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 71));
+    let c = case(
+        "sampler A; float k;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 { sampler2D s; s = k; return tex2D(s, uv); }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0012, 2, 62));
+}
+
+#[test]
+fn user_names_equal_to_generated_ones_are_neither_captured_nor_capture() {
+    // Each kind of name the lowering rewrites, with a user local or parameter of that name:
+    // the texture a legacy sampler reads (local and parameter), a modern texture, a uniform
+    // written by the code (its copy), an int array (its float carrier), a non-square matrix
+    // (its getter), and a sampler parameter shadowing a global sampler (its texture pair).
+    let c = case(
+        "texture diffuseTexture; sampler diffuseSampler = sampler_state { Texture = <diffuseTexture>; };\n\
+         Texture2D Modern; SamplerState Linear;\n\
+         sampler Screen;\n\
+         float Amount; int Order[2]; float4x3 Bones;\n\
+         float4 Top(sampler2D Screen, float2 p) { return tex2D(Screen, p); }\n\
+         float4 Mix(float4 diffuseTexture, float Amount, float4 Order, float4 Bones, float4 Modern) { return diffuseTexture * Amount + Order + Bones + Modern; }\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0 {\n\
+           float4 diffuseTexture = tex2D(diffuseSampler, uv);\n\
+           Amount = saturate(Amount);\n\
+           float4 m = Modern.Sample(Linear, uv);\n\
+           { float4 Modern = m * 2; m = Modern; }\n\
+           return Mix(diffuseTexture, Amount, Order[1], mul(float4(uv, 0, 1), Bones).xyzz, m) + Top(Screen, uv) + Modern.Sample(Linear, uv); }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "Texture2D __sd_t_diffuseTexture;",
+        "float4 diffuseTexture = __sd_t_diffuseTexture.Sample(diffuseSampler, (uv).xy);",
+        "float4 Mix(float4 diffuseTexture, float Amount, float4 Order, float4 Bones, float4 Modern) { return diffuseTexture * Amount + Order + Bones + Modern; }",
+        "__sd_mut_Amount = saturate(__sd_mut_Amount);",
+        "float4 m = __sd_t_Modern.Sample(Linear, uv);",
+        "{ float4 Modern = m * 2; m = Modern; }",
+        "return Mix(diffuseTexture, __sd_mut_Amount, ((int)__sd_u_Order[1]),",
+        "float4 Top(Texture2D __sd_tex_Screen, SamplerState Screen, float2 p) { return __sd_tex_Screen.Sample(Screen, (p).xy); }",
+        "Top(__sd_tex_Screen, Screen, uv) + __sd_t_Modern.Sample(Linear, uv);",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+    // Reflection keeps the user's names.
+    let d = l.samplers.iter().find(|b| b.sampler == "diffuseSampler").unwrap();
+    assert_eq!(
+        (d.texture.as_str(), d.parameter.as_str()),
+        ("__sd_t_diffuseTexture", "diffuseTexture")
+    );
+    // The prefix of generated names is refused in user code, so nothing can shadow them.
+    for (src, col) in [
+        ("float4 PS(float2 uv : TEXCOORD0) : COLOR0 { float4 __sd_t_x = 1; return __sd_t_x; }", 52),
+        ("float4 PS(float2 __sd_in_uv : TEXCOORD0) : COLOR0 { return 1; }", 18),
+    ] {
+        let c = case(&format!(
+            "{src}\ntechnique T {{ pass {{ PixelShader = compile ps_3_0 PS(); }} }}"
+        ));
+        assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0001, 1, col));
+    }
+}
+
+#[test]
 fn sampler_state_with_tex2d_and_1d_textures() {
     // `SamplerState s0;` read with `tex2D` (D3D10 declaration, D3D9 intrinsic); a 1D texture
     // read as MonoGame's GL runtime binds it: a 2D texture sampled at (x, x).
@@ -348,8 +450,8 @@ fn sampler_state_with_tex2d_and_1d_textures() {
     let l = compiles(&c, "PS", Stage::Pixel);
     for want in [
         "SamplerState s0; Texture2D __sd_tex_s0;",
-        "Texture2D Ramp;",
-        "__sd_tex_s0.Sample(s0, (uv).xy) * Ramp.Sample(RampSampler, (uv.x).xx)",
+        "Texture2D __sd_t_Ramp;",
+        "__sd_tex_s0.Sample(s0, (uv).xy) * __sd_t_Ramp.Sample(RampSampler, (uv.x).xx)",
     ] {
         assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
     }
@@ -520,13 +622,13 @@ fn stage_qualified_and_constant_registers() {
     );
     assert!(ps
         .text
-        .contains("Texture2D T2 : register(t4); SamplerState M : register(s5);"));
+        .contains("Texture2D __sd_t_T2 : register(t4); SamplerState M : register(s5);"));
     let s = ps.samplers.iter().find(|b| b.sampler == "S").unwrap();
     assert_eq!(s.register, Some(3));
     let m = ps
         .samplers
         .iter()
-        .find(|b| b.sampler == "M" && b.texture == "T2")
+        .find(|b| b.sampler == "M" && b.texture == "__sd_t_T2")
         .unwrap();
     assert_eq!(
         (m.parameter.as_str(), m.register, m.order),
@@ -613,7 +715,7 @@ fn texture_named_texture_and_undeclared_state_texture() {
     let l = compiles(&c, "PS", Stage::Pixel);
     assert!(l
         .text
-        .starts_with("Texture2D<float4> Texture : register(t0);\n"));
+        .starts_with("Texture2D<float4> __sd_t_Texture : register(t0);\n"));
     let s = l
         .samplers
         .iter()
@@ -626,7 +728,7 @@ fn texture_named_texture_and_undeclared_state_texture() {
     let lin = l
         .samplers
         .iter()
-        .find(|b| b.sampler == "Lin" && b.texture == "Texture")
+        .find(|b| b.sampler == "Lin" && b.texture == "__sd_t_Texture")
         .unwrap();
     assert_eq!((lin.parameter.as_str(), lin.order), ("Texture", 1));
 }

@@ -2,7 +2,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::dxc::DxcMessage;
-use crate::lower::Lowered;
+use crate::lower::{user_text, Lowered};
 use crate::preprocess::Expanded;
 use crate::source::Span;
 
@@ -29,7 +29,7 @@ pub fn diagnostics(
             continue;
         }
         out.push(
-            Diagnostic::error(Code::SD0100, format!("DXC: {}", m.text.trim()))
+            Diagnostic::error(Code::SD0100, format!("DXC: {}", user_text(m.text.trim())))
                 .at_opt(span)
                 .with_note(format!("while compiling {what}"))
                 .with_help(help(&m.text)),
@@ -66,7 +66,7 @@ pub fn warnings(
     let mut out = Diagnostics::new();
     for m in messages.iter().filter(|m| !m.is_error && !m.note) {
         let span = locate(expanded, lowered, m).or(fallback);
-        let mut d = Diagnostic::warning(Code::SD0110, m.text.trim().to_string()).at_opt(span);
+        let mut d = Diagnostic::warning(Code::SD0110, user_text(m.text.trim())).at_opt(span);
         if let Some(h) = warning_help(&m.text) {
             d = d.with_help(h);
         }

@@ -12,7 +12,7 @@ use crate::dialect::{self, DialectError};
 use crate::dxc::{self, DxcError};
 use crate::effect::ParsedEffect;
 use crate::layout::{RegisterInput, SamplerInput, ShaderInput};
-use crate::lower::{self, Lowered, SamplerBinding, Stage, CARRIER_PREFIX, SYNTH_PREFIX};
+use crate::lower::{self, Lowered, SamplerBinding, Stage};
 use crate::preprocess::Expanded;
 use crate::source::Span;
 
@@ -314,7 +314,7 @@ fn shader_input(stage: Stage, d: dialect::DialectShader, lowered: &Lowered) -> S
                 slot: s.slot,
                 dim: s.dim,
                 parameter: binding.map_or_else(
-                    || s.texture.trim_start_matches(SYNTH_PREFIX).to_string(),
+                    || lower::user_name(&s.texture).to_string(),
                     |b| b.parameter.clone(),
                 ),
                 state: binding.and_then(|b| b.state),
@@ -381,10 +381,7 @@ fn dialect_diagnostic(
     });
     let span = range.and_then(|r| expanded.map.span(r)).or(at);
     // Generated names mean nothing to the user; the declaration they come from is spanned.
-    let message = e
-        .message
-        .replace(SYNTH_PREFIX, "")
-        .replace(CARRIER_PREFIX, "");
+    let message = lower::user_text(&e.message);
     Diagnostic::error(e.code, message)
         .at_opt(span)
         .with_note(format!(

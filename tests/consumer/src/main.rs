@@ -44,6 +44,8 @@ include_effect!("shaders/compat_reach_unused_helpers.fx");
 include_effect!("shaders/compat_index_dynamic_lanes.fx");
 include_effect!("shaders/compat_decl_fxc_leniency.fx");
 include_effect!("shaders/compat_glsl_depth_output.fx");
+include_effect!("shaders/compat_smp_local_sampler.fx");
+include_effect!("shaders/compat_lower_name_hygiene.fx");
 
 /// What a generated module says about its effect, gathered through its typed items.
 struct Typed<E: Effect> {
@@ -194,6 +196,11 @@ fn check_all() -> Result<Vec<String>, String> {
         typed!(compat_index_dynamic_lanes, [TEXTURE_SAMPLER])?,
         typed!(compat_decl_fxc_leniency, [TEXTURE_SAMPLER])?,
         typed!(compat_glsl_depth_output, [TEXTURE_SAMPLER])?,
+        typed!(compat_smp_local_sampler, [TEXTURE])?,
+        typed!(
+            compat_lower_name_hygiene,
+            [DIFFUSE_TEXTURE, OVERLAY_TEXTURE]
+        )?,
     ])
 }
 
