@@ -45,6 +45,7 @@
 //! pixel-aligned, so the expected values are exact up to 8-bit rounding.
 
 mod compat_effects;
+mod compat_entry_uniforms;
 mod compat_integers;
 mod math;
 mod mesh_effects;
@@ -409,6 +410,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(mesh_effects::entries());
     all.extend(state_effects::entries());
     all.extend(compat_effects::entries());
+    all.extend(compat_entry_uniforms::entries());
     all.extend(compat_integers::entries());
     all.sort_by_key(|e| e.file);
     all

@@ -176,7 +176,7 @@ fn lower_inner(
     retyped.extend(declarations::non_square_uniforms(
         parsed, &toks, map, &mut edits,
     )?);
-    let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
+    let entry = entry::rewrite(parsed, shader, stage, map, &mut edits, &mut retyped)?;
     let emitter = emit::Emitter {
         src,
         edits: &edits,
