@@ -45,10 +45,11 @@
 //! pixel-aligned, so the expected values are exact up to 8-bit rounding.
 
 mod compat_effects;
+mod compat_entry_uniforms;
 mod compat_integers;
-mod compat_varyings;
-mod compat_misc;
 mod compat_lowering;
+mod compat_misc;
+mod compat_varyings;
 mod math;
 mod mesh_effects;
 mod sprite_effects;
@@ -412,6 +413,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(mesh_effects::entries());
     all.extend(state_effects::entries());
     all.extend(compat_effects::entries());
+    all.extend(compat_entry_uniforms::entries());
     all.extend(compat_integers::entries());
     all.extend(compat_varyings::entries());
     all.extend(compat_misc::entries());

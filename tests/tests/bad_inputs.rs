@@ -568,7 +568,7 @@ fn lowering() -> Vec<Case> {
         // The compile-literal count errors point at the entry named by the `compile`.
         case(S, "compile passes too many literals", format!("float4 PS(float2 uv : TEXCOORD0, uniform float k) : COLOR0 {{ return float4(uv, k, 1); }}\n{}", pass("PixelShader = compile ps_2_0 PS(1, 2);")), at("FX0003", "effect.fx", 2, 53)),
         case(S, "compile passes literals to an entry with no uniform parameter", format!("{PS}{}", pass("PixelShader = compile ps_2_0 PS(1);")), at("FX0003", "effect.fx", 2, 53)),
-        case(S, "compile passes too few literals", format!("float4 PS(float2 uv : TEXCOORD0, uniform float k) : COLOR0 {{ return float4(uv, k, 1); }}\n{TECH}"), at("FX0003", "effect.fx", 2, 53)),
+        case(S, "unbound uniform parameter that cannot be an effect parameter", format!("float4 PS(float2 uv : TEXCOORD0, uniform float k[2]) : COLOR0 {{ return float4(uv, k[0], 1); }}\n{TECH}"), at("FX0003", "effect.fx", 1, 34)),
     ]
 }
 

@@ -566,7 +566,9 @@ fn every_effect_parses_to_its_table_techniques_states_and_defaults() {
             .iter()
             .filter(|p| p.class != ParameterClass::Object)
         {
-            match ast.globals.iter().find(|g| g.name == pw.name) {
+            let entry_uniform = ast.entry_uniform(pw.name);
+            let global = ast.globals.iter().find(|g| g.name == pw.name);
+            match global.or(entry_uniform.as_ref()) {
                 None => failures.push(format!("{}: no uniform {}", e.file, pw.name)),
                 Some(g) => {
                     let init: Option<Vec<f32>> = g

@@ -43,8 +43,35 @@ impl EffectAst {
                 let t = self.textures.iter().find(|x| x.name == name);
                 t.map(|x| x.range.clone())
             })
+            .or_else(|| self.entry_uniform(name).map(|g| g.range))
+    }
+
+    /// The effect parameter behind `$name`: a `uniform` entry-point parameter that a `compile`
+    /// statement leaves without a literal. fxc compiles such a parameter as a constant and names
+    /// it with a `$` in front in the shader's constant table, and mgfxc takes its parameters
+    /// from those names, so `$name` is what MonoGame's `Parameters[...]` finds.
+    pub fn entry_uniform(&self, name: &str) -> Option<GlobalVar> {
+        let param = name.strip_prefix(ENTRY_UNIFORM_SIGIL)?;
+        let p = self
+            .functions
+            .iter()
+            .flat_map(|f| &f.params)
+            .find(|p| p.qualifier == "uniform" && p.name == param)?;
+        Some(GlobalVar {
+            name: name.to_string(),
+            ty: super::types::numeric(p.ty.trim())?,
+            cbuffer: None,
+            initializer: None,
+            annotations: Vec::new(),
+            register: None,
+            semantic: p.semantic.clone(),
+            range: p.range.clone(),
+        })
     }
 }
+
+/// What fxc puts before the name of a `uniform` entry-point parameter in the constant table.
+pub const ENTRY_UNIFORM_SIGIL: char = '$';
 
 /// A global state object (`BlendState Additive { … };`) and its baked state.
 #[derive(Clone, Debug)]

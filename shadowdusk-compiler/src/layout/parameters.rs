@@ -35,7 +35,14 @@ impl<'a> ParameterTable<'a> {
             }
             return Ok(i);
         }
-        let Some(global) = self.ast.globals.iter().find(|g| g.name == name) else {
+        let entry_uniform = self.ast.entry_uniform(name);
+        let Some(global) = self
+            .ast
+            .globals
+            .iter()
+            .find(|g| g.name == name)
+            .or(entry_uniform.as_ref())
+        else {
             return Err(Diagnostic::error(
                 Code::SD0012,
                 format!("internal: the compiled shader reads uniform `{name}`, which has no declaration"),

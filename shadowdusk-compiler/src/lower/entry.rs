@@ -22,14 +22,22 @@
 //! matrix parameters travel as one vector per register (a column; a row under `row_major`),
 //! on consecutive semantic indices, as fxc packs them.
 //!
-//! Refused: an entry that does not exist (SD0102); too many literals, or `uniform` parameters
-//! left without a literal (FX0003).
+//! A `uniform` parameter left without a literal is a constant the application sets, as under
+//! fxc: the wrapper passes a generated global (`__sd_arg_<name>`), reflected as the effect
+//! parameter `$<name>` (the name fxc gives it in the constant table, which mgfxc keeps).
+//!
+//! Refused: an entry that does not exist (SD0102); too many literals, or an unbound `uniform`
+//! parameter of a type no effect parameter has here (an array, a non-square matrix, a struct:
+//! FX0003).
 
 use super::emit::Edits;
-use super::Stage;
+use super::{RetypedUniform, Stage};
 use crate::diag::{Code, Diagnostic};
-use crate::effect::{ParsedEffect, ShaderRef};
+use crate::effect::{ParsedEffect, ShaderRef, ENTRY_UNIFORM_SIGIL};
 use crate::source::SourceMap;
+
+/// Prefix of the globals that carry unbound `uniform` entry parameters.
+pub const ENTRY_UNIFORM_PREFIX: &str = "__sd_arg_";
 
 /// Name of the generated wrapper entry.
 pub const WRAPPER: &str = "__sd_entry";
@@ -94,6 +102,7 @@ pub fn rewrite(
     stage: Stage,
     map: &SourceMap,
     edits: &mut Edits,
+    retyped: &mut Vec<RetypedUniform>,
 ) -> Result<String, Box<Diagnostic>> {
     let ast = &parsed.ast;
     let src = parsed.stripped.as_str();
@@ -236,25 +245,16 @@ pub fn rewrite(
             .with_help("pass one literal per `uniform` parameter of the entry point"),
         ));
     }
-    if shader.args.len() < uniforms {
-        let missing = f
-            .params
-            .iter()
-            .filter(|p| p.qualifier == "uniform")
-            .nth(shader.args.len());
-        return Err(Box::new(
-            Diagnostic::error(
-                Code::FX0003,
-                format!(
-                    "`uniform` parameter `{}` of `{}` gets no value from the `compile` statement",
-                    missing.map(|p| p.name.as_str()).unwrap_or(""),
-                    f.name
-                ),
-            )
-            .at_opt(map.span(shader.range.clone()))
-            .with_help("pass a literal for it, e.g. `compile ps_3_0 PS(true)`, or make it a global variable"),
-        ));
-    }
+    // `uniform` parameters the `compile` statement leaves without a literal are constants the
+    // application sets, as under fxc: each becomes an effect parameter `$name`.
+    let unbound: Vec<EntryUniform> = f
+        .params
+        .iter()
+        .zip(sites)
+        .filter(|(p, _)| p.qualifier == "uniform")
+        .skip(shader.args.len())
+        .map(|(p, site)| entry_uniform(src, p, site, f, shader, map))
+        .collect::<Result<_, _>>()?;
 
     let new_semantic = |p: &crate::effect::Param| -> Option<String> {
         let sem = p.semantic.as_deref()?;
@@ -324,7 +324,22 @@ pub fn rewrite(
     let mut copies = String::new();
     for (p, site) in f.params.iter().zip(sites) {
         if p.qualifier == "uniform" {
-            call_args.push(literals.next().cloned().unwrap_or_default());
+            match literals.next() {
+                Some(literal) => call_args.push(literal.clone()),
+                None => {
+                    let Some(u) = unbound.iter().find(|u| u.param == p.name) else {
+                        continue;
+                    };
+                    if !copies.contains(&u.declaration) {
+                        copies.push_str(&u.declaration);
+                    }
+                    call_args.push(u.argument.clone());
+                    retyped.push(RetypedUniform {
+                        name: format!("{ENTRY_UNIFORM_SIGIL}{}", p.name),
+                        carrier: u.carrier.clone(),
+                    });
+                }
+            }
             continue;
         }
         let ty = p.ty.trim();
@@ -569,6 +584,72 @@ pub fn rewrite(
     );
     Ok(WRAPPER.to_string())
 }
+
+/// An unbound `uniform` entry parameter, passed to the user's function from a global.
+struct EntryUniform {
+    /// The parameter's name.
+    param: String,
+    /// The global that carries it in the lowered text.
+    carrier: String,
+    /// `uniform float __sd_arg_x;` (MonoGame uploads every register as floats, so integer and
+    /// bool parameters travel as floats and are converted at the call).
+    declaration: String,
+    /// What the wrapper passes: the carrier, converted to the parameter's type.
+    argument: String,
+}
+
+fn entry_uniform(
+    src: &str,
+    p: &crate::effect::Param,
+    site: &crate::effect::ParamSite,
+    f: &crate::effect::Function,
+    shader: &ShaderRef,
+    map: &SourceMap,
+) -> Result<EntryUniform, Box<Diagnostic>> {
+    let ty = crate::effect::types::numeric(p.ty.trim());
+    let array = src[site.name_range.end..].trim_start().starts_with('[');
+    let non_square = |t: &crate::effect::HlslType| t.is_matrix && t.rows != t.columns;
+    let Some(t) = ty.filter(|t| !array && !non_square(t)) else {
+        return Err(Box::new(
+            Diagnostic::error(
+                Code::FX0003,
+                format!(
+                    "`uniform` parameter `{}` of `{}` gets no value from the `compile` statement, and its type `{}` cannot be an effect parameter here",
+                    p.name, f.name, p.ty
+                ),
+            )
+            .at_opt(map.span(p.range.clone()))
+            .with_note(format!(
+                "`{}` is compiled from a `compile` statement that passes {} argument(s)",
+                f.name,
+                shader.args.len()
+            ))
+            .with_help("pass a literal for it, e.g. `compile ps_3_0 PS(true)`, or make it a global variable"),
+        ));
+    };
+    let shape = if t.is_matrix {
+        format!("{}x{}", t.rows, t.columns)
+    } else if t.is_vector {
+        t.columns.to_string()
+    } else {
+        String::new()
+    };
+    let carrier = format!("{ENTRY_UNIFORM_PREFIX}{}", p.name);
+    let argument = if t.base == "float" {
+        carrier.clone()
+    } else {
+        format!("(({}){carrier})", p.ty.trim())
+    };
+    Ok(EntryUniform {
+        param: p.name.clone(),
+        declaration: format!("uniform float{shape} {carrier};\n"),
+        carrier,
+        argument,
+    })
+}
+
+/// A copy of an interface struct with every array member split into one member per element, on
+/// consecutive semantic indices.
 
 /// The wrapper parameter a flattened pixel input takes the face from.
 const FACE_PARAM: &str = "bool __sd_face : SV_IsFrontFace";

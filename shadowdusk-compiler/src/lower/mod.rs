@@ -58,7 +58,7 @@ use emit::Edits;
 use shadowdusk_mgfx::SamplerState;
 
 pub use declarations::{CARRIER_PREFIX, MATRIX_CARRIER_PREFIX};
-pub use entry::WRAPPER;
+pub use entry::{ENTRY_UNIFORM_PREFIX, WRAPPER};
 pub use samplers::{SYNTH_PREFIX, TEXTURE_PREFIX};
 
 /// The user's name behind a name the lowering generated (an int carrier, a non-square matrix
@@ -69,6 +69,7 @@ pub fn user_name(generated: &str) -> &str {
         .trim_start_matches(MATRIX_CARRIER_PREFIX)
         .trim_start_matches(SYNTH_PREFIX)
         .trim_start_matches(TEXTURE_PREFIX)
+        .trim_start_matches(ENTRY_UNIFORM_PREFIX)
 }
 
 /// `text` with every generated name replaced by the user's.
@@ -77,6 +78,7 @@ pub fn user_text(text: &str) -> String {
         .replace(TEXTURE_PREFIX, "")
         .replace(CARRIER_PREFIX, "")
         .replace(MATRIX_CARRIER_PREFIX, "")
+        .replace(ENTRY_UNIFORM_PREFIX, "")
 }
 
 /// Shader stage.
@@ -228,7 +230,7 @@ fn lower_inner(
     retyped.extend(declarations::non_square_uniforms(
         parsed, &toks, &scopes, map, &mut edits,
     )?);
-    let entry = entry::rewrite(parsed, shader, stage, map, &mut edits)?;
+    let entry = entry::rewrite(parsed, shader, stage, map, &mut edits, &mut retyped)?;
     let emitter = emit::Emitter {
         src,
         edits: &edits,

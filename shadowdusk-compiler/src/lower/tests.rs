@@ -539,17 +539,38 @@ fn compile_literals_generate_a_wrapper() {
 }
 
 #[test]
-fn compile_literal_count_must_match() {
+fn compile_literals_must_not_outnumber_uniform_parameters() {
+    // An unbound uniform parameter of a type no effect parameter has is refused at itself.
     let c = case(
-        "float4 PS(uniform bool a, float2 uv : TEXCOORD0) : COLOR0 { return a; }\n\
+        "float4 PS(uniform float a[2], float2 uv : TEXCOORD0) : COLOR0 { return a[0]; }\n\
          technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
     );
-    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0003, 2, 51));
+    assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0003, 1, 11));
     let c = case(
         "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return 1; }\n\
          technique T { pass { PixelShader = compile ps_2_0 PS(1); } }",
     );
     assert_eq!(c.fail("PS", Stage::Pixel), (Code::FX0003, 2, 51));
+}
+
+#[test]
+fn unbound_uniform_parameters_are_globals_named_like_fxc_constants() {
+    let c = case(
+        "float4 PS(uniform bool g, float2 uv : TEXCOORD0, uniform float2 k) : COLOR0 \
+         { return g ? float4(uv * k, 0, 1) : 0; }\n\
+         technique A { pass { PixelShader = compile ps_2_0 PS(); } }\n\
+         technique B { pass { PixelShader = compile ps_2_0 PS(true); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    assert!(l.text.contains("uniform float __sd_arg_g;"), "{}", l.text);
+    assert!(l.text.contains("uniform float2 __sd_arg_k;"), "{}", l.text);
+    assert!(l.text.contains("PS(((bool)__sd_arg_g), uv, __sd_arg_k)"), "{}", l.text);
+    let names: Vec<(&str, &str)> = l
+        .retyped
+        .iter()
+        .map(|r| (r.name.as_str(), r.carrier.as_str()))
+        .collect();
+    assert_eq!(names, [("$g", "__sd_arg_g"), ("$k", "__sd_arg_k")]);
 }
 
 // ---- uniforms and registers -----------------------------------------------------------------

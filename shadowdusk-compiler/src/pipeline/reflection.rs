@@ -93,6 +93,16 @@ pub fn build(
                         .find(|s| s.name == p.name || s.texture.as_deref() == Some(&p.name))
                         .map(|s| s.range.clone())
                 });
+            if let Some(g) = ast.entry_uniform(&p.name) {
+                return ParameterInfo {
+                    name: p.name.clone(),
+                    declaration: collapse(&expanded.text[g.range.clone()]),
+                    location: location(&g.range),
+                    cbuffer: None,
+                    default: None,
+                    used,
+                };
+            }
             let loc = range.as_ref().and_then(location);
             ParameterInfo {
                 name: p.name.clone(),

@@ -36,6 +36,7 @@ include_effect!("shaders/macros_technique.fx");
 include_effect!("shaders/multi_texture_two.fx", name = two_layers);
 include_effect!("shaders/build_flavour.fx");
 include_effect!("shaders/glam_quad.fx");
+include_effect!("shaders/compat_decl_entry_uniforms.fx");
 include_effect!("shaders/compat_reg_bones128.fx");
 include_effect!("shaders/compat_sem_tangent_frame.fx");
 include_effect!("shaders/compat_sem_vface_member.fx");
@@ -201,6 +202,7 @@ fn check_all() -> Result<Vec<String>, String> {
             compat_lower_name_hygiene,
             [DIFFUSE_TEXTURE, OVERLAY_TEXTURE]
         )?,
+        typed!(compat_decl_entry_uniforms, [SPRITE_TEXTURE])?,
     ])
 }
 
@@ -329,6 +331,8 @@ mod tests {
     #[test]
     fn a_128_bone_palette_skins_through_the_typed_api() {
         super::draw_skinned_and_check().unwrap_or_else(|e| panic!("{e}"));
+    }
+
     /// A uniform default folded from `normalize(...)` reaches the typed `Params`.
     #[test]
     fn folded_defaults_reach_the_typed_params() {
@@ -338,6 +342,30 @@ mod tests {
         for k in 0..3 {
             assert!((lum[k] - v[k] / l).abs() < 1e-6, "{lum:?}");
         }
+    }
+
+    /// `uniform` entry parameters left unbound by `compile` are typed parameters like globals:
+    /// `$exposure` is read by both techniques' shaders, `$gammaCorrection` by the first only.
+    #[test]
+    fn unbound_uniform_entry_parameters_are_typed_params() {
+        use super::compat_decl_entry_uniforms::Params;
+        let mut p = Params::default();
+        p.set_gamma_correction(true);
+        p.set_exposure(0.25);
+        assert!(p.gamma_correction());
+        assert_eq!(p.exposure(), 0.25);
+        assert_eq!(
+            p.ps_uniforms_vec4_0,
+            [[1.0, 0.0, 0.0, 0.0], [0.25, 0.0, 0.0, 0.0]]
+        );
+        assert_eq!(p.ps_uniforms_vec4_1, [[0.25, 0.0, 0.0, 0.0]]);
+        let names: Vec<String> = shadowdusk::mgfx::read(super::compat_decl_entry_uniforms::MGFX)
+            .expect("MGFX reads back")
+            .parameters
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(names, ["$gammaCorrection", "$exposure", "SpriteTexture"]);
     }
 
     /// `CONSUMER_BUILD_SCRIPT` is defined only by build.rs, so this default can only come from
