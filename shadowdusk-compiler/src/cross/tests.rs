@@ -209,6 +209,9 @@ fn modules_without_unsigned_types_or_division_are_left_alone() {
     }
     let spv = dxc::compile(ps, "main", Stage::Pixel).unwrap();
     assert!(integers::lower(&spv.words).is_none());
+}
+
+#[test]
 fn run_time_lanes_of_uniform_vectors_read_whole_registers() {
     // A kernel weight picked by a loop counter, a channel by a uniform, a lane of an array
     // element: SPIRV-Cross refuses a flattened pointer to one float at a run-time lane.

@@ -648,9 +648,6 @@ fn entry_uniform(
     })
 }
 
-/// A copy of an interface struct with every array member split into one member per element, on
-/// consecutive semantic indices.
-
 /// The wrapper parameter a flattened pixel input takes the face from.
 const FACE_PARAM: &str = "bool __sd_face : SV_IsFrontFace";
 
