@@ -24,6 +24,7 @@
 //! Input and output are SPIR-V words; the module is only rewritten when it has something to
 //! change.
 
+use super::spirv::{instructions, Inst};
 use std::collections::BTreeMap;
 
 const OP_EXT_INST_IMPORT: u16 = 11;
@@ -66,26 +67,6 @@ const GLSL_INTEGER_TO_FLOAT: [(u32, u32); 8] = [
     (44, 43),
     (45, 43),
 ];
-
-/// One instruction's words (the first holds word count and opcode).
-struct Inst(Vec<u32>);
-
-impl Inst {
-    fn new(op: u16, operands: &[u32]) -> Inst {
-        let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
-        w.extend_from_slice(operands);
-        Inst(w)
-    }
-    fn op(&self) -> u16 {
-        (self.0[0] & 0xffff) as u16
-    }
-    fn set_op(&mut self, op: u16) {
-        self.0[0] = (self.0[0] & 0xffff_0000) | u32::from(op);
-    }
-    fn operand(&self, i: usize) -> Option<u32> {
-        self.0.get(i + 1).copied()
-    }
-}
 
 /// What the new instructions need declared: float types by width, the half, GLSL.std.450.
 struct Declared {
@@ -177,19 +158,7 @@ fn string_at(inst: &Inst, from: usize) -> String {
 /// Rewrites the module if it has unsigned integers, integer division or remainders; `None`
 /// when it has none.
 pub fn lower(words: &[u32]) -> Option<Vec<u32>> {
-    if words.len() < 5 {
-        return None;
-    }
-    let mut insts = Vec::new();
-    let mut i = 5;
-    while i < words.len() {
-        let count = (words[i] >> 16) as usize;
-        if count == 0 || i + count > words.len() {
-            return None;
-        }
-        insts.push(Inst(words[i..i + count].to_vec()));
-        i += count;
-    }
+    let mut insts = instructions(words)?;
 
     // 32-bit integer types (scalar → 1, vectors → their width), and the float ones.
     let mut int_width: BTreeMap<u32, u32> = BTreeMap::new();

@@ -21,6 +21,7 @@
 //!
 //! Input and output are SPIR-V words; the module is only rewritten when something matches.
 
+use super::spirv::{instructions, module, Inst};
 use std::collections::{BTreeMap, BTreeSet};
 
 const OP_TYPE_INT: u16 = 21;
@@ -42,23 +43,6 @@ const OP_BITCAST: u16 = 124;
 /// Names, strings, line markers and decorations: they mention ids without using them.
 const DEBUG_AND_ANNOTATIONS: [u16; 6] = [5, 6, 7, 8, 71, 72];
 const STORAGE_UNIFORM: u32 = 2;
-
-/// One instruction's words (the first holds word count and opcode).
-struct Inst(Vec<u32>);
-
-impl Inst {
-    fn new(op: u16, operands: &[u32]) -> Inst {
-        let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
-        w.extend_from_slice(operands);
-        Inst(w)
-    }
-    fn op(&self) -> u16 {
-        (self.0[0] & 0xffff) as u16
-    }
-    fn operand(&self, i: usize) -> Option<u32> {
-        self.0.get(i + 1).copied()
-    }
-}
 
 /// What an id declares, as far as walking an access chain needs.
 enum Type {
@@ -84,19 +68,7 @@ struct Split {
 /// Rewrites the module if it indexes with a `uint` cast of an `int`, or reads a uniform
 /// vector's component at a run-time index; `None` when it does neither.
 pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
-    if words.len() < 5 {
-        return None;
-    }
-    let mut insts = Vec::new();
-    let mut i = 5;
-    while i < words.len() {
-        let count = (words[i] >> 16) as usize;
-        if count == 0 || i + count > words.len() {
-            return None;
-        }
-        insts.push(Inst(words[i..i + count].to_vec()));
-        i += count;
-    }
+    let mut insts = instructions(words)?;
     let signed = signed_indices(&mut insts);
 
     let mut types: BTreeMap<u32, Type> = BTreeMap::new();
@@ -261,12 +233,7 @@ pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
             _ => out.push(x),
         }
     }
-    let mut words_out = words[..5].to_vec();
-    words_out[3] = bound;
-    for x in out {
-        words_out.extend(x.0);
-    }
-    Some(words_out)
+    Some(module(words, bound, out))
 }
 
 /// Replaces each index that is a `uint` bitcast of a 32-bit `int` by the `int`, in access

@@ -32,6 +32,7 @@
 mod integers;
 mod lanes;
 mod reflect;
+mod spirv;
 mod widen;
 
 use std::collections::BTreeMap;

@@ -23,6 +23,7 @@
 //!
 //! Input and output are SPIR-V words; the module is only rewritten when something matches.
 
+use super::spirv::{instructions, module, Inst};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Names, strings, line markers and decorations: they mention ids without using them.
@@ -44,24 +45,6 @@ const OP_VECTOR_TIMES_MATRIX: u16 = 144;
 const OP_MATRIX_TIMES_VECTOR: u16 = 145;
 const OP_MATRIX_TIMES_MATRIX: u16 = 146;
 
-/// One instruction's words (the first holds word count and opcode).
-#[derive(Clone)]
-struct Inst(Vec<u32>);
-
-impl Inst {
-    fn new(op: u16, operands: &[u32]) -> Inst {
-        let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
-        w.extend_from_slice(operands);
-        Inst(w)
-    }
-    fn op(&self) -> u16 {
-        (self.0[0] & 0xffff) as u16
-    }
-    fn operand(&self, i: usize) -> Option<u32> {
-        self.0.get(i + 1).copied()
-    }
-}
-
 /// A non-square float matrix type: `columns` columns of `rows`-component vectors.
 #[derive(Clone, Copy)]
 struct Shape {
@@ -77,19 +60,7 @@ impl Shape {
 
 /// Rewrites the module if it holds matrix temporaries to widen; `None` when there are none.
 pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
-    if words.len() < 5 {
-        return None;
-    }
-    let mut insts = Vec::new();
-    let mut i = 5;
-    while i < words.len() {
-        let count = (words[i] >> 16) as usize;
-        if count == 0 || i + count > words.len() {
-            return None;
-        }
-        insts.push(Inst(words[i..i + count].to_vec()));
-        i += count;
-    }
+    let mut insts = instructions(words)?;
 
     let float = insts
         .iter()
@@ -333,12 +304,7 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
     if !declared && !folded {
         return None;
     }
-    let mut result = words[..5].to_vec();
-    result[3] = bound;
-    for x in out {
-        result.extend(x.0);
-    }
-    Some(result)
+    Some(module(words, bound, out))
 }
 
 /// The width every widened matrix takes: 4×4 holds every shape, so products of widened

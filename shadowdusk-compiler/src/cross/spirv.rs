@@ -1,0 +1,53 @@
+//! SPIR-V words as instructions, for the rewrites that run before SPIRV-Cross reads a module
+//! (`integers`, `widen`, `lanes`): each splits the module, edits instructions, and joins it again.
+
+/// One instruction's words (the first holds word count and opcode).
+#[derive(Clone)]
+pub(super) struct Inst(pub(super) Vec<u32>);
+
+impl Inst {
+    pub(super) fn new(op: u16, operands: &[u32]) -> Inst {
+        let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
+        w.extend_from_slice(operands);
+        Inst(w)
+    }
+    pub(super) fn op(&self) -> u16 {
+        (self.0[0] & 0xffff) as u16
+    }
+    pub(super) fn set_op(&mut self, op: u16) {
+        self.0[0] = (self.0[0] & 0xffff_0000) | u32::from(op);
+    }
+    pub(super) fn operand(&self, i: usize) -> Option<u32> {
+        self.0.get(i + 1).copied()
+    }
+}
+
+/// The instructions after the five-word header; `None` for a module too short or with an
+/// instruction whose word count does not fit (the rewrites then leave the module alone, and
+/// SPIRV-Cross reports it).
+pub(super) fn instructions(words: &[u32]) -> Option<Vec<Inst>> {
+    if words.len() < 5 {
+        return None;
+    }
+    let mut insts = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 || i + count > words.len() {
+            return None;
+        }
+        insts.push(Inst(words[i..i + count].to_vec()));
+        i += count;
+    }
+    Some(insts)
+}
+
+/// `words`' header with the id bound `bound`, then `insts`.
+pub(super) fn module(words: &[u32], bound: u32, insts: impl IntoIterator<Item = Inst>) -> Vec<u32> {
+    let mut out = words[..5].to_vec();
+    out[3] = bound;
+    for x in insts {
+        out.extend(x.0);
+    }
+    out
+}
