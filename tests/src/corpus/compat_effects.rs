@@ -11,14 +11,14 @@ use shadowdusk::mgfx::{
     VertexElementUsage as U,
 };
 
-const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
+pub(super) const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 const WARM: [u8; 4] = [255, 204, 153, 255];
 const TEX8: TextureSpec = TextureSpec::d2(8, 8, 31);
 const OVERLAY: TextureSpec = TextureSpec::d2(8, 8, 32);
 const C: Address = Address::Clamp;
 
-fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
+pub(super) fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
     t.sample_2d(0, uv[0], uv[1], C, C)
 }
 
@@ -26,12 +26,12 @@ fn luma(c: [f32; 4]) -> f32 {
     dot3([c[0], c[1], c[2]], [0.3, 0.59, 0.11])
 }
 
-fn map4(f: impl Fn(usize) -> f32) -> [f32; 4] {
+pub(super) fn map4(f: impl Fn(usize) -> f32) -> [f32; 4] {
     [f(0), f(1), f(2), f(3)]
 }
 
 /// Point filtering, clamped, no mips: the baked state of `MipFilter = None` samplers.
-fn point_clamp_no_mips() -> SamplerState {
+pub(super) fn point_clamp_no_mips() -> SamplerState {
     SamplerState {
         address_u: TA::Clamp,
         address_v: TA::Clamp,
@@ -44,7 +44,7 @@ fn point_clamp_no_mips() -> SamplerState {
 
 /// A pixel-shader-only effect drawn as one SpriteBatch quad.
 #[allow(clippy::too_many_arguments)]
-fn sprite_entry(
+pub(super) fn sprite_entry(
     file: &'static str,
     concern: &'static str,
     techniques: Vec<TechniqueSpec>,

@@ -3,67 +3,15 @@
 //! `uniform` entry parameters the `compile` statement leaves unbound. Each has a CPU reference
 //! of its maths.
 
+use super::compat_effects::{map4, point_clamp_no_mips, sample, sprite_entry, RECT};
 use super::math::{lerp, sprite_pixel};
-use super::textures::{Address, TextureSpec};
+use super::textures::TextureSpec;
 use super::*;
-use shadowdusk::mgfx::{SamplerType as ST, TextureAddressMode as TA, TextureFilter};
+use shadowdusk::mgfx::SamplerType as ST;
 
-const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 const TEX8: TextureSpec = TextureSpec::d2(8, 8, 41);
 const OVERLAY: TextureSpec = TextureSpec::d2(8, 8, 42);
-const C: Address = Address::Clamp;
-
-fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
-    t.sample_2d(0, uv[0], uv[1], C, C)
-}
-
-fn map4(f: impl Fn(usize) -> f32) -> [f32; 4] {
-    [f(0), f(1), f(2), f(3)]
-}
-
-/// Point filtering, clamped, no mips: the baked state of `MipFilter = None` samplers.
-fn point_clamp_no_mips() -> SamplerState {
-    SamplerState {
-        address_u: TA::Clamp,
-        address_v: TA::Clamp,
-        filter: TextureFilter::Point,
-        mip_lod_bias: -16.0,
-        max_mip_level: 0,
-        ..SamplerState::default()
-    }
-}
-
-/// A pixel-shader-only effect drawn as one SpriteBatch quad with the first technique.
-#[allow(clippy::too_many_arguments)]
-fn sprite_entry(
-    file: &'static str,
-    concern: &'static str,
-    techniques: Vec<TechniqueSpec>,
-    parameters: Vec<ParamSpec>,
-    values: Vec<(&'static str, Value)>,
-    textures: Vec<(&'static str, TextureSpec)>,
-    check: Check,
-) -> Entry {
-    let technique = techniques[0].name;
-    Entry {
-        file,
-        concern,
-        techniques,
-        parameters,
-        render: Render {
-            technique,
-            values,
-            textures,
-            geometry: Geometry::Sprite {
-                rect: RECT,
-                color: WHITE,
-            },
-            render_targets: 1,
-            check,
-        },
-    }
-}
 
 pub(super) fn entries() -> Vec<Entry> {
     vec![smp_local_sampler(), lower_name_hygiene()]
@@ -104,6 +52,7 @@ fn smp_local_sampler() -> Entry {
             ("EdgeSharpness", scalar(SHARPNESS)),
         ],
         vec![("Texture", TEX8)],
+        WHITE,
         Check::reference(reference),
     )
 }
@@ -146,6 +95,7 @@ fn lower_name_hygiene() -> Entry {
         ],
         vec![("Amount", scalar(AMOUNT))],
         vec![("diffuseTexture", TEX8), ("overlayTexture", OVERLAY)],
+        WHITE,
         Check::reference(reference),
     )
 }

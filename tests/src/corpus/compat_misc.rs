@@ -3,49 +3,14 @@
 //! arrays, `static const` initializers that call intrinsics, and depth written by a pixel
 //! shader. Each has a CPU reference of its maths.
 
+use super::compat_effects::{sample, sprite_entry, RECT};
 use super::math::sprite_pixel;
-use super::textures::{Address, TextureSpec};
+use super::textures::TextureSpec;
 use super::*;
 use shadowdusk::mgfx::{ParameterClass, ParameterType as PT, SamplerType as ST};
 
-const RECT: [f32; 4] = [8.0, 8.0, 48.0, 48.0];
 const WARM: [u8; 4] = [255, 204, 153, 255];
 const TEX8: TextureSpec = TextureSpec::d2(8, 8, 41);
-const C: Address = Address::Clamp;
-
-fn sample(t: &TextureSpec, uv: [f32; 2]) -> Option<[f32; 4]> {
-    t.sample_2d(0, uv[0], uv[1], C, C)
-}
-
-/// A pixel-shader-only effect drawn as one SpriteBatch quad with technique `technique`.
-fn sprite_entry(
-    file: &'static str,
-    concern: &'static str,
-    techniques: Vec<TechniqueSpec>,
-    parameters: Vec<ParamSpec>,
-    values: Vec<(&'static str, Value)>,
-    textures: Vec<(&'static str, TextureSpec)>,
-    check: Check,
-) -> Entry {
-    let technique = techniques[0].name;
-    Entry {
-        file,
-        concern,
-        techniques,
-        parameters,
-        render: Render {
-            technique,
-            values,
-            textures,
-            geometry: Geometry::Sprite {
-                rect: RECT,
-                color: WARM,
-            },
-            render_targets: 1,
-            check,
-        },
-    }
-}
 
 pub(super) fn entries() -> Vec<Entry> {
     vec![
@@ -102,6 +67,7 @@ fn reach_unused_helpers() -> Entry {
         ],
         vec![("Strength", scalar(STRENGTH))],
         vec![("TextureSampler", TEX8)],
+        WARM,
         Check::reference(reference),
     )
 }
@@ -169,6 +135,7 @@ fn index_dynamic_lanes() -> Entry {
             ("TexelWidth", scalar(TEXEL_WIDTH)),
         ],
         vec![("TextureSampler", TEX8)],
+        WARM,
         Check::reference(reference),
     )
 }
@@ -240,6 +207,7 @@ fn decl_fxc_leniency() -> Entry {
             ("Steps", scalar(STEPS as f32)),
         ],
         vec![("TextureSampler", TEX8)],
+        WARM,
         Check::reference(reference),
     )
 }
@@ -280,6 +248,7 @@ fn glsl_depth_output() -> Entry {
         ],
         vec![("Brightness", scalar(BRIGHTNESS)), ("DepthScale", scalar(0.5))],
         vec![("TextureSampler", TEX8)],
+        WARM,
         Check::reference(reference),
     )
 }
