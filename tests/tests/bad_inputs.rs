@@ -630,7 +630,6 @@ fn dialect() -> Vec<Case> {
         case(S, "SV_VertexID", format!("float4 VS(uint id : SV_VertexID) : POSITION0 {{ return float4(id, 0, 0, 1); }}\nfloat4 PS() : COLOR0 {{ return 1; }}\n{VSPS3}"), at("SD0219", "effect.fx", 1, 11)),
         case(S, "SV_PrimitiveID", format!("float4 PS(float2 uv : TEXCOORD0, uint prim : SV_PrimitiveID) : COLOR0 {{ return float4(uv, prim, 1); }}\n{PS3}"), at("SD0219", "effect.fx", 1, 34)),
         // Points at the sampler, as SD0211 does.
-        case(S, "gradient sampling on a cube", format!("samplerCUBE Sky;\nfloat4 PS(float3 d : TEXCOORD0) : COLOR0 {{ return texCUBEgrad(Sky, d, ddx(d), ddy(d)); }}\n{PS3}"), at("SD0214", "effect.fx", 1, 13)),
         // Was KNOWN_WRONG: fixed.
         case(S, "integer shift", ps3_lines("    int cell = (int)(uv.x * 16) << 2;\n    return float4(cell / 64.0, uv.y, 0, 1);"), at("SD0221", "effect.fx", 3, 33)),
         // Was KNOWN_WRONG: fixed.

@@ -777,3 +777,58 @@ fn depth_writing_shader_compiles_as_glsl_es_100() {
     }
     assert_eq!(checked, 1, "{file}: one depth-writing shader");
 }
+
+/// Every shader of every corpus effect compiles as GLSL ES 1.00 on a GLES 2.0 driver (Mesa),
+/// as MonoGame's mobile and WebGL back ends compile them; vertex shaders as vertex shaders.
+#[test]
+fn every_corpus_shader_compiles_as_glsl_es_100() {
+    use glow::HasContext;
+    use shadowdusk::gl::headless::{Api, HeadlessGl};
+
+    let context = match HeadlessGl::with_api(8, 8, Api::Gles2) {
+        Ok(c) => c,
+        Err(e) => {
+            shadowdusk_tests::skip(
+                "every_corpus_shader_compiles_as_glsl_es_100",
+                &format!("no headless OpenGL ES 2.0 context: {e}"),
+            );
+            return;
+        }
+    };
+    let gl = context.gl();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for file in fx_files() {
+        let Ok(compiled) = compile_file(&corpus_dir().join(&file), &Options::default()) else {
+            continue; // every_effect_compiles_and_matches_its_table_entry reports it
+        };
+        for (k, shader) in compiled.effect.shaders.iter().enumerate() {
+            let glsl = String::from_utf8_lossy(&shader.code).into_owned();
+            let kind = match shader.stage {
+                ShaderStage::Vertex => glow::VERTEX_SHADER,
+                ShaderStage::Pixel => glow::FRAGMENT_SHADER,
+            };
+            // SAFETY: the context is current on this thread for the whole block.
+            unsafe {
+                let s = gl.create_shader(kind).expect("shader object");
+                gl.shader_source(s, &glsl);
+                gl.compile_shader(s);
+                if !gl.get_shader_compile_status(s) {
+                    failures.push(format!(
+                        "{file} shader {k}:\n{}\n{glsl}",
+                        gl.get_shader_info_log(s)
+                    ));
+                }
+                gl.delete_shader(s);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} shaders checked");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} shaders do not compile as GLSL ES 1.00:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

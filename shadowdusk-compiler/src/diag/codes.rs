@@ -117,7 +117,7 @@ pub enum Code {
     SD0212,
     /// A vertex input semantic with no `VertexElementUsage`.
     SD0213,
-    /// Gradient or projected sampling on a cube or volume sampler.
+    /// A projected lookup on a cube sampler (a guard: the lowering never produces one).
     SD0214,
     /// A user identifier collides with a generated one (`posFixup`, `ps_oC0`, ...).
     SD0215,

@@ -47,7 +47,10 @@ const LOD_FUNCTIONS: &[&str] = &[
     "textureCubeLod",
     "texture3DLod",
     "texture2DGrad",
+    "textureCubeGrad",
+    "texture3DGrad",
     "texture2DProjGrad",
+    "texture3DProjGrad",
     "texture2DProjLod",
     "texture3DProjLod",
     "texture2DProj",
@@ -55,9 +58,6 @@ const LOD_FUNCTIONS: &[&str] = &[
 ];
 
 const NO_LEGACY_SPELLING: &[&str] = &[
-    "textureCubeGrad",
-    "texture3DGrad",
-    "texture3DProjGrad",
     "textureCubeProj",
     "textureCubeProjLod",
 ];
@@ -511,7 +511,7 @@ fn no_legacy(
     DialectError::new(
         Code::SD0214,
         format!("gradient or projected sampling ({name}) on {what} has no GLSL 1.10 / GLSL ES 1.00 spelling"),
-        "use Sample/SampleLevel on cube and volume textures; SampleGrad and projection work only on 2D textures",
+        "sample a cube texture without projection (Sample, SampleLevel, SampleGrad): GLSL 1.10 has no projected cube lookup",
         sampler.map(|s| s.0),
     )
 }

@@ -19,17 +19,27 @@ pub const LOD: &str = "#if __VERSION__ >= 300
 #define textureCubeLod textureLod
 #define texture3DLod textureLod
 #define texture2DGrad textureGrad
+#define textureCubeGrad textureGrad
+#define texture3DGrad textureGrad
 #define texture2DProj textureProj
 #define texture3DProj textureProj
+#define texture2DProjGrad textureProjGrad
+#define texture3DProjGrad textureProjGrad
 #elif defined(GL_ARB_shader_texture_lod)
 #extension GL_ARB_shader_texture_lod : enable
 #define texture2DGrad texture2DGradARB
-#define texture2DProjGrad texture2DProjARB
+#define textureCubeGrad textureCubeGradARB
+#define texture3DGrad texture3DGradARB
+#define texture2DProjGrad texture2DProjGradARB
+#define texture3DProjGrad texture3DProjGradARB
 #elif defined(GL_EXT_gpu_shader4)
 #extension GL_EXT_gpu_shader4 : enable
 #else
 #define texture2DGrad(a,b,c,d) texture2D(a,b)
+#define textureCubeGrad(a,b,c,d) textureCube(a,b)
+#define texture3DGrad(a,b,c,d) texture3D(a,b)
 #define texture2DProjGrad(a,b,c,d) texture2DProj(a,b)
+#define texture3DProjGrad(a,b,c,d) texture3DProj(a,b)
 #define texture2DLod(a,b,c) texture2D(a,b)
 #define textureCubeLod(a,b,c) textureCube(a,b)
 #define texture3DLod(a,b,c) texture3D(a,b)

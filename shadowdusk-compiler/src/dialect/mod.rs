@@ -15,7 +15,7 @@
 //! matrix.
 //!
 //! Refused: see `uniforms` (SD0210), [`samplers`] (SD0211, SD0212, SD0023), [`interface`]
-//! (SD0213, SD0216, SD0219), gradients/projection on cube or volume samplers (SD0214), user
+//! (SD0213, SD0216, SD0219), a projected cube lookup (SD0214, a guard), user
 //! identifiers equal to generated names (SD0215), integer bit operators (`validate`, SD0221:
 //! Shader Model 2/3 have none), and anything left that GLSL 1.10 lacks (`validate`, SD0219).
 //! Integer arithmetic itself is not refused: `cross` has already made it signed and spelled

@@ -720,12 +720,17 @@ fn refuses_unknown_vertex_semantics() {
 }
 
 #[test]
-fn refuses_cube_gradients() {
-    let src = "TextureCube C; SamplerState S; float4 main(float3 d : TEXCOORD0) : SV_Target { return C.SampleGrad(S, d, d, d); }";
-    let Some(e) = err(src, Stage::Pixel) else {
+fn cube_and_volume_gradients_use_the_lod_header() {
+    // texldd on a cube or volume sampler: MojoShader's GLSL calls textureCubeGrad /
+    // texture3DGrad through GL_ARB_shader_texture_lod, as it does texture2DGrad.
+    let src = "TextureCube C; Texture3D V; SamplerState S;\n\
+               float4 main(float3 d : TEXCOORD0) : SV_Target { return C.SampleGrad(S, d, d, d) + V.SampleGrad(S, d, d, d); }";
+    let Some(d) = ok(src, Stage::Pixel) else {
         return;
     };
-    assert_eq!((e.code, e.subject.as_deref()), (Code::SD0214, Some("C")));
+    assert!(d.glsl.contains("#define textureCubeGrad textureCubeGradARB"), "{}", d.glsl);
+    assert!(d.glsl.contains("textureCubeGrad(ps_s"), "{}", d.glsl);
+    assert!(d.glsl.contains("texture3DGrad(ps_s"), "{}", d.glsl);
 }
 
 #[test]

@@ -30,8 +30,6 @@ const FORBIDDEN: &[&str] = &[
     "textureProj",
     "textureProjLod",
     "textureProjGrad",
-    "textureCubeGrad",
-    "texture3DGrad",
     "uint",
     "uvec2",
     "uvec3",

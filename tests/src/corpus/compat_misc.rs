@@ -18,6 +18,7 @@ pub(super) fn entries() -> Vec<Entry> {
         index_dynamic_lanes(),
         decl_fxc_leniency(),
         glsl_depth_output(),
+        smp_cube_grad(),
     ]
 }
 
@@ -248,6 +249,62 @@ fn glsl_depth_output() -> Entry {
         ],
         vec![("Brightness", scalar(BRIGHTNESS)), ("DepthScale", scalar(0.5))],
         vec![("TextureSampler", TEX8)],
+        WARM,
+        Check::reference(reference),
+    )
+}
+
+// ---- gradients on a cube ------------------------------------------------------------------
+
+const SKY_CUBE: TextureSpec = TextureSpec::Cube { size: 4, seed: 11 };
+const LOOK_OFFSET: [f32; 3] = [-0.25, 0.3, 0.2];
+const EXPOSURE: f32 = 0.7;
+
+fn smp_cube_grad() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, _| {
+                let d = [
+                    uv[0] * 2.0 - 1.0 + LOOK_OFFSET[0],
+                    1.0 - uv[1] * 2.0 + LOOK_OFFSET[1],
+                    1.0 + LOOK_OFFSET[2],
+                ];
+                let c = SKY_CUBE.sample_cube(super::math::normalize3(d))?;
+                Some([c[0] * EXPOSURE, c[1] * EXPOSURE, c[2] * EXPOSURE, c[3]])
+            },
+            x,
+            y,
+        )
+    }
+    sprite_entry(
+        "compat_smp_cube_grad.fx",
+        "texCUBEgrad on a legacy samplerCUBE is textureCubeGrad behind GL_ARB_shader_texture_lod",
+        vec![technique(
+            "Sky",
+            vec![ps_pass(
+                "P0",
+                vec![
+                    sampler(0, ST::SamplerCube, "SkyTexture").baked(SamplerState {
+                        filter: shadowdusk::mgfx::TextureFilter::Point,
+                        max_mip_level: 0,
+                        mip_lod_bias: -16.0,
+                        ..SamplerState::default()
+                    }),
+                ],
+            )],
+        )],
+        vec![
+            p_vec("LookOffset", 3),
+            p_float("Exposure"),
+            p_tex("SkyTexture", PT::TextureCube),
+        ],
+        vec![
+            ("LookOffset", vector(&LOOK_OFFSET)),
+            ("Exposure", scalar(EXPOSURE)),
+        ],
+        vec![("SkyTexture", SKY_CUBE)],
         WARM,
         Check::reference(reference),
     )
