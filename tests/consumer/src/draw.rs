@@ -70,14 +70,25 @@ pub fn draw_quad() -> Result<Vec<u8>, Failure> {
 
 /// Checks every pixel: `DRAWN` inside [`QUAD`], the clear colour outside.
 pub fn check(pixels: &[u8]) -> Result<(), String> {
-    let (qx, qy, qw, qh) = QUAD;
+    check_quad("glam_quad", pixels, QUAD, DRAWN)
+}
+
+/// Checks every pixel of a [`SIZE`]-square read-back: `drawn` inside `quad` (x, y, w, h), the
+/// clear colour outside, each channel within 1.
+pub fn check_quad(
+    what: &str,
+    pixels: &[u8],
+    quad: (u32, u32, u32, u32),
+    drawn: [u8; 4],
+) -> Result<(), String> {
+    let (qx, qy, qw, qh) = quad;
     for (i, px) in pixels.chunks_exact(4).enumerate() {
         let (x, y) = (i as u32 % SIZE, i as u32 / SIZE);
         let inside = (qx..qx + qw).contains(&x) && (qy..qy + qh).contains(&y);
-        let want = if inside { DRAWN } else { CLEAR };
+        let want = if inside { drawn } else { CLEAR };
         if px.iter().zip(want).any(|(a, b)| a.abs_diff(b) > 1) {
             return Err(format!(
-                "pixel ({x}, {y}) is {px:?}, expected {want:?} ({})",
+                "{what}: pixel ({x}, {y}) is {px:?}, expected {want:?} ({})",
                 if inside { "inside the quad" } else { "outside" }
             ));
         }

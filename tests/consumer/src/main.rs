@@ -209,42 +209,35 @@ fn check_all() -> Result<Vec<String>, String> {
 /// Draws through the typed API and checks the pixels; `Ok(None)` when this machine has no
 /// headless GL and `SHADOWDUSK_REQUIRE_ALL=1` does not forbid skipping.
 fn draw_and_check() -> Result<Option<String>, String> {
-    match draw::draw_quad() {
-        Ok(pixels) => draw::check(&pixels).map(|()| {
-            Some(format!(
-                "{:<20} drawn with glam parameters: {}x{} quad at ({}, {}) as expected",
-                "glam_quad",
-                draw::QUAD.2,
-                draw::QUAD.3,
-                draw::QUAD.0,
-                draw::QUAD.1
-            ))
-        }),
-        Err(draw::Failure::NoGl(why)) => {
-            if shadowdusk_testkit::required() {
-                return Err(format!(
-                    "headless GL unavailable ({}=1): {why}",
-                    shadowdusk_testkit::REQUIRE_ALL
-                ));
-            }
-            eprintln!("!!! SKIPPED drawing: headless GL unavailable: {why}");
-            Ok(None)
-        }
-        Err(draw::Failure::Draw(e)) => Err(format!("drawing glam_quad: {e}")),
-    }
+    let (x, y, w, h) = draw::QUAD;
+    drawn(
+        "glam_quad",
+        draw::draw_quad(),
+        draw::check,
+        format!("drawn with glam parameters: {w}x{h} quad at ({x}, {y}) as expected"),
+    )
 }
 
 /// Draws the skinned quad through the typed API (bones past register 256) and checks it.
 fn draw_skinned_and_check() -> Result<Option<String>, String> {
-    match skinned::draw_skinned() {
-        Ok(pixels) => skinned::check(&pixels).map(|()| {
-            Some(format!(
-                "{:<20} skinned by bones 120 and 127 of 128: quad at ({}, {}) as expected",
-                "compat_reg_bones128",
-                skinned::QUAD.0,
-                skinned::QUAD.1
-            ))
-        }),
+    let (x, y, _, _) = skinned::QUAD;
+    drawn(
+        "compat_reg_bones128",
+        skinned::draw_skinned(),
+        skinned::check,
+        format!("skinned by bones 120 and 127 of 128: quad at ({x}, {y}) as expected"),
+    )
+}
+
+/// The report line of a checked draw, `Ok(None)` for a visible skip.
+fn drawn(
+    name: &str,
+    pixels: Result<Vec<u8>, draw::Failure>,
+    check: fn(&[u8]) -> Result<(), String>,
+    line: String,
+) -> Result<Option<String>, String> {
+    match pixels {
+        Ok(pixels) => check(&pixels).map(|()| Some(format!("{name:<20} {line}"))),
         Err(draw::Failure::NoGl(why)) => {
             if shadowdusk_testkit::required() {
                 return Err(format!(
@@ -255,7 +248,7 @@ fn draw_skinned_and_check() -> Result<Option<String>, String> {
             eprintln!("!!! SKIPPED drawing: headless GL unavailable: {why}");
             Ok(None)
         }
-        Err(draw::Failure::Draw(e)) => Err(format!("drawing compat_reg_bones128: {e}")),
+        Err(draw::Failure::Draw(e)) => Err(format!("drawing {name}: {e}")),
     }
 }
 

@@ -17,7 +17,6 @@ use crate::draw::{Failure, SIZE};
 
 /// Where the quad must land: (left, top, width, height) in pixels, top row first.
 pub const QUAD: (u32, u32, u32, u32) = (1, 3, 4, 2);
-const CLEAR: [u8; 4] = [0, 0, 0, 255];
 /// White times `Tint` (1, 0.5, 0.25, 1).
 const DRAWN: [u8; 4] = [255, 128, 64, 255];
 
@@ -139,17 +138,5 @@ fn draw(
 
 /// Checks every pixel: `DRAWN` inside [`QUAD`], the clear colour outside.
 pub fn check(pixels: &[u8]) -> Result<(), String> {
-    let (qx, qy, qw, qh) = QUAD;
-    for (i, px) in pixels.chunks_exact(4).enumerate() {
-        let (x, y) = (i as u32 % SIZE, i as u32 / SIZE);
-        let inside = (qx..qx + qw).contains(&x) && (qy..qy + qh).contains(&y);
-        let want = if inside { DRAWN } else { CLEAR };
-        if px.iter().zip(want).any(|(a, b)| a.abs_diff(b) > 1) {
-            return Err(format!(
-                "skinned: pixel ({x}, {y}) is {px:?}, expected {want:?} ({})",
-                if inside { "inside the quad" } else { "outside" }
-            ));
-        }
-    }
-    Ok(())
+    super::draw::check_quad("skinned", pixels, QUAD, DRAWN)
 }
