@@ -402,7 +402,11 @@ impl Builder {
             options,
         };
         output::remove_stale_temporaries(&ctx.out_dir.join(shadowdusk_compiler::artifact::DIR));
-        let outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup)?;
+        let outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
+        // The build is done with DXC: its worker processes end now, not when they expire, so
+        // the build script leaves none behind.
+        shadowdusk_compiler::dxc::release_workers();
+        let outcomes = outcomes?;
         if let Some(dir) = &ctx.cache_dir {
             let max = self.cache_max_bytes.unwrap_or_else(|| {
                 std::env::var("SHADOWDUSK_CACHE_MAX_MB")

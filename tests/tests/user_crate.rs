@@ -143,6 +143,21 @@ impl Game {
         (out.status.success(), text(&out))
     }
 
+    /// Running DXC worker processes started from this game's build (their executable is in its
+    /// target folder).
+    fn workers(&self) -> Vec<String> {
+        let out = Command::new("pgrep")
+            .args(["-a", "-f", "shadowdusk-dxc-worker"])
+            .output()
+            .expect("run pgrep");
+        let target = self.target.display().to_string();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.contains(&target))
+            .map(str::to_string)
+            .collect()
+    }
+
     fn run(&self) -> String {
         let out = Command::new(self.target.join("debug/user-game"))
             .output()
@@ -241,6 +256,11 @@ fn a_user_crate_fetches_dxc_on_first_build_and_then_respects_the_cache() {
     );
     let sha = locate::sha256_file(&game.library()).expect("the cached library");
     assert_eq!(sha, pins::WHEEL_LIBRARY_SHA256);
+    let workers = game.workers();
+    assert!(
+        workers.is_empty(),
+        "DXC workers outlived the build: {workers:?}"
+    );
     let out = game.run();
     assert!(
         out.contains("default tint = [1.0, 0.75, 0.5, 1.0]")

@@ -134,6 +134,45 @@ fn corpus(root: &Path) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    isolation_cost(&files, &options, sum[3], total)
+}
+
+/// The corpus again with DXC in this process (`SHADOWDUSK_DXC_IN_PROCESS=1`) against the worker
+/// processes measured above: what isolation costs per compile.
+fn isolation_cost(
+    files: &[PathBuf],
+    options: &Options,
+    dxc_workers: Duration,
+    total_workers: Duration,
+) -> Result<(), String> {
+    let var = shadowdusk_compiler::dxc::IN_PROCESS_VAR;
+    std::env::set_var(var, "1");
+    let mut dxc = Duration::ZERO;
+    let mut total = Duration::ZERO;
+    for f in files {
+        compile_file(f, options).map_err(|e| e.render(false))?;
+        let mut runs = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            let c = compile_file(f, options).map_err(|e| e.render(false))?;
+            runs.push((c.timings.dxc, t.elapsed()));
+        }
+        dxc += median(runs.iter().map(|r| r.0).collect());
+        total += median(runs.iter().map(|r| r.1).collect());
+    }
+    std::env::remove_var(var);
+    let pct =
+        |a: Duration, b: Duration| 100.0 * (a.as_secs_f64() / b.as_secs_f64().max(1e-9) - 1.0);
+    println!(
+        "DXC isolation (workers vs in process, corpus sums): dxc stage {} vs {} ms ({:+.1}%), \
+         whole compile {} vs {} ms ({:+.1}%)",
+        ms(dxc_workers),
+        ms(dxc),
+        pct(dxc_workers, dxc),
+        ms(total_workers),
+        ms(total),
+        pct(total_workers, total)
+    );
     Ok(())
 }
 

@@ -9,7 +9,7 @@
 //! and no instance is ever released (see [`IDLE`] for why that matters at exit).
 
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock, RwLock};
+use std::sync::{Mutex, OnceLock};
 
 use hassle_rs::{Dxc, DxcCompiler, DxcLibrary};
 
@@ -24,22 +24,15 @@ struct Loaded {
 }
 
 static LIBRARY: OnceLock<Loaded> = OnceLock::new();
-/// Held exclusively wherever this process runs DXC code itself (loading the library, creating
-/// an instance, the warm-up compile), and shared across each `fork` of a compile (see
-/// `isolate`): so no child starts while a DXC lock is held, and two threads never map the
-/// library twice or build DXC's global state at once.
-static GATE: RwLock<()> = RwLock::new(());
+/// Held wherever this process builds DXC state (loading the library, creating an instance, the
+/// warm-up compile): two threads never map the library twice or build DXC's lazily initialised
+/// global state at once.
+static GATE: Mutex<()> = Mutex::new(());
 
-/// Runs `f` exclusively of every other DXC call and fork in this process.
+/// Runs `f` exclusively of every other DXC set-up in this process.
 pub fn exclusive<R>(f: impl FnOnce() -> R) -> R {
-    let _g = GATE.write().unwrap_or_else(|e| e.into_inner());
+    let _g = GATE.lock().unwrap_or_else(|e| e.into_inner());
     f()
-}
-
-/// Held across a `fork` (shared): no DXC code runs in this process meanwhile.
-#[cfg(target_os = "linux")]
-pub fn fork_gate() -> std::sync::RwLockReadGuard<'static, ()> {
-    GATE.read().unwrap_or_else(|e| e.into_inner())
 }
 
 fn library() -> Result<&'static Loaded, String> {

@@ -1,54 +1,97 @@
-//! Running DXC where its crashes cannot take the caller down: worker processes.
+//! Running DXC where its crashes and hangs cannot take the caller down: worker processes.
 //!
 //! DXC is C++, and DXC 1.8 dereferences null on some malformed HLSL; in our address space that
-//! is a SIGSEGV in the user's build script, in the CLI, or in a game that hot reloads its
-//! shaders, and fuzzing keeps finding new ways in. So DXC runs in workers: children `fork`ed
-//! from the caller, which start from its memory (DXC loaded and warmed up, a compiler instance
-//! leased for them) and answer one request after another over a socket. A worker that dies by a
-//! signal, exits, or is still busy after [`TIMEOUT`] (it is killed) fails that one request with
-//! [`Died`]; the next request starts a new worker. Workers are kept for the life of the process
-//! and leave when it does (their socket reads end of file).
+//! is a SIGSEGV in the user's build script, in rustc expanding `include_effect!`, or in a game
+//! that hot reloads its shaders. So DXC runs in worker processes: the small executable
+//! `worker.c` (see [`super::worker`]), *started* with [`std::process::Command`], never `fork`ed
+//! from the caller. The callers are threaded (a build's thread pool, rustc, a game), and the child
+//! of a fork of a threaded process may not run anything that takes a lock; an exec'd program
+//! starts clean.
 //!
-//! Why fork and not a worker executable: the Builder runs inside the user's build script and the
-//! macro inside rustc, where there is no ShadowDusk binary to start. Forking a threaded process
-//! copies only the forking thread, so a worker must never wait for a lock another thread could
-//! have held at that instant: it touches none of ours (its instance was leased before the fork),
-//! glibc's allocator is made safe across `fork` by glibc itself, and this process runs DXC code
-//! only under [`super::instance`]'s gate, which a fork holds shared: DXC's own locks are free
-//! in every worker. A worker keeps no descriptor of ours but its socket (stdin, stdout and
-//! stderr become `/dev/null`), so it holds no pipe cargo or a test waits on.
+//! A worker serves one request at a time and is reused. Every way it can fail fails that one
+//! request with [`Died`] and kills and reaps the worker, in that order:
+//! * it dies by a signal or exits (a DXC crash on this input);
+//! * it is still busy at the deadline (a DXC loop on this input);
+//! * it sends an answer that is not one (wrong acknowledgement, a length over [`MAX_ANSWER`]).
 //!
-//! Linux only; elsewhere `super` compiles in this process. The argument above leans on the C
-//! library keeping its allocator usable in a forked child (glibc does; POSIX promises only
-//! async-signal-safe functions there, and macOS's libraries keep to that), and the code
-//! calls Linux's `SOCK_CLOEXEC`, `MSG_NOSIGNAL` and `close_range`.
+//! One failure is retried: a worker that ended *before it read the request* (it acknowledges
+//! each request once read) died of something else (it expired while idle, the OOM killer, a
+//! `kill`), so the request goes to a fresh worker once.
+//!
+//! A worker ends itself when no request comes for [`Limits::idle`] or its input ends (this
+//! process is gone), and it dies of SIGALRM when one request runs past [`Limits::request`] plus a
+//! margin, so an orphan never loops forever. This side drops idle workers a little before that,
+//! keeps at most [`Limits::max_idle`], and [`Pool::release`] ends them all.
 
+use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// How long one request may take before its worker is killed. Real shaders take milliseconds to
-/// a second; this only ends a DXC that loops forever.
-pub const TIMEOUT: Duration = Duration::from_secs(120);
+/// The largest answer read from a worker. SPIR-V of a real shader is kilobytes and DXC's error
+/// text rarely more; a longer frame is garbage, not a reason to allocate gigabytes.
+pub const MAX_ANSWER: usize = 256 << 20;
+
+/// How long workers and requests may live.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// One request, from sending it to its answer. Real shaders take milliseconds to a second;
+    /// this only ends a DXC that loops forever.
+    pub request: Duration,
+    /// A worker with no request for this long ends itself (this side drops it a little sooner).
+    pub idle: Duration,
+    /// Idle workers kept for later requests; one more is ended when it comes back.
+    pub max_idle: usize,
+}
+
+impl Limits {
+    /// What compiles use: two minutes a request, workers kept 30 s idle, one per core.
+    pub fn standard() -> Limits {
+        Limits {
+            request: Duration::from_secs(120),
+            idle: Duration::from_secs(30),
+            max_idle: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+
+    /// The SIGALRM limit a worker is started with: the request limit plus a margin, so that
+    /// this side's deadline normally fires first and the alarm only ends orphans.
+    pub fn worker_alarm(&self) -> Duration {
+        self.request + Duration::from_secs(5)
+    }
+}
 
 /// Why a request got no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Died {
-    /// The worker was killed by this signal (11 = SIGSEGV).
+    /// The worker was killed by this signal (11 = SIGSEGV, 14 = SIGALRM: its own time limit).
     Signal(i32),
-    /// The worker exited with this status (a panic in it is 101).
+    /// The worker exited with this status and no answer.
     Exit(i32),
-    /// The worker was still busy after the timeout; killed.
+    /// The worker was still busy at the deadline; killed.
     Timeout(Duration),
-    /// No worker could be started (`socketpair` or `fork` failed).
+    /// The worker answered something that is not an answer; killed.
+    Garbage(String),
+    /// No worker could be started (the reason).
     Spawn(String),
 }
 
 impl std::fmt::Display for Died {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Died::Signal(s) if *s == libc::SIGALRM => {
+                write!(
+                    f,
+                    "DXC did not finish within its time limit (signal {s}, SIGALRM)"
+                )
+            }
             Died::Signal(s) => write!(f, "DXC crashed ({})", signal_name(*s)),
             Died::Exit(c) => write!(f, "DXC's process exited with status {c} and no result"),
             Died::Timeout(t) => write!(f, "DXC did not finish within {} s", t.as_secs()),
+            Died::Garbage(why) => write!(f, "DXC's process sent a malformed answer ({why})"),
             Died::Spawn(e) => write!(f, "could not start a process for DXC: {e}"),
         }
     }
@@ -67,332 +110,368 @@ fn signal_name(s: i32) -> String {
     format!("signal {s}, {name}")
 }
 
-/// Idle workers of one kind (one `spawn`). A worker is taken out for one request and put back
-/// after a good answer; one that failed is gone.
-pub struct Pool(Mutex<Vec<Worker>>);
+/// How one request to one worker failed.
+#[derive(Debug, PartialEq, Eq)]
+enum Failure {
+    /// The worker was gone before it read the request: not this request's doing.
+    Unread(Died),
+    /// The worker failed on this request.
+    Failed(Died),
+}
+
+/// Idle workers of one kind. A worker is taken out for one request and put back after a good
+/// answer; one that failed is gone.
+pub struct Pool {
+    idle: Mutex<Vec<Worker>>,
+}
 
 impl Pool {
     /// No workers yet.
     pub const fn new() -> Pool {
-        Pool(Mutex::new(Vec::new()))
+        Pool {
+            idle: Mutex::new(Vec::new()),
+        }
     }
 
-    /// Sends `request` to an idle worker, or to a new one from `spawn` when every worker is
-    /// busy, and returns its answer.
+    /// Sends `request` to an idle worker, or to a new one from `spawn` when none is idle, and
+    /// returns its answer. A worker gone before it read the request is replaced once.
     pub fn ask(
         &self,
         request: &[u8],
-        timeout: Duration,
-        spawn: impl FnOnce() -> Result<Worker, Died>,
+        limits: &Limits,
+        spawn: impl Fn() -> Result<Worker, Died>,
     ) -> Result<Vec<u8>, Died> {
-        let idle = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut worker = match idle {
+        let mut worker = match self.take(limits) {
             Some(w) => w,
             None => spawn()?,
         };
-        let answer = worker.ask(request, timeout)?;
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(worker);
-        Ok(answer)
+        let answer = match worker.ask(request, limits.request) {
+            Err(Failure::Unread(_)) => {
+                worker = spawn()?;
+                worker.ask(request, limits.request)
+            }
+            other => other,
+        };
+        match answer {
+            Ok(a) => {
+                self.put_back(worker, limits);
+                Ok(a)
+            }
+            Err(Failure::Unread(d) | Failure::Failed(d)) => Err(d),
+        }
+    }
+
+    /// Ends every idle worker (killed and reaped). Later requests start new ones.
+    pub fn release(&self) {
+        let idle = std::mem::take(&mut *self.lock());
+        drop(idle);
+    }
+
+    /// Workers now alive in this pool and idle.
+    #[cfg(test)]
+    pub fn idle_count(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// The process ids of the idle workers.
+    #[cfg(test)]
+    pub fn idle_pids(&self) -> Vec<u32> {
+        self.lock().iter().map(Worker::pid).collect()
+    }
+
+    /// Adds a worker started elsewhere.
+    #[cfg(test)]
+    pub fn put_back_for_tests(&self, worker: Worker) {
+        self.lock().push(worker);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The most recently used idle worker that is still alive and not about to expire; the
+    /// ones past it are ended here rather than found dead by a request.
+    fn take(&self, limits: &Limits) -> Option<Worker> {
+        let mut idle = self.lock();
+        // Dropped after the lock is released: ending a worker waits for it.
+        let mut expired = Vec::new();
+        let margin = limits.idle.mul_f32(0.8);
+        let mut keep = Vec::with_capacity(idle.len());
+        for mut w in idle.drain(..) {
+            if w.last_used.elapsed() >= margin || w.has_exited() {
+                expired.push(w);
+            } else {
+                keep.push(w);
+            }
+        }
+        *idle = keep;
+        let w = idle.pop();
+        drop(idle);
+        drop(expired);
+        w
+    }
+
+    fn put_back(&self, mut worker: Worker, limits: &Limits) {
+        worker.last_used = Instant::now();
+        let mut idle = self.lock();
+        if idle.len() < limits.max_idle {
+            idle.push(worker);
+            return;
+        }
+        drop(idle);
+        drop(worker);
     }
 }
 
-/// One worker process and this process's end of its socket.
+impl Default for Pool {
+    fn default() -> Self {
+        Pool::new()
+    }
+}
+
+/// One worker process and this process's end of its socket (the worker's stdin and stdout).
 pub struct Worker {
-    pid: libc::pid_t,
-    socket: i32,
-    /// Not yet reaped.
-    alive: bool,
+    child: Child,
+    socket: UnixStream,
+    last_used: Instant,
 }
 
 impl Worker {
-    /// Forks a worker that answers each request with `serve(request)` until its socket closes.
-    /// `gate` is held across the fork only (see the module docs).
-    pub fn spawn<G>(gate: G, mut serve: impl FnMut(&[u8]) -> Vec<u8>) -> Result<Worker, Died> {
-        let mut fds = [0; 2];
-        // SAFETY: `fds` is a valid array of two ints for socketpair to fill.
-        let made = unsafe {
-            libc::socketpair(
-                libc::AF_UNIX,
-                libc::SOCK_STREAM | libc::SOCK_CLOEXEC,
-                0,
-                fds.as_mut_ptr(),
-            )
-        };
-        if made != 0 {
-            return Err(Died::Spawn(std::io::Error::last_os_error().to_string()));
-        }
-        let (ours, theirs) = (fds[0], fds[1]);
-        // SAFETY: fork has no preconditions; the child only runs `serve` (which takes no lock
-        // another thread may hold, see the module docs) between reads and writes on its
-        // socket, and never returns.
-        let pid = unsafe { libc::fork() };
-        if pid == 0 {
-            // SAFETY: in the child, on descriptors it owns; `_exit` ends it without running
-            // any destructor or exit handler of the parent's.
-            unsafe {
-                let socket = keep_only(theirs);
-                while let Some(request) = read_frame(socket, None) {
-                    let answer =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| serve(&request)));
-                    match answer {
-                        Ok(a) if write_frame(socket, &a) => {}
-                        Ok(_) => break,
-                        Err(_) => libc::_exit(101),
-                    }
-                }
-                libc::_exit(0);
-            }
-        }
-        drop(gate);
-        // SAFETY: the worker's end is the worker's; ours stays open.
-        unsafe { libc::close(theirs) };
-        if pid < 0 {
-            let e = std::io::Error::last_os_error().to_string();
-            // SAFETY: `ours` is open and ours.
-            unsafe { libc::close(ours) };
-            return Err(Died::Spawn(e));
-        }
-        Ok(Worker {
-            pid,
+    /// Starts `command` with a socket as its stdin and stdout and stderr discarded, and waits up
+    /// to `hello_within` for its hello frame: `ok`, or why it cannot serve (a [`Died::Spawn`]).
+    pub fn spawn(mut command: Command, hello_within: Duration) -> Result<Worker, Died> {
+        let spawn_error = |e: std::io::Error| Died::Spawn(e.to_string());
+        let (ours, theirs) = UnixStream::pair().map_err(spawn_error)?;
+        no_sigpipe(&ours);
+        let theirs_out = theirs.try_clone().map_err(spawn_error)?;
+        let child = command
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
+            .stdout(Stdio::from(OwnedFd::from(theirs_out)))
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Died::Spawn(format!("{}: {e}", command.get_program().display())))?;
+        // The command keeps the worker's ends open until it is dropped; without them, the
+        // worker's end of file is the only one.
+        drop(command);
+        let mut worker = Worker {
+            child,
             socket: ours,
-            alive: true,
-        })
+            last_used: Instant::now(),
+        };
+        let deadline = Instant::now() + hello_within;
+        match read_frame(&worker.socket, deadline) {
+            Ok(hello) if hello == b"ok" => Ok(worker),
+            Ok(why) => {
+                worker.end();
+                Err(Died::Spawn(String::from_utf8_lossy(&why).into_owned()))
+            }
+            Err(e) => {
+                let died = worker.end_after(e, hello_within);
+                Err(Died::Spawn(format!("the worker did not start: {died}")))
+            }
+        }
     }
 
-    /// One request and its answer. On an error the worker is gone (reaped).
-    fn ask(&mut self, request: &[u8], timeout: Duration) -> Result<Vec<u8>, Died> {
-        let deadline = Instant::now() + timeout;
-        if write_frame(self.socket, request) {
-            if let Some(answer) = read_frame(self.socket, Some(deadline)) {
-                return Ok(answer);
-            }
+    /// One request and its answer. On an error the worker has been killed and reaped.
+    fn ask(&mut self, request: &[u8], limit: Duration) -> Result<Vec<u8>, Failure> {
+        let deadline = Instant::now() + limit;
+        let mut ack = [0u8; 1];
+        let sent = write_frame(&self.socket, request, deadline)
+            .and_then(|()| recv_exact(&self.socket, &mut ack, deadline));
+        if let Err(e) = sent {
+            // Gone before it had the request: retried. Stuck before reading it: a hang like any.
+            let unread = matches!(e, Wire::Closed);
+            let died = self.end_after(e, limit);
+            return Err(if unread {
+                Failure::Unread(died)
+            } else {
+                Failure::Failed(died)
+            });
         }
-        if Instant::now() >= deadline {
-            // SAFETY: `pid` is our child, not yet reaped.
-            unsafe { libc::kill(self.pid, libc::SIGKILL) };
-            let _ = self.reap();
-            return Err(Died::Timeout(timeout));
+        if ack != *b"R" {
+            self.end();
+            return Err(Failure::Failed(Died::Garbage(format!(
+                "acknowledgement byte {:#04x}",
+                ack[0]
+            ))));
         }
-        Err(match self.reap() {
-            Ok(code) => Died::Exit(code),
-            Err(signal) => Died::Signal(signal),
-        })
+        read_frame(&self.socket, deadline).map_err(|e| Failure::Failed(self.end_after(e, limit)))
     }
 
-    /// Waits for the worker to end: `Ok(exit status)` or `Err(signal)`.
-    fn reap(&mut self) -> Result<i32, i32> {
-        self.alive = false;
-        let mut status = 0;
-        loop {
-            // SAFETY: `pid` is our child; `status` is a valid int.
-            let r = unsafe { libc::waitpid(self.pid, &mut status, 0) };
-            if r == self.pid {
-                break;
-            }
-            if r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                return Err(0);
-            }
+    /// Whether the worker has ended (reaping it if so).
+    fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Kills the worker after a failed read or write, reaps it, and says what happened.
+    fn end_after(&mut self, e: Wire, limit: Duration) -> Died {
+        let status = self.end();
+        match e {
+            Wire::Late => Died::Timeout(limit),
+            Wire::Garbage(why) => Died::Garbage(why),
+            Wire::Closed => match status {
+                Some(s) => match s.signal() {
+                    Some(sig) => Died::Signal(sig),
+                    None => Died::Exit(s.code().unwrap_or(-1)),
+                },
+                None => Died::Exit(-1),
+            },
         }
-        if libc::WIFSIGNALED(status) {
-            Err(libc::WTERMSIG(status))
-        } else {
-            Ok(libc::WEXITSTATUS(status))
+    }
+
+    /// Kills, then reaps: a worker is never waited for while it may still be waiting for us.
+    fn end(&mut self) -> Option<std::process::ExitStatus> {
+        if let Ok(Some(status)) = self.child.try_wait() {
+            return Some(status);
         }
+        let _ = self.child.kill();
+        self.child.wait().ok()
+    }
+
+    /// The worker's process id (for tests that kill it).
+    #[cfg(test)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Closes this side of the socket, as this process ending would.
+    #[cfg(test)]
+    pub fn close_input(&mut self) {
+        let _ = self.socket.shutdown(std::net::Shutdown::Both);
+    }
+
+    /// The worker's exit status once it has ended by itself (reaped), else `None`.
+    #[cfg(test)]
+    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // SAFETY: our socket is open until here; closing it ends the worker's loop.
-        unsafe { libc::close(self.socket) };
-        if self.alive {
-            // SAFETY: `pid` is our child, not yet reaped.
-            unsafe { libc::kill(self.pid, libc::SIGKILL) };
-            let _ = self.reap();
-        }
+        self.end();
     }
 }
 
-/// In a new worker: stdin, stdout and stderr on `/dev/null`, and every other descriptor closed
-/// but a copy of `socket`, which is returned.
-///
-/// # Safety
-/// Only in a freshly forked child, which owns every descriptor it closes.
-unsafe fn keep_only(socket: i32) -> i32 {
-    // SAFETY: the caller's promise; the path is a valid C string.
-    unsafe {
-        // The lowest free descriptor from 3 up, so the three below cannot overwrite it.
-        let kept = match libc::fcntl(socket, libc::F_DUPFD, 3) {
-            k if k >= 0 => k,
-            _ => socket,
-        };
-        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
-        if null >= 0 {
-            for fd in 0..3 {
-                libc::dup2(null, fd);
-            }
-        }
-        // Linux 5.9+; on older kernels the worker keeps copies until it ends, which only delays
-        // the end of file of a pipe another process reads until this process's own end.
-        let close_range = |first: i32, last: libc::c_uint| {
-            libc::syscall(libc::SYS_close_range, first as libc::c_uint, last, 0)
-        };
-        if kept > 3 {
-            close_range(3, (kept - 1) as libc::c_uint);
-        }
-        close_range(kept + 1, libc::c_uint::MAX);
-        kept
-    }
+/// Why a frame could not be read or written.
+#[derive(Debug)]
+enum Wire {
+    /// End of file or a broken connection: the worker is gone.
+    Closed,
+    /// The deadline passed.
+    Late,
+    /// A frame that is not one.
+    Garbage(String),
 }
 
-/// Writes `[length: u64 LE][bytes]`; `false` if the peer is gone. Never raises SIGPIPE.
-fn write_frame(fd: i32, bytes: &[u8]) -> bool {
-    let len = (bytes.len() as u64).to_le_bytes();
-    send_all(fd, &len) && send_all(fd, bytes)
+/// Writes `[length: u32 LE][bytes]`, never raising SIGPIPE, waiting for room at most until the
+/// deadline (a worker that stopped reading cannot hold this side forever).
+fn write_frame(socket: &UnixStream, bytes: &[u8], deadline: Instant) -> Result<(), Wire> {
+    let len = u32::try_from(bytes.len()).map_err(|_| Wire::Garbage("request too large".into()))?;
+    send_all(socket, &len.to_le_bytes(), deadline)?;
+    send_all(socket, bytes, deadline)
 }
 
-fn send_all(fd: i32, mut bytes: &[u8]) -> bool {
+fn send_all(socket: &UnixStream, mut bytes: &[u8], deadline: Instant) -> Result<(), Wire> {
     while !bytes.is_empty() {
-        // SAFETY: `bytes` is a valid slice for the length given.
-        let n = unsafe { libc::send(fd, bytes.as_ptr().cast(), bytes.len(), libc::MSG_NOSIGNAL) };
+        wait_for(socket, libc::POLLOUT, deadline)?;
+        // SAFETY: `bytes` is a valid slice for the length given; the socket is open.
+        let n = unsafe {
+            libc::send(
+                socket.as_raw_fd(),
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                SEND_FLAGS,
+            )
+        };
         if n < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
+            match std::io::Error::last_os_error().kind() {
+                std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock => continue,
+                _ => return Err(Wire::Closed),
             }
-            return false;
         }
         bytes = &bytes[n as usize..];
     }
-    true
+    Ok(())
 }
 
-/// Reads one frame; `None` at end of file, on an error, or past the deadline.
-fn read_frame(fd: i32, deadline: Option<Instant>) -> Option<Vec<u8>> {
-    let mut len = [0u8; 8];
-    recv_exact(fd, &mut len, deadline)?;
-    let len = usize::try_from(u64::from_le_bytes(len)).ok()?;
-    let mut out = vec![0u8; len];
-    recv_exact(fd, &mut out, deadline)?;
-    Some(out)
-}
+/// Never blocks (a send takes what fits, then `poll` waits for room until the deadline), and
+/// never raises SIGPIPE where the flag exists (elsewhere see [`no_sigpipe`]).
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+const SEND_FLAGS: i32 = libc::MSG_NOSIGNAL | libc::MSG_DONTWAIT;
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+const SEND_FLAGS: i32 = libc::MSG_DONTWAIT;
 
-fn recv_exact(fd: i32, mut buf: &mut [u8], deadline: Option<Instant>) -> Option<()> {
-    while !buf.is_empty() {
-        if let Some(deadline) = deadline {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return None;
-            }
-            let mut pfd = libc::pollfd {
-                fd,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
-            // SAFETY: one valid pollfd.
-            let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
-            if ready == 0 {
-                continue;
-            }
-            if ready < 0 {
-                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return None;
-            }
-        }
-        // SAFETY: `buf` is a valid buffer of its length.
-        let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
-        match n {
-            0 => return None,
-            n if n > 0 => buf = &mut buf[n as usize..],
-            _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
-            _ => return None,
+/// Where `send` has no `MSG_NOSIGNAL` (macOS), the socket itself is told not to raise SIGPIPE:
+/// rustc, for one, does not ignore it, and a worker that died must not take rustc with it.
+fn no_sigpipe(_socket: &UnixStream) {
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    {
+        let on: libc::c_int = 1;
+        // SAFETY: a valid option value of its size on an open socket.
+        unsafe {
+            libc::setsockopt(
+                _socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_NOSIGPIPE,
+                (&on as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
         }
     }
-    Some(())
+}
+
+/// Reads one `[length: u32 LE][bytes]` frame, refusing a length over [`MAX_ANSWER`].
+fn read_frame(socket: &UnixStream, deadline: Instant) -> Result<Vec<u8>, Wire> {
+    let mut len = [0u8; 4];
+    recv_exact(socket, &mut len, deadline)?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > MAX_ANSWER {
+        return Err(Wire::Garbage(format!(
+            "a frame of {len} bytes, more than the {MAX_ANSWER} an answer may have"
+        )));
+    }
+    let mut out = vec![0u8; len];
+    recv_exact(socket, &mut out, deadline)?;
+    Ok(out)
+}
+
+fn recv_exact(socket: &UnixStream, mut buf: &mut [u8], deadline: Instant) -> Result<(), Wire> {
+    while !buf.is_empty() {
+        wait_for(socket, libc::POLLIN, deadline)?;
+        match (&*socket).read(buf) {
+            Ok(0) => return Err(Wire::Closed),
+            Ok(n) => buf = &mut buf[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(Wire::Closed),
+        }
+    }
+    Ok(())
+}
+
+/// Waits until the socket is ready for `events` (or hung up), at most until the deadline.
+fn wait_for(socket: &UnixStream, events: i16, deadline: Instant) -> Result<(), Wire> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Wire::Late);
+        }
+        let mut pfd = libc::pollfd {
+            fd: socket.as_raw_fd(),
+            events,
+            revents: 0,
+        };
+        let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd.
+        let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
+        if ready > 0 {
+            return Ok(());
+        }
+        if ready < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return Err(Wire::Closed);
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn echo_twice(request: &[u8]) -> Vec<u8> {
-        request.repeat(2)
-    }
-
-    #[test]
-    fn a_worker_answers_request_after_request() {
-        let mut w = Worker::spawn((), echo_twice).expect("worker");
-        for size in [0, 5, 1 << 20] {
-            let req = vec![7u8; size];
-            assert_eq!(w.ask(&req, TIMEOUT).map(|a| a.len()), Ok(2 * size));
-        }
-    }
-
-    #[test]
-    fn a_crash_fails_one_request_not_this_process() {
-        let mut w = Worker::spawn((), |req: &[u8]| {
-            if req == b"crash" {
-                // SAFETY: dying by SIGSEGV in the worker is the point of the test. (Rust's
-                // own handler, there for stack overflows, would let a raised signal return.)
-                unsafe {
-                    libc::signal(libc::SIGSEGV, libc::SIG_DFL);
-                    libc::raise(libc::SIGSEGV);
-                }
-            }
-            req.to_vec()
-        })
-        .expect("worker");
-        assert_eq!(w.ask(b"fine", TIMEOUT), Ok(b"fine".to_vec()));
-        assert_eq!(w.ask(b"crash", TIMEOUT), Err(Died::Signal(libc::SIGSEGV)));
-        assert_eq!(
-            Died::Signal(libc::SIGSEGV).to_string(),
-            "DXC crashed (signal 11, SIGSEGV)"
-        );
-    }
-
-    #[test]
-    fn a_panic_is_an_exit_without_answer() {
-        let mut w =
-            Worker::spawn((), |_: &[u8]| -> Vec<u8> { panic!("in the worker") }).expect("worker");
-        assert_eq!(w.ask(b"x", TIMEOUT), Err(Died::Exit(101)));
-    }
-
-    #[test]
-    fn a_worker_that_never_answers_is_killed() {
-        let mut w = Worker::spawn((), |_: &[u8]| {
-            std::thread::sleep(Duration::from_secs(60));
-            Vec::new()
-        })
-        .expect("worker");
-        let start = Instant::now();
-        let timeout = Duration::from_millis(300);
-        assert_eq!(w.ask(b"x", timeout), Err(Died::Timeout(timeout)));
-        assert!(start.elapsed() < Duration::from_secs(30));
-    }
-
-    #[test]
-    fn the_pool_replaces_a_dead_worker() {
-        let pool = Pool::new();
-        let spawned = std::sync::atomic::AtomicUsize::new(0);
-        let spawn = || {
-            spawned.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Worker::spawn((), |req: &[u8]| {
-                if req == b"exit" {
-                    // SAFETY: ending the worker is the point.
-                    unsafe { libc::_exit(3) };
-                }
-                req.to_vec()
-            })
-        };
-        assert_eq!(pool.ask(b"exit", TIMEOUT, spawn), Err(Died::Exit(3)));
-        assert_eq!(pool.ask(b"a", TIMEOUT, spawn), Ok(b"a".to_vec()));
-        assert_eq!(pool.ask(b"b", TIMEOUT, spawn), Ok(b"b".to_vec()));
-        // The dead worker was replaced once; the new one served both later requests.
-        assert_eq!(spawned.load(std::sync::atomic::Ordering::Relaxed), 2);
-    }
-}
+mod tests;

@@ -1,32 +1,38 @@
-//! Stage 4: DXC. Lowered HLSL → SPIR-V, through hassle-rs.
+//! Stage 4: DXC. Lowered HLSL → SPIR-V.
 //!
 //! Input: lowered HLSL text (modern syntax, see the `lower` stage), an entry point and a stage.
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
-//! (fx-pipeline.md §7). The library is loaded once per process and each compile leases its own
-//! compiler instance (`instance`); where it is searched: [`locate`]; the per-user cache a first use fills from
-//! the pinned sources: [`provision`], [`pins`].
+//! (fx-pipeline.md §7). Where the library is searched: [`locate`]; the per-user cache a first
+//! use fills from the pinned sources: [`provision`], [`pins`]. This process loads it once
+//! (`instance`) to check it; on Unix the compiles run in worker processes (`isolate`, `worker`,
+//! `worker.c`) that load the same file, so a DXC crash or hang fails one shader. On Windows, and
+//! where no worker can be started, they run in this process through hassle-rs, each leasing its
+//! own compiler instance.
 //! Refused: nothing by this module itself. DXC warnings are not refusals: fxc only warned about
 //! the same things (implicit truncation, shadowing, unused comparisons), and mgfxc compiles such
 //! files, so they come back in [`Spirv::warnings`].
 //!
-//! Reading warnings after a *successful* compile is the catch: hassle-rs 0.12 builds a slice from
-//! the error blob's pointer, which is null when the blob is empty, so reading it is undefined
-//! behaviour (every blob is checked with `blob::is_empty` before it is read). So every shader is first compiled with `-WX`. No message → done, at no extra cost.
-//! A failure is then retried without `-WX`: if that succeeds, every error of the first run was a
-//! promoted warning, and its (non-empty) error buffer is the warning list. If it fails too, the
-//! second run's buffer holds the real errors.
+//! DXC's warnings after a *successful* compile are the catch: hassle-rs 0.12 builds a slice
+//! from the error blob's pointer, which is null when the blob is empty, so reading it is
+//! undefined behaviour (every blob is checked with `blob::is_empty` before it is read). So every
+//! shader is first compiled with `-WX`. No message → done, at no extra cost. A failure is then
+//! retried without `-WX`: if that succeeds, every error of the first run was a promoted warning,
+//! and its (non-empty) error buffer is the warning list. If it fails too, the second run's
+//! buffer holds the real errors. Workers answer the same two calls.
 
 pub mod args;
 mod blob;
 mod fetch;
 mod instance;
-#[cfg(target_os = "linux")]
+#[cfg(unix)]
 mod isolate;
 pub mod locate;
 mod messages;
 pub mod pins;
 pub mod provision;
+#[cfg(unix)]
+mod worker;
 
 use hassle_rs::{DxcCompiler, DxcLibrary};
 
@@ -88,79 +94,111 @@ pub const SOURCE_NAME: &str = "shader.hlsl";
 
 /// Compiles one entry point of lowered HLSL to SPIR-V; warnings come back with the module.
 ///
-/// On Linux the compile runs in a worker process (`isolate`): a DXC crash or hang is
+/// On Unix the compile runs in a worker process (`isolate`): a DXC crash or hang is
 /// [`DxcError::Crashed`] for this shader, never the end of the calling process. Where no worker
-/// can be started, and on other platforms, it runs in this process.
+/// can be started, and on Windows, it runs in this process.
 pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
     load().map_err(DxcError::Unavailable)?;
-    #[cfg(target_os = "linux")]
-    {
-        static WORKERS: isolate::Pool = isolate::Pool::new();
-        let request = Request {
-            hlsl: hlsl.to_string(),
-            entry: entry.to_string(),
-            pixel: stage == Stage::Pixel,
-        };
-        let request = serde_json::to_vec(&request).unwrap_or_default();
-        match WORKERS.ask(&request, isolate::TIMEOUT, spawn_worker) {
-            Ok(answer) => serde_json::from_slice(&answer).unwrap_or_else(|e| {
-                Err(failure(format!("DXC's process answered unreadably: {e}")))
-            }),
-            // No worker to be had (a process at its memory or process limit): compile here,
-            // as without isolation, rather than fail a shader DXC can compile.
+    #[cfg(unix)]
+    if !in_process_asked() {
+        return match compile_isolated(&WORKERS, &isolate::Limits::standard(), hlsl, entry, stage) {
+            // No worker to be had (an executable that cannot be written or run, a process at
+            // its limit): compile here, as without isolation, rather than fail a shader DXC
+            // can compile.
             Err(isolate::Died::Spawn(_)) => in_process(hlsl, entry, stage),
             Err(died) => Err(DxcError::Crashed(died.to_string())),
-        }
+            Ok(result) => result,
+        };
     }
-    #[cfg(not(target_os = "linux"))]
     in_process(hlsl, entry, stage)
 }
 
-/// What a worker is asked: [`compile`]'s arguments.
-#[cfg(target_os = "linux")]
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Request {
-    hlsl: String,
-    entry: String,
-    pixel: bool,
+/// Set to `1`, DXC compiles in the calling process, without isolation: to measure what the
+/// workers cost, or where a process may not start others. Read at every compile.
+pub const IN_PROCESS_VAR: &str = "SHADOWDUSK_DXC_IN_PROCESS";
+
+#[cfg(unix)]
+fn in_process_asked() -> bool {
+    std::env::var_os(IN_PROCESS_VAR).is_some_and(|v| v == "1")
 }
 
-/// A worker with its own copy of a leased compiler instance, answering [`Request`]s with
-/// `Result<Spirv, DxcError>`, both as JSON.
-#[cfg(target_os = "linux")]
-fn spawn_worker() -> Result<isolate::Worker, isolate::Died> {
-    let spawned = instance::with_instance(|compiler, library| {
-        isolate::Worker::spawn(instance::fork_gate(), |request| {
-            let result = match serde_json::from_slice::<Request>(request) {
-                Ok(r) => {
-                    let stage = if r.pixel { Stage::Pixel } else { Stage::Vertex };
-                    compile_with(compiler, library, &r.hlsl, &r.entry, stage)
-                }
-                Err(e) => Err(failure(format!(
-                    "DXC's process got an unreadable request: {e}"
-                ))),
-            };
-            serde_json::to_vec(&result).unwrap_or_default()
-        })
+/// The workers [`compile`] uses.
+#[cfg(unix)]
+static WORKERS: isolate::Pool = isolate::Pool::new();
+
+/// Ends this process's idle DXC workers now instead of when they expire. The Builder calls it
+/// when a build is done, so a build script leaves no process behind; later compiles start new
+/// workers.
+pub fn release_workers() {
+    #[cfg(unix)]
+    WORKERS.release();
+}
+
+/// [`compile`] through `pool`'s workers: `Err` only when a worker died or could not start.
+#[cfg(unix)]
+fn compile_isolated(
+    pool: &isolate::Pool,
+    limits: &isolate::Limits,
+    hlsl: &str,
+    entry: &str,
+    stage: Stage,
+) -> Result<Result<Spirv, DxcError>, isolate::Died> {
+    let library = instance::loaded_path()
+        .map_err(isolate::Died::Spawn)?
+        .unwrap_or_else(|| pins::library_file_name().into());
+    let spawn = || worker::spawn(&library, limits);
+    let mut died = None;
+    let result = compile_with(|warnings_as_errors| {
+        let arguments = args::arguments(stage, warnings_as_errors);
+        let request = worker::Request {
+            source: hlsl,
+            source_name: SOURCE_NAME,
+            entry,
+            profile: args::profile(stage),
+            arguments: &arguments,
+        };
+        let answer = pool.ask(&request.encode(), limits, spawn).map_err(|d| {
+            let crashed = DxcError::Crashed(d.to_string());
+            died = Some(d);
+            crashed
+        })?;
+        let answer = worker::Answer::decode(&answer)
+            .map_err(|e| failure(format!("DXC's process answered unreadably: {e}")))?;
+        if answer.compiled() {
+            return words_of(&answer.object);
+        }
+        Err(compile_error(if answer.errors.is_empty() {
+            format!(
+                "DXC failed with HRESULT {:#010x} and no message",
+                answer.hresult as u32
+            )
+        } else {
+            answer.errors
+        }))
     });
-    spawned.unwrap_or_else(|e| Err(isolate::Died::Spawn(e)))
+    match died {
+        Some(d) => Err(d),
+        None => Ok(result),
+    }
 }
 
 /// [`compile`] in this process.
 fn in_process(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
-    instance::with_instance(|compiler, library| compile_with(compiler, library, hlsl, entry, stage))
-        .unwrap_or_else(|e| Err(DxcError::Unavailable(e)))
+    warm_up();
+    instance::with_instance(|compiler, library| {
+        compile_with(|warnings_as_errors| {
+            compile_once(compiler, library, hlsl, entry, stage, warnings_as_errors)
+        })
+    })
+    .unwrap_or_else(|e| Err(DxcError::Unavailable(e)))
 }
 
-/// [`compile`] in this process, with an instance nobody else is using.
+/// Compiles with `-WX`, and on failure again without it (see the module docs): `call` makes one
+/// DXC call, with or without warnings as errors.
 fn compile_with(
-    compiler: &DxcCompiler,
-    library: &DxcLibrary,
-    hlsl: &str,
-    entry: &str,
-    stage: Stage,
+    mut call: impl FnMut(bool) -> Result<Vec<u32>, DxcError>,
 ) -> Result<Spirv, DxcError> {
-    let strict = match compile_once(compiler, library, hlsl, entry, stage, true) {
+    let strict = match call(true) {
         Ok(words) => {
             return Ok(Spirv {
                 words,
@@ -170,7 +208,7 @@ fn compile_with(
         Err(DxcError::Compile { messages, .. }) => messages,
         Err(e) => return Err(e),
     };
-    let words = compile_once(compiler, library, hlsl, entry, stage, false)?;
+    let words = call(false)?;
     Ok(Spirv {
         words,
         warnings: strict.into_iter().filter_map(promoted_warning).collect(),
@@ -219,31 +257,41 @@ fn compile_once(
             if blob::is_empty(&out) {
                 return Err(failure("DXC returned an empty module".into()));
             }
-            let bytes: &[u8] = out.as_slice();
-            if !bytes.len().is_multiple_of(4) {
-                return Err(failure(format!(
-                    "DXC returned {} bytes, not a SPIR-V module",
-                    bytes.len()
-                )));
-            }
-            Ok(bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect())
+            words_of(out.as_slice())
         }
-        Err((op, hr)) => {
-            let raw = op
-                .get_error_buffer()
+        Err((op, hr)) => Err(compile_error(
+            op.get_error_buffer()
                 .ok()
                 .map(hassle_rs::DxcBlob::from)
                 .filter(|b| !blob::is_empty(b))
                 .and_then(|b| library.get_blob_as_string(&b).ok())
-                .unwrap_or_else(|| format!("DXC failed with HRESULT {hr:?} and no message"));
-            Err(DxcError::Compile {
-                messages: messages::parse(&raw),
-                raw,
-            })
-        }
+                .unwrap_or_else(|| format!("DXC failed with HRESULT {hr:?} and no message")),
+        )),
+    }
+}
+
+/// A compiled object as SPIR-V words.
+fn words_of(bytes: &[u8]) -> Result<Vec<u32>, DxcError> {
+    if bytes.is_empty() {
+        return Err(failure("DXC returned an empty module".into()));
+    }
+    if !bytes.len().is_multiple_of(4) {
+        return Err(failure(format!(
+            "DXC returned {} bytes, not a SPIR-V module",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// DXC's output of a failed compile, with its messages parsed.
+fn compile_error(raw: String) -> DxcError {
+    DxcError::Compile {
+        messages: messages::parse(&raw),
+        raw,
     }
 }
 
@@ -298,12 +346,17 @@ pub(crate) fn missing_skips() -> bool {
     true
 }
 
-/// Loads DXC, or says where it was searched and how to get it. The first load also compiles a
-/// trivial shader in this process, so DXC's global state is set up once, before a thread pool
-/// compiles in parallel, and every compile's child starts from it.
+/// Loads DXC, or says where it was searched and how to get it (fetching the pinned build into
+/// the per-user cache when it is nowhere else). Loading it here checks that it can create a
+/// compiler; the workers load the same file.
 pub fn load() -> Result<(), String> {
+    instance::loaded_path().map(drop)
+}
+
+/// Before the first in-process compile: one trivial compile alone, so DXC's lazily built global
+/// state is set up once, before threads compile in parallel.
+fn warm_up() {
     static WARM: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-    instance::loaded_path()?;
     WARM.get_or_init(|| {
         let _ = instance::with_instance(|compiler, library| {
             instance::exclusive(|| {
@@ -318,8 +371,10 @@ pub fn load() -> Result<(), String> {
             })
         });
     });
-    Ok(())
 }
+
+#[cfg(all(test, unix))]
+mod isolation_tests;
 
 #[cfg(test)]
 mod tests {
@@ -340,7 +395,7 @@ mod tests {
     /// DXC 1.8 dereferences null completing an effect type in a struct member. The pipeline
     /// refuses that before DXC (`pipeline::dxc_guard`); handed to DXC directly, it crashes a
     /// worker process only: one error, and the next compile works.
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     #[test]
     fn a_dxc_crash_fails_only_this_shader() {
         if missing_skips() {
