@@ -35,6 +35,10 @@ use std::time::{Duration, Instant};
 /// text rarely more; a longer frame is garbage, not a reason to allocate gigabytes.
 pub const MAX_ANSWER: usize = 256 << 20;
 
+/// The largest request a worker reads (`MAX_REQUEST` in `worker.c`); a larger one is refused
+/// here, before any worker sees it.
+pub const MAX_REQUEST: usize = 64 << 20;
+
 /// How long workers and requests may live.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -77,6 +81,8 @@ pub enum Died {
     Garbage(String),
     /// No worker could be started (the reason).
     Spawn(String),
+    /// The request had this many bytes, more than [`MAX_REQUEST`]; no worker saw it.
+    TooLarge(usize),
 }
 
 impl std::fmt::Display for Died {
@@ -93,6 +99,11 @@ impl std::fmt::Display for Died {
             Died::Timeout(t) => write!(f, "DXC did not finish within {} s", t.as_secs()),
             Died::Garbage(why) => write!(f, "DXC's process sent a malformed answer ({why})"),
             Died::Spawn(e) => write!(f, "could not start a process for DXC: {e}"),
+            Died::TooLarge(n) => write!(
+                f,
+                "the shader DXC was given is {n} bytes, more than the {} MiB its process takes",
+                MAX_REQUEST >> 20
+            ),
         }
     }
 }
@@ -141,6 +152,9 @@ impl Pool {
         limits: &Limits,
         spawn: impl Fn() -> Result<Worker, Died>,
     ) -> Result<Vec<u8>, Died> {
+        if request.len() > MAX_REQUEST {
+            return Err(Died::TooLarge(request.len()));
+        }
         let mut worker = match self.take(limits) {
             Some(w) => w,
             None => spawn()?,

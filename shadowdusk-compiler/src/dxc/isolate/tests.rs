@@ -141,6 +141,14 @@ fn a_garbage_length_is_refused_without_allocating_it() {
 }
 
 #[test]
+fn a_request_over_the_cap_reaches_no_worker() {
+    let pool = Pool::new();
+    let big = vec![b' '; MAX_REQUEST + 1];
+    let died = pool.ask(&big, &limits(), || unreachable!("no worker is started"));
+    assert_eq!(died, Err(Died::TooLarge(MAX_REQUEST + 1)));
+}
+
+#[test]
 fn a_wrong_acknowledgement_is_refused() {
     let pool = Pool::new();
     let died = pool.ask(b"hello", &limits(), spawn(|| script("printf X; sleep 30")));
