@@ -11,6 +11,7 @@
 use glow::HasContext;
 
 use super::error::{check_gl, creating};
+use super::pixel_store::{Direction, PackedRows};
 use super::texture::{set_sampling, TexelFilter};
 use super::{GlContext, GlError, GlTexture, RenderTarget};
 
@@ -32,16 +33,18 @@ impl RenderTarget {
 
     /// Reads the framebuffer bound for reading (`width`×`height` from its bottom-left corner)
     /// as RGBA8, top row first, un-flipping it as this description says it was drawn: rows are
-    /// reversed for the back buffer and kept for a render target.
+    /// reversed for the back buffer and kept for a render target. The pixel-store state is set
+    /// for the read (packed rows, no pixel buffer) and the caller's restored afterwards.
     pub fn read_rgba8(&self, ctx: &GlContext) -> Result<Vec<u8>, GlError> {
         let gl = ctx.glow();
         let (w, h) = gl_size(self.width, self.height);
         let row = self.width as usize * 4;
         let mut pixels = vec![0u8; row * self.height as usize];
-        // SAFETY: the context is current (`GlContext`); the buffer holds exactly width*height
-        // RGBA8 pixels with pack alignment 1.
+        // SAFETY: the context is current (`GlContext`); with the pixel-store state set for
+        // packed rows and no pack buffer, GL writes exactly the width*height RGBA8 pixels the
+        // buffer holds.
         unsafe {
-            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            let _packed = PackedRows::set(gl, Direction::Pack);
             gl.read_pixels(
                 0,
                 0,
@@ -115,6 +118,8 @@ impl GlRenderTarget {
         // SAFETY: state calls and storage allocation on the current context for the objects
         // just made; the default bindings are restored.
         let status = unsafe {
+            // No pointer is passed, but a bound unpack buffer would be read from.
+            let packed = PackedRows::set(gl, Direction::Unpack);
             gl.bind_texture(glow::TEXTURE_2D, Some(target.color.raw()));
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
@@ -127,6 +132,7 @@ impl GlRenderTarget {
                 glow::UNSIGNED_BYTE,
                 glow::PixelUnpackData::Slice(None),
             );
+            drop(packed);
             set_sampling(ctx, glow::TEXTURE_2D, TexelFilter::Nearest);
             gl.bind_texture(glow::TEXTURE_2D, None);
             gl.bind_renderbuffer(glow::RENDERBUFFER, Some(target.depth));

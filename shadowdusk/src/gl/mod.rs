@@ -47,6 +47,7 @@ mod framebuffer;
 pub mod headless;
 mod loaded;
 mod params;
+mod pixel_store;
 mod program;
 mod sampler;
 pub mod sprite_vs;

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use glow::HasContext;
 
 use super::error::{check_gl, creating};
+use super::pixel_store::{Direction, PackedRows};
 use super::{GlContext, GlError};
 
 /// Filtering left on a texture; an effect's sampler state, when it has one, replaces it while
@@ -64,7 +65,9 @@ impl GlTexture {
     /// `Texture2D.SetData` takes them, so texture coordinate (0, 0) is the first texel.
     ///
     /// One mip level (no mipmaps, so a mipmapped minification filter cannot sample black),
-    /// clamped to the edge. The texture is left unbound.
+    /// clamped to the edge. The texture is left unbound. The pixel-store state is set for the
+    /// upload (packed rows, no pixel buffer) and the caller's restored afterwards, so state
+    /// other code left behind cannot make GL read past `rgba`.
     pub fn from_rgba8(
         ctx: &GlContext,
         width: u32,
@@ -80,15 +83,16 @@ impl GlTexture {
             return Err(pixel_data(width, height, needed, rgba.len()));
         }
         let gl = ctx.glow();
-        // SAFETY: the context is current (`GlContext`); the slice holds exactly the texels
-        // described, read with unpack alignment 1.
+        // SAFETY: the context is current (`GlContext`).
         let texture = unsafe { gl.create_texture() }.map_err(creating("a texture"))?;
         // Owned from here on: an error below deletes it.
         let made = GlTexture::from_raw(ctx, texture, glow::TEXTURE_2D);
-        // SAFETY: as above.
+        // SAFETY: the context is current (`GlContext`); with the pixel-store state set for
+        // packed rows and no unpack buffer, GL reads exactly the `width * height * 4` bytes
+        // of the slice.
         unsafe {
+            let _packed = PackedRows::set(gl, Direction::Unpack);
             gl.bind_texture(glow::TEXTURE_2D, Some(texture));
-            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
                 0,
