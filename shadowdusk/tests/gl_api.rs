@@ -35,7 +35,8 @@ fn draw_tinted(fx: &mut GlEffect<tint::Effect>, tint: [f32; 4]) -> Vec<u8> {
     let mut batch = SpriteBatch::new(&ctx).unwrap();
     fx.params_mut().set_tint(tint);
     fx.params_mut().set_amount(1.0);
-    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture));
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture))
+        .unwrap();
     let target = RenderTarget::backbuffer(4, 4);
     let pass = fx.apply(tint::passes::sprite_drawing::P0, &target).unwrap();
     batch
@@ -76,7 +77,8 @@ fn owners_release_their_gl_objects_when_dropped() {
     let texture = GlTexture::from_rgba8(ctx, 1, 1, &WHITE, TexelFilter::Nearest).unwrap();
     let target = GlRenderTarget::new(ctx, 2, 2).unwrap();
     let mut fx = GlEffect::<tint::Effect>::new(ctx).unwrap();
-    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture));
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture))
+        .unwrap();
     let program = fx
         .apply(tint::passes::sprite_drawing::P0, &target.target())
         .unwrap()

@@ -168,10 +168,22 @@ pub enum GlError {
         /// Bytes given.
         got: usize,
     },
-    /// A GL object could not be created, or the driver reported an error while applying a pass.
+    /// A texture, pass or effect made on one [`GlContext`](super::GlContext) was handed to
+    /// something of another: its GL names would mean other objects there, or none.
+    #[error("{what} belongs to GL context {foreign}, not to context {context} it was used with; make it on the context that draws with it")]
+    ForeignContext {
+        /// What came from the other context ("the texture", "the applied pass").
+        what: &'static str,
+        /// [`GlContext::id`](super::GlContext::id) of the context it was used with.
+        context: u64,
+        /// Id of the context it was made on.
+        foreign: u64,
+    },
+    /// A GL object could not be created, or the driver reported an error while uploading,
+    /// reading back or creating a render target.
     #[error("{context}: OpenGL error {log}")]
     Driver {
-        /// What was being done (technique/pass when applying).
+        /// What was being done.
         context: String,
         /// Driver message or `glGetError` code.
         log: String,
