@@ -34,7 +34,14 @@
 //! and, with feature `headless`, a window-less context for CI (`headless::HeadlessGl`).
 //!
 //! Refused (never a silent misrender): files of another profile, out-of-range indices in the
-//! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer.
+//! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer,
+//! textures and passes of another [`GlContext`] ([`GlError::ForeignContext`]).
+//!
+//! GL state shared with the caller is not trusted: a draw makes the program and textures of the
+//! pass it is given current again ([`AppliedPass::bind`]); uploads and read-backs set the
+//! pixel-store state they depend on and restore the caller's; applying and drawing never call
+//! `glGetError` (it clears the flag it returns, so it would take the caller's errors), and the
+//! caller's pending GL errors stay the caller's.
 
 mod apply;
 mod cbuffer;
