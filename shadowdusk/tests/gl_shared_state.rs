@@ -1,7 +1,8 @@
 //! What the runtime does to GL state it shares with the caller and with other effects, on a real
 //! context (Mesa through `gl::headless`):
 //! - a draw uses the pass it is given, whatever pass of another effect was applied since;
-//! - applying and drawing leave the caller's pending GL errors for the caller;
+//! - uploads, render targets, applying, drawing and read-backs leave the caller's pending GL
+//!   errors for the caller;
 //! - uploads and read-backs set the pixel-store state they depend on, whatever other code left
 //!   there, and put the caller's back.
 
@@ -10,8 +11,11 @@
 use glow::HasContext;
 use shadowdusk::gl::headless::HeadlessGl;
 use shadowdusk::gl::{
-    GlContext, GlEffect, GlRenderTarget, GlTexture, RenderTarget, Sprite, SpriteBatch, TexelFilter,
+    DynEffect, DynPass, GlContext, GlEffect, GlRenderTarget, GlTexture, RenderTarget, Sprite,
+    SpriteBatch, TexelFilter,
 };
+use shadowdusk::mgfx::{CullMode, RasterizerState};
+use shadowdusk::Effect as _;
 
 shadowdusk::include_effect!("doc/tint.fx", in_process);
 
@@ -79,34 +83,73 @@ fn a_draw_uses_the_pass_it_is_given_not_the_last_applied() {
     assert!(all(&drawn, BLUE), "pass B drew {:?}", &drawn[..4]);
 }
 
-#[test]
-fn apply_and_draw_leave_the_callers_gl_errors_pending() {
-    let Some(h) = context("apply_and_draw_leave_the_callers_gl_errors_pending") else {
-        return;
-    };
-    let ctx = h.context();
-    let gl = ctx.glow();
-    let white = texel(ctx, WHITE);
-    let mut fx = tinted(ctx, &white, [1.0, 0.0, 0.0, 1.0]);
-    let mut batch = SpriteBatch::new(ctx).unwrap();
-    let screen = RenderTarget::backbuffer(4, 4);
-    // SAFETY: the context is current; glEnable(0) is the caller's mistake: GL_INVALID_ENUM.
+/// The caller's mistake: `glEnable(0)` raises `GL_INVALID_ENUM`.
+fn raise_invalid_enum(gl: &glow::Context) {
+    // SAFETY: a state call on the current context.
     unsafe { gl.enable(0) };
+}
 
-    let pass = fx.apply(tint::passes::sprite_drawing::P0, &screen).unwrap();
-    batch
-        .draw(&pass, &[Sprite::new(0.0, 0.0, 4.0, 4.0)])
-        .unwrap();
-
+/// Asserts that exactly the caller's `GL_INVALID_ENUM` is pending, and clears it.
+fn assert_only_the_callers_error(gl: &glow::Context, after: &str) {
     // SAFETY: queries on the current context.
     let (first, then) = unsafe { (gl.get_error(), gl.get_error()) };
     assert_eq!(
         (first, then),
         (glow::INVALID_ENUM, glow::NO_ERROR),
-        "the caller's error is still pending after apply and draw, and only it"
+        "the caller's error is still pending after {after}, and only it"
     );
+}
+
+#[test]
+fn the_runtime_leaves_the_callers_gl_errors_pending() {
+    let Some(h) = context("the_runtime_leaves_the_callers_gl_errors_pending") else {
+        return;
+    };
+    let ctx = h.context();
+    let gl = ctx.glow();
+    let mut batch = SpriteBatch::new(ctx).unwrap();
+    let screen = RenderTarget::backbuffer(4, 4);
+    // A pass with a depth bias also queries the depth buffer's bits.
+    let mut model = shadowdusk::mgfx::read(tint::Effect::MGFX).unwrap();
+    model.techniques[0].passes[0].rasterizer = Some(RasterizerState {
+        depth_bias: 0.001,
+        cull_mode: CullMode::None,
+        ..RasterizerState::default()
+    });
+    let mut fx = DynEffect::from_effect(ctx, model).unwrap();
+    let param = fx.parameter("SpriteTexture").unwrap();
+
+    raise_invalid_enum(gl);
+    let white = texel(ctx, WHITE);
+    let target = GlRenderTarget::new(ctx, 2, 2).unwrap();
+    assert_only_the_callers_error(gl, "an upload and a render target");
+
+    fx.set_texture(param, Some(&white)).unwrap();
+    let tint = fx.parameter("Tint").unwrap();
+    fx.set_values(tint, &[1.0, 0.0, 0.0, 1.0]).unwrap();
+    fx.set_values(fx.parameter("Amount").unwrap(), &[1.0])
+        .unwrap();
+    raise_invalid_enum(gl);
+    let pass = fx
+        .apply(
+            DynPass {
+                technique: 0,
+                pass: 0,
+            },
+            &screen,
+        )
+        .unwrap();
+    batch
+        .draw(&pass, &[Sprite::new(0.0, 0.0, 4.0, 4.0)])
+        .unwrap();
+    assert_only_the_callers_error(gl, "apply and draw");
+
+    raise_invalid_enum(gl);
     let drawn = screen.read_rgba8(ctx).unwrap();
+    let stored = target.read_rgba8().unwrap();
+    assert_only_the_callers_error(gl, "read-backs");
     assert!(all(&drawn, RED), "drawn {:?}", &drawn[..4]);
+    assert_eq!(stored.len(), 2 * 2 * 4);
 }
 
 /// What foreign code might leave behind: padded, offset rows and bound pixel buffers. Each

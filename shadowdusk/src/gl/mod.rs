@@ -39,9 +39,10 @@
 //!
 //! GL state shared with the caller is not trusted: a draw makes the program and textures of the
 //! pass it is given current again ([`AppliedPass::bind`]); uploads and read-backs set the
-//! pixel-store state they depend on and restore the caller's; applying and drawing never call
-//! `glGetError` (it clears the flag it returns, so it would take the caller's errors), and the
-//! caller's pending GL errors stay the caller's.
+//! pixel-store state they depend on and restore the caller's; the runtime never calls
+//! `glGetError` (it clears the flag it returns, so it would take the caller's errors): what it
+//! can check it checks up front (indices, texture targets, sizes against the driver's limits,
+//! framebuffer completeness), and the caller's pending GL errors stay the caller's.
 
 mod apply;
 mod cbuffer;

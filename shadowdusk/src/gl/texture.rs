@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use glow::HasContext;
 
-use super::error::{check_gl, creating};
+use super::error::creating;
 use super::pixel_store::{Direction, PackedRows};
 use super::{GlContext, GlError};
 
@@ -83,6 +83,7 @@ impl GlTexture {
             return Err(pixel_data(width, height, needed, rgba.len()));
         }
         let gl = ctx.glow();
+        check_size(gl, width, height, glow::MAX_TEXTURE_SIZE)?;
         // SAFETY: the context is current (`GlContext`).
         let texture = unsafe { gl.create_texture() }.map_err(creating("a texture"))?;
         // Owned from here on: an error below deletes it.
@@ -108,7 +109,6 @@ impl GlTexture {
         set_sampling(ctx, glow::TEXTURE_2D, filter);
         // SAFETY: as above.
         unsafe { gl.bind_texture(glow::TEXTURE_2D, None) };
-        check_gl(gl, &format!("uploading a {width}x{height} texture"))?;
         Ok(made)
     }
 
@@ -160,6 +160,27 @@ impl fmt::Debug for GlTexture {
             .field("target", &format_args!("0x{:04X}", self.object.target))
             .finish()
     }
+}
+
+/// [`GlError::TooLarge`] unless `width`×`height` is within the driver's `limit` (a
+/// `GL_MAX_*_SIZE` query).
+///
+/// The size is checked up front instead of asking `glGetError` afterwards: that would return,
+/// and clear, an error the caller's own calls left pending, and blame it on the upload. Nothing
+/// else in an upload of checked size fails on a working context; running out of memory is left
+/// pending for the caller's `glGetError`, as for any GL call.
+pub(super) fn check_size(
+    gl: &glow::Context,
+    width: u32,
+    height: u32,
+    limit: u32,
+) -> Result<(), GlError> {
+    // SAFETY: a query on the caller's current context.
+    let max = u32::try_from(unsafe { gl.get_parameter_i32(limit) }).unwrap_or(0);
+    if width > max || height > max {
+        return Err(GlError::TooLarge { width, height, max });
+    }
+    Ok(())
 }
 
 fn pixel_data(width: u32, height: u32, needed: usize, got: usize) -> GlError {
