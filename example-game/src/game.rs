@@ -116,16 +116,20 @@ impl Game {
         // The effects that always sample the sprite keep a handle to it from now on.
         effects
             .sepia
-            .set_texture(sepia::textures::SPRITE_TEXTURE, Some(&sprite));
+            .set_texture(sepia::textures::SPRITE_TEXTURE, Some(&sprite))
+            .map_err(|e| e.to_string())?;
         effects
             .grayscale
-            .set_texture(grayscale::textures::SPRITE_TEXTURE, Some(&sprite));
+            .set_texture(grayscale::textures::SPRITE_TEXTURE, Some(&sprite))
+            .map_err(|e| e.to_string())?;
         effects
             .wave
-            .set_texture(wave::textures::SPRITE_TEXTURE, Some(&sprite));
+            .set_texture(wave::textures::SPRITE_TEXTURE, Some(&sprite))
+            .map_err(|e| e.to_string())?;
         effects
             .cube
-            .set_texture(cube_fx::textures::CUBE_TEXTURE, Some(&sprite));
+            .set_texture(cube_fx::textures::CUBE_TEXTURE, Some(&sprite))
+            .map_err(|e| e.to_string())?;
         let mut game = Game {
             ctx: ctx.clone(),
             scene,
@@ -315,7 +319,8 @@ impl Game {
         sprites: &[Sprite],
     ) -> Result<(), String> {
         let fx = &mut self.effects.plain;
-        fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture));
+        fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))
+            .map_err(|e| e.to_string())?;
         let pass = apply(fx, &self.params.plain, tint::passes::tinted::P0, target)?;
         self.batch.draw(&pass, sprites).map_err(|e| e.to_string())
     }
@@ -327,7 +332,8 @@ impl Game {
         let pass = match scene {
             Scene::Tint => {
                 e.tint
-                    .set_texture(tint::textures::SPRITE_TEXTURE, Some(&self.sprite));
+                    .set_texture(tint::textures::SPRITE_TEXTURE, Some(&self.sprite))
+                    .map_err(|e| e.to_string())?;
                 apply(&mut e.tint, &p.tint, tint::passes::tinted::P0, target)?
             }
             Scene::Sepia => apply(&mut e.sepia, &p.sepia, sepia::passes::sepia::P0, target)?,

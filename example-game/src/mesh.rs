@@ -61,8 +61,10 @@ impl Mesh {
         }
     }
 
-    /// Draws the mesh with the program of `pass` (already applied).
+    /// Draws the mesh with `pass`, whose program and textures are made current again first
+    /// (another pass may have been applied since).
     pub fn draw(&self, pass: &AppliedPass) -> Result<(), String> {
+        pass.bind();
         let gl = self.ctx.glow();
         // SAFETY: the context is current (`GlContext`); the buffers belong to it and hold
         // `count` indices into the vertices; offsets lie inside the stride.

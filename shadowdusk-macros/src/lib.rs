@@ -60,7 +60,7 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 ///
 /// let mut fx = shadowdusk::gl::GlEffect::<tint::Effect>::new(&ctx)?;
 /// fx.params_mut().set_tint(glam::Vec4::new(1.0, 0.5, 0.5, 1.0));
-/// fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture));
+/// fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture))?;
 /// let pass = fx.apply(tint::passes::sprite_drawing::P0, &target)?;
 /// ```
 ///

@@ -15,8 +15,18 @@
 //! let pass: shadowdusk::Pass<tint::Effect> = other::passes::sprite_drawing::P0;
 //! ```
 //!
-//! Only generated code makes passes and slots (through hidden constructors), so each one names
-//! a pass or texture parameter its effect really has.
+//! Only generated code makes passes and slots, through hidden constructors that are `unsafe`
+//! (their contract: the index names a pass or texture parameter the effect really has), so safe
+//! code cannot forge one:
+//!
+//! ```compile_fail,E0133
+//! shadowdusk::include_effect!("doc/tint.fx", in_process);
+//!
+//! let forged = shadowdusk::TextureSlot::<tint::Effect>::__new(7);
+//! ```
+//!
+//! A hand-written [`Effect`] can still break the contract; the runtime checks every index again
+//! and returns an error for one that does not fit, never ignoring it.
 
 use core::fmt;
 use core::hash::{Hash, Hasher};
@@ -65,9 +75,17 @@ pub struct Pass<E> {
 }
 
 impl<E> Pass<E> {
-    /// Used by generated code only: the pass must exist in `E`'s MGFX.
+    /// Used by generated code only.
+    ///
+    /// # Safety
+    ///
+    /// Pass `pass` of technique `technique` must exist in `E::MGFX`: `include_effect!`
+    /// generates one constant per pass it compiled, and no other code should make one. Breaking
+    /// this is not undefined behaviour (the runtime checks the indices again and
+    /// [`GlEffect::apply`](crate::gl::GlEffect::apply) returns `GlError::NoSuchPass`), but it
+    /// forges a value whose type promises a pass of `E`, so it takes `unsafe` to write.
     #[doc(hidden)]
-    pub const fn __new(technique: usize, pass: usize) -> Pass<E> {
+    pub const unsafe fn __new(technique: usize, pass: usize) -> Pass<E> {
         Pass {
             technique,
             pass,
@@ -96,9 +114,17 @@ pub struct TextureSlot<E> {
 }
 
 impl<E> TextureSlot<E> {
-    /// Used by generated code only: `parameter` must be a texture parameter of `E`'s MGFX.
+    /// Used by generated code only.
+    ///
+    /// # Safety
+    ///
+    /// `parameter` must be the index of a texture parameter of `E::MGFX`: `include_effect!`
+    /// generates one constant per texture parameter, and no other code should make one.
+    /// Breaking this is not undefined behaviour (the runtime checks the index again and
+    /// [`GlEffect::set_texture`](crate::gl::GlEffect::set_texture) returns an error), but it
+    /// forges a value whose type promises a texture of `E`, so it takes `unsafe` to write.
     #[doc(hidden)]
-    pub const fn __new(parameter: usize) -> TextureSlot<E> {
+    pub const unsafe fn __new(parameter: usize) -> TextureSlot<E> {
         TextureSlot {
             parameter,
             effect: PhantomData,
@@ -177,16 +203,19 @@ mod tests {
 
     #[test]
     fn passes_and_slots_are_plain_copyable_indices() {
-        const P: Pass<Fake> = Pass::__new(2, 1);
+        // SAFETY: not upheld (`Fake` has no passes); these values are only compared and printed.
+        const P: Pass<Fake> = unsafe { Pass::__new(2, 1) };
         let copy = P;
         assert_eq!((P.technique_index(), P.index()), (2, 1));
         assert_eq!(copy, P);
-        assert_ne!(Pass::<Fake>::__new(2, 0), P);
+        // SAFETY: as above.
+        assert_ne!(unsafe { Pass::<Fake>::__new(2, 0) }, P);
         assert_eq!(
             format!("{P:?}"),
             r#"Pass { effect: "fake.fx", technique: 2, pass: 1 }"#
         );
-        let slot = TextureSlot::<Fake>::__new(3);
+        // SAFETY: as above.
+        let slot = unsafe { TextureSlot::<Fake>::__new(3) };
         assert_eq!(slot.parameter_index(), 3);
         assert_eq!(
             format!("{slot:?}"),

@@ -58,7 +58,7 @@
 //! let mut params = tint::Params::default();
 //! params.set_tint([1.0, 0.5, 0.5, 1.0]);
 //! fx.set_params(&params);
-//! fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture));
+//! fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))?;
 //! let target = RenderTarget::backbuffer(800, 480);
 //! let pass = fx.apply(tint::passes::sprite_drawing::P0, &target)?;
 //! sprites.draw(&pass, &[Sprite::new(16.0, 16.0, 64.0, 64.0)])?;

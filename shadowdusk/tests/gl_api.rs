@@ -1,7 +1,7 @@
 //! The runtime API on a real context (Mesa through `gl::headless`): a typed effect draws,
 //! every GL object is released by its owner's `Drop`, a headless context outlives what was made
-//! from it and refuses a second one on the same thread, and an untyped effect's look-ups are
-//! errors, not panics.
+//! from it and refuses a second one on the same thread, an untyped effect's look-ups are
+//! errors, not panics, and so are a pass or texture slot forged in `unsafe` code.
 
 #![cfg(feature = "headless")]
 
@@ -35,7 +35,8 @@ fn draw_tinted(fx: &mut GlEffect<tint::Effect>, tint: [f32; 4]) -> Vec<u8> {
     let mut batch = SpriteBatch::new(&ctx).unwrap();
     fx.params_mut().set_tint(tint);
     fx.params_mut().set_amount(1.0);
-    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture));
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture))
+        .unwrap();
     let target = RenderTarget::backbuffer(4, 4);
     let pass = fx.apply(tint::passes::sprite_drawing::P0, &target).unwrap();
     batch
@@ -76,7 +77,8 @@ fn owners_release_their_gl_objects_when_dropped() {
     let texture = GlTexture::from_rgba8(ctx, 1, 1, &WHITE, TexelFilter::Nearest).unwrap();
     let target = GlRenderTarget::new(ctx, 2, 2).unwrap();
     let mut fx = GlEffect::<tint::Effect>::new(ctx).unwrap();
-    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture));
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&texture))
+        .unwrap();
     let program = fx
         .apply(tint::passes::sprite_drawing::P0, &target.target())
         .unwrap()
@@ -172,4 +174,40 @@ fn untyped_look_ups_are_errors() {
     fx.set_values(tint, &[1.0; 4]).unwrap();
     let pass = fx.pass("SpriteDrawing", "P0").unwrap();
     fx.apply(pass, &target).unwrap();
+}
+
+#[test]
+fn a_forged_pass_or_slot_is_an_error_not_ignored() {
+    let Some(h) = context("a_forged_pass_or_slot_is_an_error_not_ignored") else {
+        return;
+    };
+    let mut fx = GlEffect::<tint::Effect>::new(h.context()).unwrap();
+    let texture = GlTexture::from_rgba8(h.context(), 1, 1, &WHITE, TexelFilter::Nearest).unwrap();
+    // SAFETY: deliberately not upheld (tint has no parameter 9, and its parameter 1 is `Tint`
+    // or `Amount`, not a texture): the runtime must refuse the indices, not trust them.
+    let (missing, not_texture, pass) = unsafe {
+        (
+            shadowdusk::TextureSlot::<tint::Effect>::__new(9),
+            shadowdusk::TextureSlot::<tint::Effect>::__new(
+                fx.effect()
+                    .parameters
+                    .iter()
+                    .position(|p| p.name == "Tint")
+                    .unwrap(),
+            ),
+            shadowdusk::Pass::<tint::Effect>::__new(0, 3),
+        )
+    };
+    assert_eq!(
+        fx.set_texture(missing, Some(&texture)),
+        Err(GlError::NoSuchParameter(9))
+    );
+    assert!(matches!(
+        fx.set_texture(not_texture, Some(&texture)),
+        Err(GlError::ParameterShape { name, .. }) if name == "Tint"
+    ));
+    assert!(matches!(
+        fx.apply(pass, &RenderTarget::backbuffer(4, 4)),
+        Err(GlError::NoSuchPass { pass: 3, .. })
+    ));
 }

@@ -1433,258 +1433,226 @@ pub mod basic_effect {
         /// Passes of [`Technique::BasicEffect`](super::Technique::BasicEffect).
         pub mod basic_effect {
             /// Pass 0 (anonymous): vertex shader 1 (`MainVS1`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectNoFog`](super::Technique::BasicEffectNoFog).
         pub mod basic_effect_no_fog {
             /// Pass 0 (anonymous): vertex shader 3 (`MainVS3`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                1,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(1, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexColor`](super::Technique::BasicEffectVertexColor).
         pub mod basic_effect_vertex_color {
             /// Pass 0 (anonymous): vertex shader 4 (`MainVS4`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                2,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(2, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexColorNoFog`](super::Technique::BasicEffectVertexColorNoFog).
         pub mod basic_effect_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 5 (`MainVS5`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                3,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(3, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectTexture`](super::Technique::BasicEffectTexture).
         pub mod basic_effect_texture {
             /// Pass 0 (anonymous): vertex shader 7 (`MainVS7`, `vs_3_0`), pixel shader 6 (`MainPS6`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                4,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(4, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectTextureNoFog`](super::Technique::BasicEffectTextureNoFog).
         pub mod basic_effect_texture_no_fog {
             /// Pass 0 (anonymous): vertex shader 9 (`MainVS9`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                5,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(5, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectTextureVertexColor`](super::Technique::BasicEffectTextureVertexColor).
         pub mod basic_effect_texture_vertex_color {
             /// Pass 0 (anonymous): vertex shader 10 (`MainVS10`, `vs_3_0`), pixel shader 6 (`MainPS6`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                6,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(6, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectTextureVertexColorNoFog`](super::Technique::BasicEffectTextureVertexColorNoFog).
         pub mod basic_effect_texture_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 11 (`MainVS11`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                7,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(7, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLighting`](super::Technique::BasicEffectVertexLighting).
         pub mod basic_effect_vertex_lighting {
             /// Pass 0 (anonymous): vertex shader 13 (`MainVS13`, `vs_3_0`), pixel shader 12 (`MainPS12`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                8,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(8, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingNoFog`](super::Technique::BasicEffectVertexLightingNoFog).
         pub mod basic_effect_vertex_lighting_no_fog {
             /// Pass 0 (anonymous): vertex shader 13 (`MainVS13`, `vs_3_0`), pixel shader 14 (`MainPS14`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                9,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(9, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingVertexColor`](super::Technique::BasicEffectVertexLightingVertexColor).
         pub mod basic_effect_vertex_lighting_vertex_color {
             /// Pass 0 (anonymous): vertex shader 15 (`MainVS15`, `vs_3_0`), pixel shader 12 (`MainPS12`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                10,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(10, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingVertexColorNoFog`](super::Technique::BasicEffectVertexLightingVertexColorNoFog).
         pub mod basic_effect_vertex_lighting_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 15 (`MainVS15`, `vs_3_0`), pixel shader 14 (`MainPS14`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                11,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(11, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingTexture`](super::Technique::BasicEffectVertexLightingTexture).
         pub mod basic_effect_vertex_lighting_texture {
             /// Pass 0 (anonymous): vertex shader 17 (`MainVS17`, `vs_3_0`), pixel shader 16 (`MainPS16`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                12,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(12, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingTextureNoFog`](super::Technique::BasicEffectVertexLightingTextureNoFog).
         pub mod basic_effect_vertex_lighting_texture_no_fog {
             /// Pass 0 (anonymous): vertex shader 17 (`MainVS17`, `vs_3_0`), pixel shader 18 (`MainPS18`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                13,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(13, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingTextureVertexColor`](super::Technique::BasicEffectVertexLightingTextureVertexColor).
         pub mod basic_effect_vertex_lighting_texture_vertex_color {
             /// Pass 0 (anonymous): vertex shader 19 (`MainVS19`, `vs_3_0`), pixel shader 16 (`MainPS16`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                14,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(14, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectVertexLightingTextureVertexColorNoFog`](super::Technique::BasicEffectVertexLightingTextureVertexColorNoFog).
         pub mod basic_effect_vertex_lighting_texture_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 19 (`MainVS19`, `vs_3_0`), pixel shader 18 (`MainPS18`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                15,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(15, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLight`](super::Technique::BasicEffectOneLight).
         pub mod basic_effect_one_light {
             /// Pass 0 (anonymous): vertex shader 20 (`MainVS20`, `vs_3_0`), pixel shader 12 (`MainPS12`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                16,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(16, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightNoFog`](super::Technique::BasicEffectOneLightNoFog).
         pub mod basic_effect_one_light_no_fog {
             /// Pass 0 (anonymous): vertex shader 20 (`MainVS20`, `vs_3_0`), pixel shader 14 (`MainPS14`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                17,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(17, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightVertexColor`](super::Technique::BasicEffectOneLightVertexColor).
         pub mod basic_effect_one_light_vertex_color {
             /// Pass 0 (anonymous): vertex shader 21 (`MainVS21`, `vs_3_0`), pixel shader 12 (`MainPS12`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                18,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(18, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightVertexColorNoFog`](super::Technique::BasicEffectOneLightVertexColorNoFog).
         pub mod basic_effect_one_light_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 21 (`MainVS21`, `vs_3_0`), pixel shader 14 (`MainPS14`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                19,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(19, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightTexture`](super::Technique::BasicEffectOneLightTexture).
         pub mod basic_effect_one_light_texture {
             /// Pass 0 (anonymous): vertex shader 22 (`MainVS22`, `vs_3_0`), pixel shader 16 (`MainPS16`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                20,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(20, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightTextureNoFog`](super::Technique::BasicEffectOneLightTextureNoFog).
         pub mod basic_effect_one_light_texture_no_fog {
             /// Pass 0 (anonymous): vertex shader 22 (`MainVS22`, `vs_3_0`), pixel shader 18 (`MainPS18`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                21,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(21, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightTextureVertexColor`](super::Technique::BasicEffectOneLightTextureVertexColor).
         pub mod basic_effect_one_light_texture_vertex_color {
             /// Pass 0 (anonymous): vertex shader 23 (`MainVS23`, `vs_3_0`), pixel shader 16 (`MainPS16`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                22,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(22, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectOneLightTextureVertexColorNoFog`](super::Technique::BasicEffectOneLightTextureVertexColorNoFog).
         pub mod basic_effect_one_light_texture_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 23 (`MainVS23`, `vs_3_0`), pixel shader 18 (`MainPS18`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                23,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(23, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLighting`](super::Technique::BasicEffectPixelLighting).
         pub mod basic_effect_pixel_lighting {
             /// Pass 0 (anonymous): vertex shader 25 (`MainVS25`, `vs_3_0`), pixel shader 24 (`MainPS24`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                24,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(24, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingNoFog`](super::Technique::BasicEffectPixelLightingNoFog).
         pub mod basic_effect_pixel_lighting_no_fog {
             /// Pass 0 (anonymous): vertex shader 25 (`MainVS25`, `vs_3_0`), pixel shader 24 (`MainPS24`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                25,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(25, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingVertexColor`](super::Technique::BasicEffectPixelLightingVertexColor).
         pub mod basic_effect_pixel_lighting_vertex_color {
             /// Pass 0 (anonymous): vertex shader 26 (`MainVS26`, `vs_3_0`), pixel shader 24 (`MainPS24`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                26,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(26, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingVertexColorNoFog`](super::Technique::BasicEffectPixelLightingVertexColorNoFog).
         pub mod basic_effect_pixel_lighting_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 26 (`MainVS26`, `vs_3_0`), pixel shader 24 (`MainPS24`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                27,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(27, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingTexture`](super::Technique::BasicEffectPixelLightingTexture).
         pub mod basic_effect_pixel_lighting_texture {
             /// Pass 0 (anonymous): vertex shader 28 (`MainVS28`, `vs_3_0`), pixel shader 27 (`MainPS27`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                28,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(28, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingTextureNoFog`](super::Technique::BasicEffectPixelLightingTextureNoFog).
         pub mod basic_effect_pixel_lighting_texture_no_fog {
             /// Pass 0 (anonymous): vertex shader 28 (`MainVS28`, `vs_3_0`), pixel shader 27 (`MainPS27`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                29,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(29, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingTextureVertexColor`](super::Technique::BasicEffectPixelLightingTextureVertexColor).
         pub mod basic_effect_pixel_lighting_texture_vertex_color {
             /// Pass 0 (anonymous): vertex shader 29 (`MainVS29`, `vs_3_0`), pixel shader 27 (`MainPS27`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                30,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(30, 0)
+            };
         }
         /// Passes of [`Technique::BasicEffectPixelLightingTextureVertexColorNoFog`](super::Technique::BasicEffectPixelLightingTextureVertexColorNoFog).
         pub mod basic_effect_pixel_lighting_texture_vertex_color_no_fog {
             /// Pass 0 (anonymous): vertex shader 29 (`MainVS29`, `vs_3_0`), pixel shader 27 (`MainPS27`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                31,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(31, 0)
+            };
         }
     }
     /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
@@ -1701,9 +1669,9 @@ pub mod basic_effect {
         /// - pixel shader 16 as `ps_s0` on texture unit 0
         /// - pixel shader 18 as `ps_s0` on texture unit 0
         /// - pixel shader 27 as `ps_s0` on texture unit 0
-        pub const TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(
-            19,
-        );
+        pub const TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = unsafe {
+            ::shadowdusk::TextureSlot::__new(19)
+        };
         /// Texture units `Texture` is bound to (sorted, distinct).
         pub const TEXTURE_UNITS: &[u8] = &[0];
     }

@@ -209,10 +209,9 @@ pub mod multi_cbuffer {
         /// Passes of [`Technique::SpriteDrawing`](super::Technique::SpriteDrawing).
         pub mod sprite_drawing {
             /// Pass 0 (`P0`): pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const P0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                0,
-            );
+            pub const P0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 0)
+            };
         }
     }
     /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
@@ -225,9 +224,9 @@ pub mod multi_cbuffer {
         /// Sampled by:
         ///
         /// - pixel shader 0 as `ps_s0` on texture unit 0
-        pub const SPRITE_TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(
-            3,
-        );
+        pub const SPRITE_TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = unsafe {
+            ::shadowdusk::TextureSlot::__new(3)
+        };
         /// Texture units `SpriteTexture` is bound to (sorted, distinct).
         pub const SPRITE_TEXTURE_UNITS: &[u8] = &[0];
     }

@@ -1341,146 +1341,128 @@ pub mod skinned_effect {
         /// Passes of [`Technique::SkinnedEffectVertexLightingOneBone`](super::Technique::SkinnedEffectVertexLightingOneBone).
         pub mod skinned_effect_vertex_lighting_one_bone {
             /// Pass 0 (anonymous): vertex shader 1 (`MainVS1`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectVertexLightingOneBoneNoFog`](super::Technique::SkinnedEffectVertexLightingOneBoneNoFog).
         pub mod skinned_effect_vertex_lighting_one_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 1 (`MainVS1`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                1,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(1, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectVertexLightingTwoBone`](super::Technique::SkinnedEffectVertexLightingTwoBone).
         pub mod skinned_effect_vertex_lighting_two_bone {
             /// Pass 0 (anonymous): vertex shader 3 (`MainVS3`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                2,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(2, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectVertexLightingTwoBoneNoFog`](super::Technique::SkinnedEffectVertexLightingTwoBoneNoFog).
         pub mod skinned_effect_vertex_lighting_two_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 3 (`MainVS3`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                3,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(3, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectVertexLightingFourBone`](super::Technique::SkinnedEffectVertexLightingFourBone).
         pub mod skinned_effect_vertex_lighting_four_bone {
             /// Pass 0 (anonymous): vertex shader 4 (`MainVS4`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                4,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(4, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectVertexLightingFourBoneNoFog`](super::Technique::SkinnedEffectVertexLightingFourBoneNoFog).
         pub mod skinned_effect_vertex_lighting_four_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 4 (`MainVS4`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                5,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(5, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectOneLightOneBone`](super::Technique::SkinnedEffectOneLightOneBone).
         pub mod skinned_effect_one_light_one_bone {
             /// Pass 0 (anonymous): vertex shader 5 (`MainVS5`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                6,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(6, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectOneLightOneBoneNoFog`](super::Technique::SkinnedEffectOneLightOneBoneNoFog).
         pub mod skinned_effect_one_light_one_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 5 (`MainVS5`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                7,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(7, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectOneLightTwoBone`](super::Technique::SkinnedEffectOneLightTwoBone).
         pub mod skinned_effect_one_light_two_bone {
             /// Pass 0 (anonymous): vertex shader 6 (`MainVS6`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                8,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(8, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectOneLightTwoBoneNoFog`](super::Technique::SkinnedEffectOneLightTwoBoneNoFog).
         pub mod skinned_effect_one_light_two_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 6 (`MainVS6`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                9,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(9, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectOneLightFourBone`](super::Technique::SkinnedEffectOneLightFourBone).
         pub mod skinned_effect_one_light_four_bone {
             /// Pass 0 (anonymous): vertex shader 7 (`MainVS7`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                10,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(10, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectOneLightFourBoneNoFog`](super::Technique::SkinnedEffectOneLightFourBoneNoFog).
         pub mod skinned_effect_one_light_four_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 7 (`MainVS7`, `vs_3_0`), pixel shader 2 (`MainPS2`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                11,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(11, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectPixelLightingOneBone`](super::Technique::SkinnedEffectPixelLightingOneBone).
         pub mod skinned_effect_pixel_lighting_one_bone {
             /// Pass 0 (anonymous): vertex shader 9 (`MainVS9`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                12,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(12, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectPixelLightingOneBoneNoFog`](super::Technique::SkinnedEffectPixelLightingOneBoneNoFog).
         pub mod skinned_effect_pixel_lighting_one_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 9 (`MainVS9`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                13,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(13, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectPixelLightingTwoBone`](super::Technique::SkinnedEffectPixelLightingTwoBone).
         pub mod skinned_effect_pixel_lighting_two_bone {
             /// Pass 0 (anonymous): vertex shader 10 (`MainVS10`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                14,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(14, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectPixelLightingTwoBoneNoFog`](super::Technique::SkinnedEffectPixelLightingTwoBoneNoFog).
         pub mod skinned_effect_pixel_lighting_two_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 10 (`MainVS10`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                15,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(15, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectPixelLightingFourBone`](super::Technique::SkinnedEffectPixelLightingFourBone).
         pub mod skinned_effect_pixel_lighting_four_bone {
             /// Pass 0 (anonymous): vertex shader 11 (`MainVS11`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                16,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(16, 0)
+            };
         }
         /// Passes of [`Technique::SkinnedEffectPixelLightingFourBoneNoFog`](super::Technique::SkinnedEffectPixelLightingFourBoneNoFog).
         pub mod skinned_effect_pixel_lighting_four_bone_no_fog {
             /// Pass 0 (anonymous): vertex shader 11 (`MainVS11`, `vs_3_0`), pixel shader 8 (`MainPS8`, `ps_3_0`).
-            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                17,
-                0,
-            );
+            pub const PASS_0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(17, 0)
+            };
         }
     }
     /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
@@ -1495,9 +1477,9 @@ pub mod skinned_effect {
         /// - pixel shader 0 as `ps_s0` on texture unit 0
         /// - pixel shader 2 as `ps_s0` on texture unit 0
         /// - pixel shader 8 as `ps_s0` on texture unit 0
-        pub const TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(
-            20,
-        );
+        pub const TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = unsafe {
+            ::shadowdusk::TextureSlot::__new(20)
+        };
         /// Texture units `Texture` is bound to (sorted, distinct).
         pub const TEXTURE_UNITS: &[u8] = &[0];
     }

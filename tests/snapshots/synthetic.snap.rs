@@ -589,23 +589,20 @@ pub mod synthetic {
         /// Passes of [`Technique::Main`](super::Technique::Main).
         pub mod main {
             /// Pass 0 (`First`): vertex shader 1 (`MainVS1`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const FIRST: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                0,
-            );
+            pub const FIRST: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 0)
+            };
             /// Pass 1 (anonymous): pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const PASS_1: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                1,
-            );
+            pub const PASS_1: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 1)
+            };
         }
         /// Passes of [`Technique::Technique1`](super::Technique::Technique1).
         pub mod technique1 {
             /// Pass 0 (`p`): vertex shader 1 (`MainVS1`, `vs_3_0`).
-            pub const P: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                1,
-                0,
-            );
+            pub const P: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(1, 0)
+            };
         }
     }
     /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
@@ -618,9 +615,9 @@ pub mod synthetic {
         /// Sampled by:
         ///
         /// - pixel shader 0 as `ps_s2` on texture unit 2
-        pub const ALBEDO: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(
-            11,
-        );
+        pub const ALBEDO: ::shadowdusk::TextureSlot<super::Effect> = unsafe {
+            ::shadowdusk::TextureSlot::__new(11)
+        };
         /// Texture units `Albedo` is bound to (sorted, distinct).
         pub const ALBEDO_UNITS: &[u8] = &[2];
     }

@@ -154,10 +154,9 @@ pub mod tint_shader {
         /// Passes of [`Technique::TintedSpriteDrawing`](super::Technique::TintedSpriteDrawing).
         pub mod tinted_sprite_drawing {
             /// Pass 0 (`P0`): pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const P0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                0,
-            );
+            pub const P0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 0)
+            };
         }
     }
     /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
@@ -170,9 +169,9 @@ pub mod tint_shader {
         /// Sampled by:
         ///
         /// - pixel shader 0 as `ps_s0` on texture unit 0
-        pub const SPRITE_TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(
-            1,
-        );
+        pub const SPRITE_TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = unsafe {
+            ::shadowdusk::TextureSlot::__new(1)
+        };
         /// Texture units `SpriteTexture` is bound to (sorted, distinct).
         pub const SPRITE_TEXTURE_UNITS: &[u8] = &[0];
     }

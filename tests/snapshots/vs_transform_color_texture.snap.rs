@@ -192,10 +192,9 @@ pub mod vs_transform_color_texture {
         /// Passes of [`Technique::SpriteDrawing`](super::Technique::SpriteDrawing).
         pub mod sprite_drawing {
             /// Pass 0 (`P0`): vertex shader 1 (`MainVS1`, `vs_3_0`), pixel shader 0 (`MainPS0`, `ps_3_0`).
-            pub const P0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(
-                0,
-                0,
-            );
+            pub const P0: ::shadowdusk::Pass<super::super::Effect> = unsafe {
+                ::shadowdusk::Pass::__new(0, 0)
+            };
         }
     }
     /// Texture parameters: their slots (what `GlEffect::<Effect>::set_texture` takes) and
@@ -208,9 +207,9 @@ pub mod vs_transform_color_texture {
         /// Sampled by:
         ///
         /// - pixel shader 0 as `ps_s0` on texture unit 0
-        pub const SPRITE_TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(
-            2,
-        );
+        pub const SPRITE_TEXTURE: ::shadowdusk::TextureSlot<super::Effect> = unsafe {
+            ::shadowdusk::TextureSlot::__new(2)
+        };
         /// Texture units `SpriteTexture` is bound to (sorted, distinct).
         pub const SPRITE_TEXTURE_UNITS: &[u8] = &[0];
     }

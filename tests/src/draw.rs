@@ -28,6 +28,8 @@ pub fn draw_mesh(
     elements: &[Element],
     indices: &[u16],
 ) -> Result<(), String> {
+    // The pass's program and textures, whatever was applied since (a custom draw's job).
+    pass.bind();
     let gl = ctx.glow();
     // SAFETY: the context is current (`GlContext`); one buffer per element, created and
     // deleted here; the draw reads only indices given, which the caller keeps inside the

@@ -79,7 +79,8 @@ fn a_warm_draw_loop_allocates_nothing() {
     let mut frame = |i: usize| {
         params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
         fx.set_params(&params);
-        fx.set_texture(template_tint::textures::SPRITE_TEXTURE, Some(&texture));
+        fx.set_texture(template_tint::textures::SPRITE_TEXTURE, Some(&texture))
+            .expect("set_texture");
         let applied = fx.apply(pass, &target).expect("apply");
         batch.draw(&applied, &sprites).expect("draw");
     };

@@ -6,7 +6,10 @@
 //!
 //! The typed runtime API refuses another effect's items at compile time: a pass (named, or
 //! taken from a technique), a texture slot and a `Params` of `grayscale` handed to a
-//! `GlEffect<tint::Effect>` (`wrong_effect_*.rs`) are type errors naming both effects.
+//! `GlEffect<tint::Effect>` (`wrong_effect_*.rs`) are type errors naming both effects, and
+//! safe code cannot forge a pass or texture slot (`forged_pass_and_slot.rs`: the constructors
+//! are `unsafe`), while a crate that forbids unsafe code still uses generated ones
+//! (`pass/forbid_unsafe_code.rs`, which must compile).
 //!
 //! The expected compiler output is committed beside each case (`tests/ui/*.stderr`; regenerate
 //! with `TRYBUILD=overwrite` and review the diff).
@@ -56,4 +59,5 @@ fn include_effect_errors() {
     copy_fixtures(&trybuild_crate_dir());
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/*.rs");
+    t.pass("ui/pass/*.rs");
 }

@@ -6,7 +6,7 @@ use shadowdusk::gl::{GlContext, GlEffect, GlError, GlTexture};
 
 fn bind(ctx: &GlContext, texture: &GlTexture) -> Result<(), GlError> {
     let mut fx = GlEffect::<tint::Effect>::new(ctx)?;
-    fx.set_texture(grayscale::textures::SPRITE_TEXTURE, Some(texture));
+    fx.set_texture(grayscale::textures::SPRITE_TEXTURE, Some(texture))?;
     Ok(())
 }
 

@@ -155,9 +155,12 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
                     pass_shaders(ctx, p)
                 );
                 let (ti, pi) = (Literal::usize_unsuffixed(ti), Literal::usize_unsuffixed(pi));
+                // `unsafe`: `__new`'s contract, a pass of this effect's MGFX, holds by
+                // construction (the indices are those of the technique and pass it compiled).
                 quote! {
                     #[doc = #doc]
-                    pub const #c: #k::Pass<super::super::Effect> = #k::Pass::__new(#ti, #pi);
+                    pub const #c: #k::Pass<super::super::Effect> =
+                        unsafe { #k::Pass::__new(#ti, #pi) };
                 }
             });
             // Outer docs of a module resolve links in the parent's (`passes`) scope.
@@ -288,7 +291,8 @@ pub(crate) fn textures(ctx: &Ctx) -> TokenStream {
         );
         quote! {
             #doc
-            pub const #index_id: #k::TextureSlot<super::Effect> = #k::TextureSlot::__new(#index);
+            pub const #index_id: #k::TextureSlot<super::Effect> =
+                unsafe { #k::TextureSlot::__new(#index) };
             #[doc = #units_doc]
             pub const #units_id: &[u8] = &[#(#unit_lits),*];
         }

@@ -264,8 +264,9 @@ fn the_effect_is_a_type_its_passes_carry() {
         "const MGFX: &'static [u8] = MGFX;",
         // No reflection: the module name stands in for the file name.
         "const NAME: &'static str = \"fx\";",
-        "pub const P0: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(",
-        "pub const PASS_1: ::shadowdusk::Pass<super::super::Effect> = ::shadowdusk::Pass::__new(",
+        // `__new` is `unsafe`: generated code upholds its contract (a pass the effect has).
+        "pub const P0: ::shadowdusk::Pass<super::super::Effect> = unsafe {\n                ::shadowdusk::Pass::__new(0, 0)\n            };",
+        "pub const PASS_1: ::shadowdusk::Pass<super::super::Effect> = unsafe {\n                ::shadowdusk::Pass::__new(0, 1)\n            };",
         "Technique::T => &[passes::t::P0, passes::t::PASS_1]",
         "Technique::T => &[\"P0\", \"\"]",
     ] {
@@ -380,7 +381,7 @@ fn texture_slots_and_unplaced_values() {
     ];
     let text = gen(&e).unwrap();
     assert!(
-        text.contains("pub const TEX: ::shadowdusk::TextureSlot<super::Effect> = ::shadowdusk::TextureSlot::__new(\n            0,\n        );"),
+        text.contains("pub const TEX: ::shadowdusk::TextureSlot<super::Effect> = unsafe {\n            ::shadowdusk::TextureSlot::__new(0)\n        };"),
         "{text}"
     );
     assert!(

@@ -7,10 +7,12 @@
 //! locations come from link time, registers from the caller's [`Registers`], and error text is
 //! only built when there is an error.
 
+use std::fmt;
+
 use glow::HasContext;
 
 use super::loaded::{LoadedEffect, Vs};
-use super::{sampler, sprite_vs, states, GlError};
+use super::{sampler, sprite_vs, states, GlContext, GlError, GlTexture};
 use crate::mgfx::{SamplerType, VertexElementUsage};
 use crate::params::EffectParams;
 
@@ -29,27 +31,82 @@ pub struct RenderTarget {
 }
 
 /// What the caller needs after applying a pass to set up vertices and draw. It borrows the
-/// effect, so the effect cannot apply another pass while this one is being drawn with.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// effect, so the effect cannot apply another pass, or change its parameters or textures, while
+/// this one is being drawn with.
+///
+/// Another effect can still apply a pass in between (`fx_b.apply(…)` after `fx_a.apply(…)`),
+/// which makes its program current and binds its textures. Drawing through
+/// [`SpriteBatch::draw`](super::SpriteBatch::draw), or after [`AppliedPass::bind`] in your own
+/// draw code, makes this pass's program and textures current again first, so the draw uses
+/// the pass it was given. The pass's blend / depth-stencil / rasterizer blocks are device
+/// state, as in MonoGame: the last pass applied (or your own GL calls) decides them.
+#[derive(Clone, Copy)]
 pub struct AppliedPass<'a> {
-    program: glow::Program,
-    attributes: &'a [(VertexElementUsage, u8, Option<u32>)],
+    effect: &'a LoadedEffect,
+    /// Index into the effect's `programs`.
+    program: usize,
+    technique: usize,
+    pass: usize,
 }
 
 impl AppliedPass<'_> {
-    /// The program now in use.
+    /// The pass's program (current right after apply; [`AppliedPass::bind`] makes it current
+    /// again).
     pub fn program(&self) -> glow::Program {
-        self.program
+        self.effect.programs[self.program].linked.program
     }
 
     /// Location of the vertex attribute with this (usage, usage index), as MonoGame matches
     /// vertex-declaration elements (first record with the pair). `None` when the vertex shader has
     /// no such attribute or the driver optimised it away; such elements are not fed.
     pub fn attribute_location(&self, usage: VertexElementUsage, index: u8) -> Option<u32> {
-        self.attributes
+        self.effect.programs[self.program]
+            .linked
+            .attributes
             .iter()
             .find(|(u, i, _)| *u == usage && *i == index)
             .and_then(|(_, _, loc)| *loc)
+    }
+
+    /// Makes this pass's program current and binds its textures (with their baked sampler
+    /// states) to its texture units again: what a draw call needs when another pass may have
+    /// been applied since. Uniforms live in the program, so they need no upload.
+    /// [`SpriteBatch::draw`](super::SpriteBatch::draw) calls it; call it before your own draw
+    /// calls.
+    pub fn bind(&self) {
+        let gl = self.effect.ctx.glow();
+        // SAFETY: the context is current (`GlContext`); the program is this effect's, and its
+        // textures were checked against their samplers' targets when the pass was applied
+        // (the effect is borrowed, so they have not changed since).
+        unsafe { gl.use_program(Some(self.program())) };
+        let bound = self
+            .effect
+            .bind_textures(self.program, self.technique, self.pass);
+        debug_assert!(bound.is_ok(), "textures were checked at apply");
+    }
+
+    /// The context of the effect the pass belongs to.
+    pub fn context(&self) -> &GlContext {
+        &self.effect.ctx
+    }
+}
+
+impl PartialEq for AppliedPass<'_> {
+    /// The same pass of the same effect.
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.effect, other.effect)
+            && (self.technique, self.pass) == (other.technique, other.pass)
+    }
+}
+
+impl fmt::Debug for AppliedPass<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let technique = &self.effect.model.techniques[self.technique];
+        f.debug_struct("AppliedPass")
+            .field("technique", &technique.name)
+            .field("pass", &technique.passes[self.pass].name)
+            .field("program", &self.program())
+            .finish()
     }
 }
 
@@ -79,6 +136,13 @@ impl Registers for [Vec<f32>] {
 impl LoadedEffect {
     /// Applies pass `pass` of technique `technique` for drawing into `target`, uploading each
     /// record the pass's shaders read from `registers`.
+    ///
+    /// GL's error flags are left alone: `glGetError` returns and clears one flag per call, so
+    /// reading them here would take errors of the caller's earlier calls, which only the caller
+    /// can attribute. Every index was checked at load and every texture's target is checked
+    /// before binding, so the calls below raise no error of their own on a working context;
+    /// were one raised (a lost context, out of memory), it stays pending for the caller's
+    /// `glGetError` like that of any GL call.
     pub(super) fn apply<R: Registers + ?Sized>(
         &self,
         technique: usize,
@@ -87,21 +151,13 @@ impl LoadedEffect {
         registers: &R,
     ) -> Result<AppliedPass<'_>, GlError> {
         let index = self.program_index(technique, pass)?;
-        let tech_rec = &self.model.techniques[technique];
-        let pass_rec = &tech_rec.passes[pass];
+        let pass_rec = &self.model.techniques[technique].passes[pass];
         let program = &self.programs[index];
         let linked = &program.linked;
         let gl = self.ctx.glow();
         // SAFETY: the context is current (`GlContext`); every object used is this effect's,
         // every index was checked at load, and each upload is a slice GL reads whole.
         unsafe {
-            // Errors left by earlier unrelated calls must not be blamed on this pass.
-            // Bounded: a lost context can report an error on every call.
-            for _ in 0..64 {
-                if gl.get_error() == glow::NO_ERROR {
-                    break;
-                }
-            }
             gl.use_program(Some(linked.program));
             if let Some(loc) = &linked.pos_fixup {
                 gl.uniform_4_f32_slice(Some(loc), &pos_fixup(target));
@@ -124,52 +180,54 @@ impl LoadedEffect {
                     _ => {}
                 }
             }
-            for s in &self.model.shaders[program.ps].samplers {
-                let sampler_target = gl_target(s.ty);
-                gl.active_texture(glow::TEXTURE0 + s.texture_slot as u32);
-                match &self.textures[s.parameter as usize] {
-                    Some(tex) => {
-                        if tex.target() != sampler_target {
-                            return Err(GlError::TextureTarget {
-                                technique: tech_rec.name.clone(),
-                                pass: pass_rec.name.clone(),
-                                sampler: s.name.clone(),
-                                expected: sampler_target,
-                                got: tex.target(),
-                            });
-                        }
-                        gl.bind_texture(sampler_target, Some(tex.raw()));
-                        if let Some(state) = &s.state {
-                            sampler::apply(gl, sampler_target, state);
-                        }
-                    }
-                    None => gl.bind_texture(sampler_target, None),
-                }
-            }
-            if let Some(b) = &pass_rec.blend {
-                states::apply_blend(gl, b);
-            }
-            if let Some(d) = &pass_rec.depth_stencil {
-                states::apply_depth_stencil(gl, d);
-            }
-            if let Some(r) = &pass_rec.rasterizer {
-                states::apply_rasterizer(gl, r, target.is_render_target);
-            }
-            let err = gl.get_error();
-            if err != glow::NO_ERROR {
-                return Err(GlError::Driver {
-                    context: format!(
-                        "technique '{}' pass '{}': applying the pass",
-                        tech_rec.name, pass_rec.name
-                    ),
-                    log: format!("glGetError 0x{err:04X}"),
-                });
-            }
+        }
+        self.bind_textures(index, technique, pass)?;
+        if let Some(b) = &pass_rec.blend {
+            states::apply_blend(gl, b);
+        }
+        if let Some(d) = &pass_rec.depth_stencil {
+            states::apply_depth_stencil(gl, d);
+        }
+        if let Some(r) = &pass_rec.rasterizer {
+            states::apply_rasterizer(gl, r, target.is_render_target);
         }
         Ok(AppliedPass {
-            program: linked.program,
-            attributes: &linked.attributes,
+            effect: self,
+            program: index,
+            technique,
+            pass,
         })
+    }
+
+    /// Binds the texture of each sampler of program `index`'s pixel shader to the sampler's
+    /// unit, with its baked sampler state; a sampler without a texture gets none (it samples
+    /// black, as in MonoGame). Refuses a texture whose target is not the sampler's.
+    fn bind_textures(&self, index: usize, technique: usize, pass: usize) -> Result<(), GlError> {
+        let gl = self.ctx.glow();
+        for s in &self.model.shaders[self.programs[index].ps].samplers {
+            let sampler_target = gl_target(s.ty);
+            let texture = self.textures[s.parameter as usize].as_ref();
+            if let Some(tex) = texture.filter(|t| t.target() != sampler_target) {
+                let tech_rec = &self.model.techniques[technique];
+                return Err(GlError::TextureTarget {
+                    technique: tech_rec.name.clone(),
+                    pass: tech_rec.passes[pass].name.clone(),
+                    sampler: s.name.clone(),
+                    expected: sampler_target,
+                    got: tex.target(),
+                });
+            }
+            // SAFETY: the context is current (`GlContext`); the texture is of this context
+            // (checked when it was set) and of the sampler's target.
+            unsafe {
+                gl.active_texture(glow::TEXTURE0 + s.texture_slot as u32);
+                gl.bind_texture(sampler_target, texture.map(GlTexture::raw));
+                if let (Some(state), Some(_)) = (&s.state, texture) {
+                    sampler::apply(gl, sampler_target, state);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The index into `programs` of pass (`technique`, `pass`), or [`GlError::NoSuchPass`].

@@ -7,12 +7,22 @@
 //! - the handle is an `Rc`, so it and everything made from it (effects, textures, render
 //!   targets, sprite batches) is `!Send` and stays on the thread that made it, as GL requires;
 //! - everything made from it holds a clone, so the GL functions outlive the objects, whose
-//!   `Drop` deletes them on the same context.
+//!   `Drop` deletes them on the same context;
+//! - each handle made by [`GlContext::from_glow`] has its own [`id`](GlContext::id), stamped on
+//!   everything made from it, so that handing one context's texture or pass to another
+//!   context's effect or batch is [`GlError::ForeignContext`](super::GlError::ForeignContext)
+//!   instead of a GL name looked up in the wrong context.
 
 use std::any::Any;
 use std::fmt;
 use std::panic::RefUnwindSafe;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::GlError;
+
+/// The id the next context gets; ids are never reused within a process.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// An OpenGL context made current on this thread, shared by everything made from it.
 ///
@@ -28,6 +38,8 @@ pub struct GlContext {
 
 struct Shared {
     gl: glow::Context,
+    /// This context's [`GlContext::id`].
+    id: u64,
     /// What keeps the context itself alive (the headless EGL context): dropped after `gl` and
     /// after the last clone of the handle, so no GL object outlives its context.
     _owner: Option<Box<dyn Any + RefUnwindSafe>>,
@@ -45,7 +57,11 @@ impl GlContext {
     /// destroying the context; while another context is current, use and drop none of them.
     pub unsafe fn from_glow(gl: glow::Context) -> GlContext {
         GlContext {
-            shared: Rc::new(Shared { gl, _owner: None }),
+            shared: Rc::new(Shared {
+                gl,
+                id: next_id(),
+                _owner: None,
+            }),
         }
     }
 
@@ -62,6 +78,7 @@ impl GlContext {
         GlContext {
             shared: Rc::new(Shared {
                 gl,
+                id: next_id(),
                 _owner: Some(owner),
             }),
         }
@@ -72,6 +89,30 @@ impl GlContext {
     pub fn glow(&self) -> &glow::Context {
         &self.shared.gl
     }
+
+    /// This context's id: distinct for every [`GlContext::from_glow`] in the process, shared by
+    /// its clones. GL object names (texture 3, program 7) only mean something in the context
+    /// that made them, so the runtime refuses to mix objects of different ids.
+    pub fn id(&self) -> u64 {
+        self.shared.id
+    }
+
+    /// `Ok` when `other` is this context; otherwise [`GlError::ForeignContext`] naming `what`
+    /// came from `other`.
+    pub(crate) fn expect_same(&self, other: &GlContext, what: &'static str) -> Result<(), GlError> {
+        if self.id() == other.id() {
+            return Ok(());
+        }
+        Err(GlError::ForeignContext {
+            what,
+            context: self.id(),
+            foreign: other.id(),
+        })
+    }
+}
+
+fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 impl fmt::Debug for GlContext {
@@ -79,6 +120,7 @@ impl fmt::Debug for GlContext {
         use glow::HasContext;
         let v = self.shared.gl.version();
         f.debug_struct("GlContext")
+            .field("id", &self.shared.id)
             .field("version", &format_args!("{}.{}", v.major, v.minor))
             .field("embedded", &v.is_embedded)
             .field("vendor_info", &v.vendor_info)

@@ -143,7 +143,8 @@ impl DynEffect {
     }
 
     /// Assigns (or clears) the texture of texture parameter `param`. The effect keeps a
-    /// handle, so the texture stays alive while it is set.
+    /// handle, so the texture stays alive while it is set. Fails on a parameter that is not a
+    /// texture, and on a texture of another context ([`GlError::ForeignContext`]).
     pub fn set_texture(
         &mut self,
         param: usize,
@@ -208,8 +209,8 @@ impl DynEffect {
     /// Applies `pass` for drawing into `target`, like [`GlEffect::apply`](super::GlEffect::apply).
     ///
     /// Fails on a pass the effect does not have ([`GlError::NoSuchPass`]), parameter values
-    /// MonoGame could not upload either ([`GlError::CbufferOverrun`]), a texture of the wrong
-    /// target, or a driver error.
+    /// MonoGame could not upload either ([`GlError::CbufferOverrun`]) or a texture of the wrong
+    /// target. GL's error flags are neither read nor cleared.
     pub fn apply(
         &mut self,
         pass: DynPass,

@@ -23,7 +23,7 @@ use crate::{mgfx, Effect, Pass, TextureSlot};
 /// let mut fx = GlEffect::<tint::Effect>::new(ctx)?;
 /// let mut batch = SpriteBatch::new(ctx)?;
 /// fx.params_mut().set_tint([1.0, 0.5, 0.5, 1.0]);
-/// fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture));
+/// fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))?;
 /// let pass = fx.apply(tint::passes::sprite_drawing::P0, &RenderTarget::backbuffer(800, 480))?;
 /// batch.draw(&pass, &[Sprite::new(0.0, 0.0, 64.0, 64.0)])?;
 /// # Ok(())
@@ -72,10 +72,17 @@ impl<E: Effect> GlEffect<E> {
 
     /// Assigns (or clears) the texture of a texture parameter. The effect keeps a handle, so
     /// the texture stays alive while it is set.
-    pub fn set_texture(&mut self, slot: TextureSlot<E>, texture: Option<&GlTexture>) {
-        // `E`'s generated code makes slots only for texture parameters of `E::MGFX`, so this
-        // cannot fail; a bad slot of a hand-written `Effect` binds nothing.
-        let _ = self.loaded.set_texture(slot.parameter_index(), texture);
+    ///
+    /// Fails, changing nothing, when the texture was made on another context
+    /// ([`GlError::ForeignContext`]), or when `slot` is not a texture parameter of `E::MGFX`
+    /// ([`GlError::NoSuchParameter`], [`GlError::ParameterShape`]: only possible with a
+    /// hand-written [`Effect`] whose slots break [`TextureSlot::__new`]'s contract).
+    pub fn set_texture(
+        &mut self,
+        slot: TextureSlot<E>,
+        texture: Option<&GlTexture>,
+    ) -> Result<(), GlError> {
+        self.loaded.set_texture(slot.parameter_index(), texture)
     }
 
     /// The texture set for `slot`.
@@ -100,8 +107,10 @@ impl<E: Effect> GlEffect<E> {
     /// the parameters' registers, binds textures with their baked sampler states and applies
     /// the pass's state blocks. Allocates nothing.
     ///
-    /// Fails when a texture has another target than its sampler ([`GlError::TextureTarget`])
-    /// or the driver reports an error.
+    /// Fails when a texture has another target than its sampler ([`GlError::TextureTarget`]),
+    /// or `pass` is not a pass of `E::MGFX` ([`GlError::NoSuchPass`]: only possible with a
+    /// hand-written [`Effect`]). GL's error flags are neither read nor cleared: errors the
+    /// caller's earlier GL calls raised stay pending for the caller's `glGetError`.
     pub fn apply(
         &mut self,
         pass: Pass<E>,

@@ -168,12 +168,37 @@ pub enum GlError {
         /// Bytes given.
         got: usize,
     },
-    /// A GL object could not be created, or the driver reported an error while applying a pass.
+    /// A texture, pass or effect made on one [`GlContext`](super::GlContext) was handed to
+    /// something of another: its GL names would mean other objects there, or none.
+    #[error("{what} belongs to GL context {foreign}, not to context {context} it was used with; make it on the context that draws with it")]
+    ForeignContext {
+        /// What came from the other context ("the texture", "the applied pass").
+        what: &'static str,
+        /// [`GlContext::id`](super::GlContext::id) of the context it was used with.
+        context: u64,
+        /// Id of the context it was made on.
+        foreign: u64,
+    },
+    /// A texture or render target is larger than the driver allows
+    /// (`GL_MAX_TEXTURE_SIZE`, `GL_MAX_RENDERBUFFER_SIZE`).
+    #[error(
+        "{width}x{height} is larger than this driver allows ({max} pixels a side); make it smaller"
+    )]
+    TooLarge {
+        /// Width asked for.
+        width: u32,
+        /// Height asked for.
+        height: u32,
+        /// The driver's limit for either side.
+        max: u32,
+    },
+    /// A GL object could not be created, a render target is incomplete, or the framebuffer
+    /// bound for reading cannot be read.
     #[error("{context}: OpenGL error {log}")]
     Driver {
-        /// What was being done (technique/pass when applying).
+        /// What was being done.
         context: String,
-        /// Driver message or `glGetError` code.
+        /// Driver message or framebuffer status.
         log: String,
     },
 }
@@ -185,19 +210,6 @@ fn names(known: &[String]) -> String {
     }
     let quoted: Vec<String> = known.iter().map(|n| format!("'{n}'")).collect();
     quoted.join(", ")
-}
-
-/// `glGetError` as a result; `what` says what was being done.
-pub(crate) fn check_gl(gl: &glow::Context, what: &str) -> Result<(), GlError> {
-    use glow::HasContext;
-    // SAFETY: a query on the caller's current context.
-    match unsafe { gl.get_error() } {
-        glow::NO_ERROR => Ok(()),
-        e => Err(GlError::Driver {
-            context: what.to_string(),
-            log: format!("glGetError 0x{e:04X}"),
-        }),
-    }
 }
 
 /// Maps glow's object-creation error (a driver message) to [`GlError::Driver`].

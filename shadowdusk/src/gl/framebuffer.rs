@@ -10,8 +10,9 @@
 
 use glow::HasContext;
 
-use super::error::{check_gl, creating};
-use super::texture::{set_sampling, TexelFilter};
+use super::error::creating;
+use super::pixel_store::{Direction, PackedRows};
+use super::texture::{check_size, set_sampling, TexelFilter};
 use super::{GlContext, GlError, GlTexture, RenderTarget};
 
 fn gl_size(width: u32, height: u32) -> (i32, i32) {
@@ -32,16 +33,19 @@ impl RenderTarget {
 
     /// Reads the framebuffer bound for reading (`width`×`height` from its bottom-left corner)
     /// as RGBA8, top row first, un-flipping it as this description says it was drawn: rows are
-    /// reversed for the back buffer and kept for a render target.
+    /// reversed for the back buffer and kept for a render target. The pixel-store state is set
+    /// for the read (packed rows, no pixel buffer) and the caller's restored afterwards.
     pub fn read_rgba8(&self, ctx: &GlContext) -> Result<Vec<u8>, GlError> {
         let gl = ctx.glow();
         let (w, h) = gl_size(self.width, self.height);
+        readable(gl)?;
         let row = self.width as usize * 4;
         let mut pixels = vec![0u8; row * self.height as usize];
-        // SAFETY: the context is current (`GlContext`); the buffer holds exactly width*height
-        // RGBA8 pixels with pack alignment 1.
+        // SAFETY: the context is current (`GlContext`); with the pixel-store state set for
+        // packed rows and no pack buffer, GL writes exactly the width*height RGBA8 pixels the
+        // buffer holds.
         unsafe {
-            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            let _packed = PackedRows::set(gl, Direction::Pack);
             gl.read_pixels(
                 0,
                 0,
@@ -52,12 +56,32 @@ impl RenderTarget {
                 glow::PixelPackData::Slice(Some(&mut pixels)),
             );
         }
-        check_gl(gl, "reading pixels back")?;
         if self.is_render_target || row == 0 {
             return Ok(pixels);
         }
         Ok(pixels.chunks_exact(row).rev().flatten().copied().collect())
     }
+}
+
+/// `Ok` when the framebuffer bound for reading is complete, so `glReadPixels` can read it
+/// (checked up front: `glGetError` afterwards would take the caller's pending errors).
+fn readable(gl: &glow::Context) -> Result<(), GlError> {
+    let version = gl.version();
+    // OpenGL ES 2 has one framebuffer binding for drawing and reading.
+    let target = if version.is_embedded && version.major < 3 {
+        glow::FRAMEBUFFER
+    } else {
+        glow::READ_FRAMEBUFFER
+    };
+    // SAFETY: a query on the caller's current context.
+    let status = unsafe { gl.check_framebuffer_status(target) };
+    if status == glow::FRAMEBUFFER_COMPLETE {
+        return Ok(());
+    }
+    Err(GlError::Driver {
+        context: "reading pixels back".to_string(),
+        log: format!("the framebuffer bound for reading is incomplete (status 0x{status:04X})"),
+    })
 }
 
 /// An offscreen render target: an RGBA8 colour texture (nearest filtering, one mip level) and a
@@ -84,6 +108,8 @@ impl GlRenderTarget {
     pub fn new(ctx: &GlContext, width: u32, height: u32) -> Result<GlRenderTarget, GlError> {
         let gl = ctx.glow();
         let (w, h) = gl_size(width, height);
+        check_size(gl, width, height, glow::MAX_TEXTURE_SIZE)?;
+        check_size(gl, width, height, glow::MAX_RENDERBUFFER_SIZE)?;
         let what = "a render target";
         // SAFETY: object creation on the current context (`GlContext`); the texture is owned
         // (deleted on an early return) as soon as it exists, the renderbuffer is deleted by hand
@@ -115,6 +141,8 @@ impl GlRenderTarget {
         // SAFETY: state calls and storage allocation on the current context for the objects
         // just made; the default bindings are restored.
         let status = unsafe {
+            // No pointer is passed, but a bound unpack buffer would be read from.
+            let packed = PackedRows::set(gl, Direction::Unpack);
             gl.bind_texture(glow::TEXTURE_2D, Some(target.color.raw()));
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
@@ -127,6 +155,7 @@ impl GlRenderTarget {
                 glow::UNSIGNED_BYTE,
                 glow::PixelUnpackData::Slice(None),
             );
+            drop(packed);
             set_sampling(ctx, glow::TEXTURE_2D, TexelFilter::Nearest);
             gl.bind_texture(glow::TEXTURE_2D, None);
             gl.bind_renderbuffer(glow::RENDERBUFFER, Some(target.depth));
@@ -150,7 +179,6 @@ impl GlRenderTarget {
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
             status
         };
-        check_gl(gl, &format!("creating a {width}x{height} render target"))?;
         if status != glow::FRAMEBUFFER_COMPLETE {
             return Err(GlError::Driver {
                 context: format!("creating a {width}x{height} render target"),
@@ -324,5 +352,30 @@ mod tests {
         let texture = GlTexture::from_rgba8(ctx, 2, 2, &[0; 16], TexelFilter::Linear);
         let texture = texture.unwrap();
         assert_eq!(texture.target(), glow::TEXTURE_2D);
+    }
+
+    #[test]
+    fn sizes_past_the_drivers_limit_are_refused_before_any_gl_call_fails() {
+        let Some(context) =
+            context("sizes_past_the_drivers_limit_are_refused_before_any_gl_call_fails")
+        else {
+            return;
+        };
+        let ctx = context.context();
+        let gl = ctx.glow();
+        // SAFETY: a query on the current context.
+        let max = unsafe { gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE) } as u32;
+        let too_wide = max + 1;
+        let pixels = vec![0; too_wide as usize * 4];
+        let err = GlTexture::from_rgba8(ctx, too_wide, 1, &pixels, TexelFilter::Nearest);
+        let expected = GlError::TooLarge {
+            width: too_wide,
+            height: 1,
+            max,
+        };
+        assert_eq!(err, Err(expected.clone()));
+        assert_eq!(GlRenderTarget::new(ctx, too_wide, 1).unwrap_err(), expected);
+        // SAFETY: a query on the current context.
+        assert_eq!(unsafe { gl.get_error() }, glow::NO_ERROR);
     }
 }

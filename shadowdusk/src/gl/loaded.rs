@@ -158,7 +158,8 @@ impl LoadedEffect {
         Ok(self.programs.len() - 1)
     }
 
-    /// Sets the texture of parameter `param`, which must be a texture parameter.
+    /// Sets the texture of parameter `param`, which must be a texture parameter; the texture
+    /// must be of this effect's context.
     pub(crate) fn set_texture(
         &mut self,
         param: usize,
@@ -174,6 +175,9 @@ impl LoadedEffect {
                 name: p.name.clone(),
                 what: format!("is a {:?} {:?}, not a texture", p.class, p.ty),
             });
+        }
+        if let Some(t) = texture {
+            self.ctx.expect_same(t.context(), "the texture")?;
         }
         // A clone of the handle, not a copy of the name: the texture lives while it is set.
         self.textures[param] = texture.cloned();

@@ -34,7 +34,15 @@
 //! and, with feature `headless`, a window-less context for CI (`headless::HeadlessGl`).
 //!
 //! Refused (never a silent misrender): files of another profile, out-of-range indices in the
-//! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer.
+//! records, parameter writes of the wrong shape, constant-buffer entries that overrun the buffer,
+//! textures and passes of another [`GlContext`] ([`GlError::ForeignContext`]).
+//!
+//! GL state shared with the caller is not trusted: a draw makes the program and textures of the
+//! pass it is given current again ([`AppliedPass::bind`]); uploads and read-backs set the
+//! pixel-store state they depend on and restore the caller's; the runtime never calls
+//! `glGetError` (it clears the flag it returns, so it would take the caller's errors): what it
+//! can check it checks up front (indices, texture targets, sizes against the driver's limits,
+//! framebuffer completeness), and the caller's pending GL errors stay the caller's.
 
 mod apply;
 mod cbuffer;
@@ -47,6 +55,7 @@ mod framebuffer;
 pub mod headless;
 mod loaded;
 mod params;
+mod pixel_store;
 mod program;
 mod sampler;
 pub mod sprite_vs;

@@ -9,7 +9,7 @@
 
 use glow::HasContext;
 
-use super::error::{check_gl, creating};
+use super::error::creating;
 use super::{AppliedPass, GlContext, GlError};
 use crate::mgfx::VertexElementUsage;
 
@@ -104,10 +104,19 @@ impl SpriteBatch {
     }
 
     /// Draws `sprites` with the applied `pass`, in order, as indexed triangles (several draw
-    /// calls past 16383 sprites). Each vertex element is fed to the attribute with its usage,
-    /// and elements the vertex shader does not read are not fed, as MonoGame binds a vertex
-    /// declaration. A core-profile context needs a vertex array object bound.
+    /// calls past 16383 sprites). The pass's program and textures are made current first
+    /// ([`AppliedPass::bind`]), so another effect applied since does not draw in its place.
+    /// Each vertex element is fed to the attribute with its usage, and elements the vertex
+    /// shader does not read are not fed, as MonoGame binds a vertex declaration. A core-profile
+    /// context needs a vertex array object bound.
+    ///
+    /// Fails, drawing nothing, when the pass's effect belongs to another context than the batch
+    /// ([`GlError::ForeignContext`]). Like [`GlEffect::apply`](super::GlEffect::apply) it leaves
+    /// GL's error flags to the caller: a GL error of the draw stays pending for `glGetError`.
     pub fn draw(&mut self, pass: &AppliedPass<'_>, sprites: &[Sprite]) -> Result<(), GlError> {
+        self.ctx
+            .expect_same(pass.context(), "the applied pass's effect")?;
+        pass.bind();
         let gl = self.ctx.glow();
         for chunk in sprites.chunks(MAX_PER_DRAW) {
             quads(chunk, &mut self.vertex_bytes, &mut self.index_bytes);
@@ -141,7 +150,6 @@ impl SpriteBatch {
                 gl.bind_buffer(glow::ARRAY_BUFFER, None);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
             }
-            check_gl(gl, "drawing sprites")?;
         }
         Ok(())
     }

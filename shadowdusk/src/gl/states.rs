@@ -202,11 +202,10 @@ pub(crate) fn apply_rasterizer(gl: &glow::Context, r: &RasterizerState, render_t
             gl.disable(glow::SCISSOR_TEST);
         }
         if r.depth_bias != 0.0 || r.slope_scale_depth_bias != 0.0 {
-            let bits = gl.get_parameter_i32(glow::DEPTH_BITS);
-            // DEPTH_BITS is not a core-profile query; a driver that refuses it reports an
-            // error, which must not leak into the pass's error check.
-            let bits = if gl.get_error() == glow::NO_ERROR {
-                bits
+            // DEPTH_BITS is not a core-profile query: asking anyway raises an error, and
+            // clearing it with glGetError would also clear the caller's pending one.
+            let bits = if has_depth_bits_query(gl) {
+                gl.get_parameter_i32(glow::DEPTH_BITS)
             } else {
                 24
             };
@@ -219,6 +218,21 @@ pub(crate) fn apply_rasterizer(gl: &glow::Context, r: &RasterizerState, render_t
             gl.disable(glow::POLYGON_OFFSET_FILL);
         }
     }
+}
+
+/// Whether `GL_DEPTH_BITS` may be queried: OpenGL ES, desktop GL before 3.1, and
+/// compatibility contexts (3.1 with `GL_ARB_compatibility`, 3.2+ with the compatibility bit).
+fn has_depth_bits_query(gl: &glow::Context) -> bool {
+    let v = gl.version();
+    if v.is_embedded || (v.major, v.minor) < (3, 1) {
+        return true;
+    }
+    if (v.major, v.minor) == (3, 1) {
+        return gl.supported_extensions().contains("GL_ARB_compatibility");
+    }
+    // SAFETY: a query GL 3.2+ has, on the caller's current context.
+    let mask = unsafe { gl.get_parameter_i32(glow::CONTEXT_PROFILE_MASK) };
+    mask as u32 & glow::CONTEXT_COMPATIBILITY_PROFILE_BIT != 0
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use glow::HasContext;
 
-use super::error::{check_gl, creating};
+use super::error::creating;
+use super::pixel_store::{Direction, PackedRows};
 use super::{GlContext, GlError};
 
 /// Filtering left on a texture; an effect's sampler state, when it has one, replaces it while
@@ -64,7 +65,9 @@ impl GlTexture {
     /// `Texture2D.SetData` takes them, so texture coordinate (0, 0) is the first texel.
     ///
     /// One mip level (no mipmaps, so a mipmapped minification filter cannot sample black),
-    /// clamped to the edge. The texture is left unbound.
+    /// clamped to the edge. The texture is left unbound. The pixel-store state is set for the
+    /// upload (packed rows, no pixel buffer) and the caller's restored afterwards, so state
+    /// other code left behind cannot make GL read past `rgba`.
     pub fn from_rgba8(
         ctx: &GlContext,
         width: u32,
@@ -80,15 +83,17 @@ impl GlTexture {
             return Err(pixel_data(width, height, needed, rgba.len()));
         }
         let gl = ctx.glow();
-        // SAFETY: the context is current (`GlContext`); the slice holds exactly the texels
-        // described, read with unpack alignment 1.
+        check_size(gl, width, height, glow::MAX_TEXTURE_SIZE)?;
+        // SAFETY: the context is current (`GlContext`).
         let texture = unsafe { gl.create_texture() }.map_err(creating("a texture"))?;
         // Owned from here on: an error below deletes it.
         let made = GlTexture::from_raw(ctx, texture, glow::TEXTURE_2D);
-        // SAFETY: as above.
+        // SAFETY: the context is current (`GlContext`); with the pixel-store state set for
+        // packed rows and no unpack buffer, GL reads exactly the `width * height * 4` bytes
+        // of the slice.
         unsafe {
+            let _packed = PackedRows::set(gl, Direction::Unpack);
             gl.bind_texture(glow::TEXTURE_2D, Some(texture));
-            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
                 0,
@@ -104,7 +109,6 @@ impl GlTexture {
         set_sampling(ctx, glow::TEXTURE_2D, filter);
         // SAFETY: as above.
         unsafe { gl.bind_texture(glow::TEXTURE_2D, None) };
-        check_gl(gl, &format!("uploading a {width}x{height} texture"))?;
         Ok(made)
     }
 
@@ -156,6 +160,27 @@ impl fmt::Debug for GlTexture {
             .field("target", &format_args!("0x{:04X}", self.object.target))
             .finish()
     }
+}
+
+/// [`GlError::TooLarge`] unless `width`×`height` is within the driver's `limit` (a
+/// `GL_MAX_*_SIZE` query).
+///
+/// The size is checked up front instead of asking `glGetError` afterwards: that would return,
+/// and clear, an error the caller's own calls left pending, and blame it on the upload. Nothing
+/// else in an upload of checked size fails on a working context; running out of memory is left
+/// pending for the caller's `glGetError`, as for any GL call.
+pub(super) fn check_size(
+    gl: &glow::Context,
+    width: u32,
+    height: u32,
+    limit: u32,
+) -> Result<(), GlError> {
+    // SAFETY: a query on the caller's current context.
+    let max = u32::try_from(unsafe { gl.get_parameter_i32(limit) }).unwrap_or(0);
+    if width > max || height > max {
+        return Err(GlError::TooLarge { width, height, max });
+    }
+    Ok(())
 }
 
 fn pixel_data(width: u32, height: u32, needed: usize, got: usize) -> GlError {

@@ -93,6 +93,8 @@ fn draw(
     pass: &AppliedPass,
     elements: &[(U, i32, &[f32])],
 ) -> Result<(), String> {
+    // The pass's program and textures, whatever was applied since (a custom draw's job).
+    pass.bind();
     // SAFETY: the context is current (`GlContext`); every buffer is created and deleted here,
     // and the draw reads the four vertices every element holds.
     unsafe {
