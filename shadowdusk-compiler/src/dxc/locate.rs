@@ -71,9 +71,10 @@ fn candidates_with(cache: Provisioner) -> Vec<Candidate> {
     out
 }
 
-/// Lowercase hex SHA-256 of a file.
+/// Lowercase hex SHA-256 of a file, remembered across runs by the file's size and times
+/// (`super::identity`), so loading a 35 MB library does not hash it every time.
 pub fn sha256_file(path: &Path) -> Result<String, String> {
-    super::fetch::sha256_file(path)
+    super::identity::content_id(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The file a shared object named `name` was mapped from in this process, for hashing what the
