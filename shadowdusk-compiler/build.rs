@@ -1,33 +1,37 @@
-//! A build id for the compiler: a hash of this crate's sources, so the build-script cache
-//! (`builder::cache`) never serves output of a compiler that has changed since, whether or not
-//! its version number moved.
+//! The parts of the compiler's build id (`COMPILER_ID`, see `src/build_id.rs`) a build script
+//! can see: a hash of this crate's sources, and the versions Cargo resolved for the DXC binding
+//! and SPIRV-Cross. With `shadowdusk_mgfx::SOURCE_ID` they make the Builder's cache key
+//! (`shadowdusk-build`'s `cache`) change whenever code that shapes the output changes, whether
+//! or not a version number moved.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+#[path = "build/locked.rs"]
+mod locked;
+#[path = "build/source_id.rs"]
+mod source_id;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = walkdir::WalkDir::new(root.join("src"))
+    println!(
+        "cargo:rustc-env=SHADOWDUSK_COMPILER_SOURCES={}",
+        source_id::source_id(root)
+    );
+    for entry in source_id::ENTRIES {
+        println!("cargo:rerun-if-changed={entry}");
+    }
+
+    let starts: Vec<PathBuf> = [std::env::var_os("OUT_DIR"), Some(root.into())]
         .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
+        .flatten()
+        .map(PathBuf::from)
         .collect();
-    files.push(root.join("Cargo.toml"));
-    files.sort();
-    let mut h = blake3::Hasher::new();
-    for f in &files {
-        let rel = f.strip_prefix(root).unwrap_or(f);
-        h.update(rel.to_string_lossy().as_bytes());
-        h.update(&[0]);
-        if let Ok(bytes) = std::fs::read(f) {
-            h.update(&(bytes.len() as u64).to_le_bytes());
-            h.update(&bytes);
-        }
+    let lock = locked::find_lock(&starts, env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
+    if let Some((path, _)) = &lock {
+        println!("cargo:rerun-if-changed={}", path.display());
     }
     println!(
-        "cargo:rustc-env=SHADOWDUSK_COMPILER_ID={}",
-        h.finalize().to_hex()
+        "cargo:rustc-env=SHADOWDUSK_COMPILER_DEPS={}",
+        locked::lock_or_unresolved(lock.as_ref())
     );
-    println!("cargo:rerun-if-changed=src");
-    println!("cargo:rerun-if-changed=Cargo.toml");
 }
