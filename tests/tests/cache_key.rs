@@ -6,6 +6,9 @@
 //! The other inputs of the key (the compiler's and the MGFX writer's sources, the resolved
 //! dependency versions) are compile-time constants, checked by `shadowdusk-build`'s
 //! `every_input_of_the_code_that_compiles_moves_the_key` and the compiler's `build_id` tests.
+//! Unix only: the cases are symlinks, and a system library found on `LD_LIBRARY_PATH`.
+
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -88,13 +91,11 @@ impl Fixture {
     }
 }
 
-#[cfg(unix)]
 fn point(link: &Path, at: &Path) {
     let _ = std::fs::remove_file(link);
     std::os::unix::fs::symlink(at, link).expect("symlink");
 }
 
-#[cfg(unix)]
 #[test]
 fn a_different_dxc_at_the_same_path_or_behind_a_retargeted_symlink_recompiles() {
     let test = "a_different_dxc_at_the_same_path_or_behind_a_retargeted_symlink_recompiles";

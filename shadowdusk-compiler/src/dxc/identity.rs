@@ -155,32 +155,7 @@ fn write_memo(memo: &Path, entries: &[Entry]) {
 /// its real (versioned) name; otherwise the first match on the loader's search path.
 fn system_library_file() -> Option<PathBuf> {
     let name = super::pins::library_file_name();
-    mapped_library(&name).or_else(|| on_search_path(&name))
-}
-
-/// The mapped file whose name is `name` or `name` with a version suffix (`libdxcompiler.so.3.7`).
-#[cfg(target_os = "linux")]
-fn mapped_library(name: &str) -> Option<PathBuf> {
-    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-    maps.lines()
-        .filter_map(|l| l.split_whitespace().nth(5))
-        .map(Path::new)
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|f| is_versioned(&f.to_string_lossy(), name))
-        })
-        .map(Path::to_path_buf)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn mapped_library(name: &str) -> Option<PathBuf> {
-    let _ = name;
-    None
-}
-
-fn is_versioned(file: &str, name: &str) -> bool {
-    file.strip_prefix(name)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    super::locate::mapped_file(&name).or_else(|| on_search_path(&name))
 }
 
 /// The first `name` in the folders the platform's loader searches by environment.
@@ -294,14 +269,6 @@ mod tests {
             .ends_with(format!("lib{}.so", MEMO_ENTRIES + 2)));
     }
 
-    #[test]
-    fn versioned_names_are_the_library() {
-        assert!(is_versioned("libdxcompiler.so", "libdxcompiler.so"));
-        assert!(is_versioned("libdxcompiler.so.3.7", "libdxcompiler.so"));
-        assert!(!is_versioned("libdxcompiler.so_old", "libdxcompiler.so"));
-        assert!(!is_versioned("libdxil.so", "libdxcompiler.so"));
-    }
-
     /// A DXC nobody can identify gets an identity no other build shares.
     #[test]
     fn an_unidentified_library_matches_nothing() {
@@ -309,14 +276,5 @@ mod tests {
         let (a, b) = (library_id(Some(missing)), library_id(Some(missing)));
         assert!(a.starts_with("unidentified:"), "{a}");
         assert_ne!(a, b);
-    }
-
-    /// A system library on Linux is found under its versioned name (this test binary maps the
-    /// C library as `libc.so.6`).
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    #[test]
-    fn a_mapped_library_is_found_under_its_versioned_name() {
-        let f = mapped_library("libc.so").expect("libc is mapped");
-        assert!(f.is_file(), "{}", f.display());
     }
 }
