@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 /// The memo's file name, in the per-user DXC cache folder.
 const MEMO_FILE: &str = "library-ids.json";
-/// Entries kept in the memo (the most recently used): one per DXC a user has loaded lately.
+/// Entries kept in the memo (the most recently hashed): one per DXC a user has loaded lately.
 const MEMO_ENTRIES: usize = 16;
 
 /// The identity of the DXC library loaded from `loaded` (`None`: found by the system loader),
@@ -254,7 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn the_memo_keeps_the_most_recent_entries_only() {
+    fn the_memo_keeps_the_most_recently_hashed_entries_only() {
         let dir = tempfile::tempdir().expect("temp dir");
         let memo = dir.path().join("memo.json");
         for i in 0..MEMO_ENTRIES + 3 {
