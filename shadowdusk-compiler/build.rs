@@ -1,46 +1,47 @@
 //! Two things for the compiler:
-//! * A build id: a hash of this crate's sources, so the build-script cache (`builder::cache`)
-//!   never serves output of a compiler that has changed since, whether or not its version number
-//!   moved.
+//! * The parts of its build id (`COMPILER_ID`, see `src/build_id.rs`) a build script can see: a
+//!   hash of this crate's sources, and the versions Cargo resolved for the DXC binding and
+//!   SPIRV-Cross. With `shadowdusk_mgfx::SOURCE_ID` they make the Builder's cache key
+//!   (`shadowdusk-build`'s `cache`) change whenever code that shapes the output changes, whether
+//!   or not a version number moved.
 //! * The DXC worker executable (`src/dxc/worker.c`, see `dxc::isolate`), on Unix targets with the
 //!   `compile` feature: linked by the target's C compiler into `OUT_DIR`, which the crate embeds.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+#[path = "build/locked.rs"]
+mod locked;
+#[path = "build/source_id.rs"]
+mod source_id;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     println!(
-        "cargo:rustc-env=SHADOWDUSK_COMPILER_ID={}",
-        source_hash(root)
+        "cargo:rustc-env=SHADOWDUSK_COMPILER_SOURCES={}",
+        source_id::source_id(root)
     );
-    println!("cargo:rerun-if-changed=src");
-    println!("cargo:rerun-if-changed=Cargo.toml");
+    for entry in source_id::ENTRIES {
+        println!("cargo:rerun-if-changed={entry}");
+    }
+
+    let starts: Vec<PathBuf> = [std::env::var_os("OUT_DIR"), Some(root.into())]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::from)
+        .collect();
+    let lock = locked::find_lock(&starts, env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
+    if let Some((path, _)) = &lock {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+    println!(
+        "cargo:rustc-env=SHADOWDUSK_COMPILER_DEPS={}",
+        locked::lock_or_unresolved(lock.as_ref())
+    );
+
     let unix = std::env::var_os("CARGO_CFG_UNIX").is_some();
     if unix && std::env::var_os("CARGO_FEATURE_COMPILE").is_some() {
         build_worker(&root.join("src/dxc/worker.c"));
     }
-}
-
-fn source_hash(root: &Path) -> String {
-    let mut files: Vec<_> = walkdir::WalkDir::new(root.join("src"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.push(root.join("Cargo.toml"));
-    files.sort();
-    let mut h = blake3::Hasher::new();
-    for f in &files {
-        let rel = f.strip_prefix(root).unwrap_or(f);
-        h.update(rel.to_string_lossy().as_bytes());
-        h.update(&[0]);
-        if let Ok(bytes) = std::fs::read(f) {
-            h.update(&(bytes.len() as u64).to_le_bytes());
-            h.update(&bytes);
-        }
-    }
-    h.finalize().to_hex().to_string()
 }
 
 /// `cc` knows the target's C compiler and flags but builds only libraries, so the executable is

@@ -28,10 +28,16 @@ pub fn render(files: &SourceFiles, diags: &Diagnostics) {
     std::hint::black_box((plain, mgfxc));
 }
 
-/// Where an input that crashed DXC in its worker process is kept (`fuzz/artifacts/pipeline/`,
-/// named `dxc-crash-<hash>`): not a failure of ShadowDusk (the compile ended in SD0104), but an
-/// input its guard before DXC does not know yet. The line printed is what `cargo xtask fuzz`
-/// reports.
+/// The line `cargo xtask fuzz` reads (followed by the saved file's path): DXC crashed on an
+/// input, which therefore fails the fuzz run.
+pub const DXC_CRASH_LINE: &str =
+    "DXC crashed (SD0104) past pipeline::dxc_guard; saved as a regression case: ";
+
+/// When the compile ended in SD0104 (DXC crashed in its worker process): the guard before DXC
+/// (`pipeline::dxc_guard`) let through a text DXC cannot take, which ARCHITECTURE.md's
+/// invariant forbids. The text, as the compiler saw it, is saved into the guard's regression
+/// set, `tests/dxc_crashes/fuzz-<hash>.fx`, where `tests/tests/dxc_guard_regressions.rs` fails
+/// on it until the guard refuses it; the line printed makes `cargo xtask fuzz` fail.
 pub fn keep_dxc_crash(data: &[u8], e: &shadowdusk_compiler::pipeline::CompileError) {
     use std::hash::{Hash, Hasher};
     if !e
@@ -42,11 +48,24 @@ pub fn keep_dxc_crash(data: &[u8], e: &shadowdusk_compiler::pipeline::CompileErr
     {
         return;
     }
+    static SEEN: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
     let mut h = std::hash::DefaultHasher::new();
     data.hash(&mut h);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("artifacts/pipeline");
-    let path = dir.join(format!("dxc-crash-{:016x}", h.finish()));
-    if !path.exists() && std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&path, data).is_ok() {
-        eprintln!("DXC crash caught (SD0104), input written to {}", path.display());
+    let hash = h.finish();
+    // Once per input and run, however often the fuzzer repeats it; a file left by an earlier
+    // run is written and reported again (the crash is still there).
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen.contains(&hash) {
+        return;
+    }
+    seen.push(hash);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/dxc_crashes");
+    let _ = std::fs::create_dir_all(&dir);
+    let dir = dir.canonicalize().unwrap_or(dir);
+    let path = dir.join(format!("fuzz-{hash:016x}.fx"));
+    match std::fs::write(&path, fx_text(data)) {
+        Ok(()) => eprintln!("{DXC_CRASH_LINE}{}", path.display()),
+        // Still a failure of the run: the line names where it should have gone.
+        Err(e) => eprintln!("{DXC_CRASH_LINE}{} (not written: {e})", path.display()),
     }
 }

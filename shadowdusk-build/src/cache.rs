@@ -2,9 +2,12 @@
 //!
 //! # The key
 //!
-//! An effect's outputs are a function of: the compiler (ShadowDusk's version, a hash of its own
-//! sources from `build.rs`, the artifact [`FORMAT`], the SHA-256 of the loaded DXC library and
-//! its arguments from [`dxc::version`]), the options (target,
+//! An effect's outputs are a function of: the code that compiles it ([`Toolchain`]: ShadowDusk's
+//! version; [`shadowdusk_compiler::COMPILER_ID`], which covers the sources of the compiler with
+//! its code generator, of the MGFX writer and packing in `shadowdusk-mgfx`, and the resolved
+//! hassle-rs and SPIRV-Cross versions; the artifact [`FORMAT`]; the SHA-256 of the loaded DXC
+//! library's contents — remembered per file by size and times so a build does not hash 35 MB —
+//! and its arguments, from [`dxc::version`]), the options (target,
 //! defines in order, include folders), the effect's path relative to the crate root (it names the
 //! module and appears in the manifest), and the path and full text of every file the
 //! preprocessor read. The key is the blake3 of exactly those, each length-prefixed. It is
@@ -58,8 +61,29 @@ fn field(h: &mut blake3::Hasher, bytes: &[u8]) {
     h.update(bytes);
 }
 
+/// What compiles, as the key sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct Toolchain {
+    /// [`shadowdusk_compiler::COMPILER_ID`]: the compiler's and the MGFX writer's sources, and
+    /// the resolved hassle-rs and SPIRV-Cross versions.
+    pub compiler: String,
+    /// [`dxc::version`]: the loaded DXC library's content hash and its arguments.
+    pub dxc: String,
+}
+
+impl Toolchain {
+    /// This process's compiler and DXC (loading DXC if no compile has yet).
+    pub(crate) fn current() -> Toolchain {
+        Toolchain {
+            compiler: shadowdusk_compiler::COMPILER_ID.to_string(),
+            dxc: dxc::version().unwrap_or_else(|| "dxc:unavailable".into()),
+        }
+    }
+}
+
 /// The part of the key every effect of one build shares.
 pub(crate) fn key_base(
+    toolchain: &Toolchain,
     target: Target,
     defines: &[(String, String)],
     include_dirs: &[PathBuf],
@@ -70,12 +94,11 @@ pub(crate) fn key_base(
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk-build");
     field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
-    // The compiler's own sources (build.rs): a change without a version bump is a new key.
-    field(&mut h, shadowdusk_compiler::COMPILER_ID.as_bytes());
+    // Code that shapes the output: a change without a version bump is a new key.
+    field(&mut h, toolchain.compiler.as_bytes());
     field(&mut h, &KEY_SCHEMA.to_le_bytes());
     field(&mut h, &FORMAT.to_le_bytes());
-    let dxc = dxc::version().unwrap_or_else(|| "dxc:unavailable".into());
-    field(&mut h, dxc.as_bytes());
+    field(&mut h, toolchain.dxc.as_bytes());
     field(&mut h, format!("{target:?}").as_bytes());
     field(&mut h, &[u8::from(warnings_as_errors)]);
     field(&mut h, format!("{mgfx_version:?}").as_bytes());

@@ -389,6 +389,7 @@ impl Builder {
         };
         let ctx = run::Ctx {
             key_base: cache::key_base(
+                &cache::Toolchain::current(),
                 self.target,
                 &self.defines,
                 &include_dirs,

@@ -573,3 +573,86 @@ fn the_shared_cache_is_pruned_oldest_first_to_its_bound() {
         "the two used last stay"
     );
 }
+
+/// `name=value` part `name` of a compiler id, with its value replaced by `f(value)`.
+fn with_part(id: &str, name: &str, f: impl Fn(&str) -> String) -> String {
+    let parts: Vec<String> = id
+        .split(';')
+        .map(|p| match p.split_once('=') {
+            Some((n, v)) if n == name => format!("{n}={}", f(v)),
+            _ => p.to_string(),
+        })
+        .collect();
+    let changed = parts.join(";");
+    assert_ne!(changed, id, "part {name} did not change in {id}");
+    changed
+}
+
+/// Each input of the code that compiles moves the key: the compiler's sources, the MGFX
+/// writer's, each resolved dependency version, and the DXC library's content hash.
+#[test]
+fn every_input_of_the_code_that_compiles_moves_the_key() {
+    let id = shadowdusk_compiler::COMPILER_ID;
+    let real = cache::Toolchain {
+        compiler: id.to_string(),
+        dxc: format!("dxcompiler:{}:-spirv -WX", "ab".repeat(32)),
+    };
+    let bump = |v: &str| format!("{v}.1");
+    let flip = |v: &str| {
+        let first = if v.starts_with('0') { "1" } else { "0" };
+        format!("{first}{}", &v[1..])
+    };
+    let compiler = |c: String| cache::Toolchain {
+        compiler: c,
+        ..real.clone()
+    };
+    let variants = [
+        ("compiler sources", compiler(with_part(id, "sources", flip))),
+        ("mgfx sources", compiler(with_part(id, "mgfx", flip))),
+        (
+            "hassle-rs version",
+            compiler(with_part(id, "deps", |d| {
+                d.replace("hassle-rs 0.", "hassle-rs 9.")
+            })),
+        ),
+        (
+            "spirv-cross2 version",
+            compiler(with_part(id, "deps", |d| {
+                d.replace("spirv-cross2 ", "spirv-cross2 9")
+            })),
+        ),
+        (
+            "SPIRV-Cross (sys) version",
+            compiler(with_part(id, "deps", |d| {
+                d.replace("spirv-cross-sys ", "spirv-cross-sys 9")
+            })),
+        ),
+        ("compiler version", compiler(with_part(id, "version", bump))),
+        (
+            "DXC content",
+            cache::Toolchain {
+                dxc: real.dxc.replace("abab", "abac"),
+                ..real.clone()
+            },
+        ),
+    ];
+    let key = |t: &cache::Toolchain| {
+        let base = cache::key_base(
+            t,
+            Target::OpenGL,
+            &[],
+            &[],
+            Path::new("/crate"),
+            false,
+            shadowdusk_compiler::pipeline::MgfxVersion::V10,
+        );
+        base.finalize().to_hex().to_string()
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    seen.insert(key(&real), "the real toolchain");
+    for (what, t) in &variants {
+        if let Some(other) = seen.insert(key(t), what) {
+            panic!("changing the {what} gave the key of {other}");
+        }
+    }
+}

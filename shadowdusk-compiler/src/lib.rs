@@ -49,6 +49,7 @@ stages!(cross, dialect, effect, layout, lower);
 
 // What `include_effect!` needs to read the build script's artifacts: always built.
 pub mod artifact;
+mod build_id;
 pub mod include_effect;
 pub mod paths;
 pub mod reflect;
@@ -72,7 +73,8 @@ pub mod watch;
 #[cfg(feature = "compile")]
 pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVersion, Options};
 
-/// Identifies this compiler build: a hash of the crate's sources (computed by its `build.rs`),
-/// so a cache keyed on it never serves output of a compiler that has changed since, whether or
-/// not the version number moved.
-pub const COMPILER_ID: &str = env!("SHADOWDUSK_COMPILER_ID");
+/// Identifies this compiler build: its version, a hash of its sources, the MGFX writer's
+/// source hash (`shadowdusk_mgfx::SOURCE_ID`) and the resolved hassle-rs and SPIRV-Cross
+/// versions, as `name=value` parts joined by `;`. A cache keyed on it never serves output of a
+/// compiler that has changed since, whether or not a version number moved.
+pub const COMPILER_ID: &str = build_id::ID;

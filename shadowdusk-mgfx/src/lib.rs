@@ -26,6 +26,11 @@ pub use write::{write, WriteError};
 
 use serde::{Deserialize, Serialize};
 
+/// A hash of this crate's sources (computed by its `build.rs`). The writer and register packing
+/// shape every compiled effect, so `shadowdusk_compiler::COMPILER_ID`, and with it the build
+/// script's cache key, includes it.
+pub const SOURCE_ID: &str = env!("SHADOWDUSK_MGFX_SOURCE_ID");
+
 /// The MGFX version this crate writes.
 pub const VERSION: u8 = 10;
 

@@ -2,8 +2,9 @@
 //! minimized and compiled through the whole pipeline: each must end in the expected error —
 //! never a panic, an abort or a crash.
 //!
-//! A crash inside DXC (C++ in this process) kills the whole test binary, so each case here is
-//! refused by ShadowDusk before DXC sees it.
+//! Each case here is refused by ShadowDusk before DXC sees it, checked at its exact position.
+//! Texts that crash DXC itself also belong to the guard's regression set, `tests/dxc_crashes/`
+//! (`dxc_guard_regressions.rs`), which checks that none of them ever reaches DXC.
 
 use std::path::PathBuf;
 

@@ -1,6 +1,7 @@
 //! Damaged effect sources never panic the compiler: every corpus effect is cut, spliced and
 //! sprinkled with stray characters many times (a fixed-seed generator, so a failure repeats),
-//! and each result must compile or fail with diagnostics that carry a code and render.
+//! and each result must compile or fail with diagnostics that carry a code and render. DXC
+//! crashing on one (SD0104) is a failure, not a refusal: the guard before DXC missed a case.
 //!
 //! The stages before DXC (preprocess, effect parse, lower) are checked on every machine; the
 //! whole pipeline, which needs DXC, skips loudly without it ([`shadowdusk_tests::skip`]).
@@ -8,7 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use shadowdusk_compiler::diag::{render_plain, Diagnostics};
+use shadowdusk_compiler::diag::{render_plain, Code, Diagnostics};
 use shadowdusk_compiler::effect::parse;
 use shadowdusk_compiler::lower::{lower, Stage};
 use shadowdusk_compiler::pipeline::{compile_source, Options};
@@ -137,6 +138,13 @@ fn check_refusal(at: &str, diagnostics: &Diagnostics, rendered: &str) {
     }
 }
 
+/// Whether DXC crashed (SD0104): never a clean refusal. The worker process kept the compiler
+/// alive, but the guard before DXC (`pipeline::dxc_guard`) should have refused the text at its
+/// place in the source.
+fn crashed_dxc(diagnostics: &Diagnostics) -> bool {
+    diagnostics.iter().any(|d| d.code == Code::SD0104)
+}
+
 /// Preprocess, effect parse and lower of every shader every pass names; `Ok(shaders lowered)`
 /// or the first stage's diagnostics.
 fn stages_before_dxc(path: &Path, text: &str) -> Result<usize, (SourceFiles, Diagnostics)> {
@@ -208,6 +216,7 @@ fn damaged_sources_fail_with_diagnostics_and_never_panic() {
     }
     let (mut compiled, mut refused) = (0, 0);
     let mut codes = std::collections::BTreeSet::new();
+    let mut dxc_crashes = Vec::new();
     let effects = mutations();
     for (path, texts) in &effects {
         for (i, text) in texts.iter().enumerate() {
@@ -221,6 +230,9 @@ fn damaged_sources_fail_with_diagnostics_and_never_panic() {
                     shadowdusk::mgfx::read(&c.bytes).expect("a successful compile reads back");
                     compiled += 1;
                 }
+                Ok(Err(e)) if crashed_dxc(&e.diagnostics) => {
+                    dxc_crashes.push(format!("{at}:\n{text}\n{}", e.render_mgfxc()));
+                }
                 Ok(Err(e)) => {
                     check_refusal(&at, &e.diagnostics, &e.render(false));
                     codes.insert(e.diagnostics.0[0].code.as_str());
@@ -232,6 +244,14 @@ fn damaged_sources_fail_with_diagnostics_and_never_panic() {
     eprintln!(
         "mutations: {} effects x {PER_EFFECT}: {compiled} still compiled, {refused} refused with codes {codes:?}",
         effects.len()
+    );
+    assert!(
+        dxc_crashes.is_empty(),
+        "{} mutations crashed DXC (SD0104): pipeline::dxc_guard let text DXC cannot take through. \
+         Add each, minimized, to tests/dxc_crashes/ (tests/dxc_guard_regressions.rs) and make the \
+         guard refuse it:\n{}",
+        dxc_crashes.len(),
+        dxc_crashes.join("\n----\n")
     );
     assert!(
         refused > compiled / 4,

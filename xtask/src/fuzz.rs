@@ -14,7 +14,12 @@
 //!
 //! Fails when a target crashed (panic, abort, sanitizer report, out-of-memory, timeout),
 //! naming the artifact file that reproduces it; `cargo +nightly fuzz tmin <target> <artifact>`
-//! minimizes it.
+//! minimizes it. Fails too when the `pipeline` target made DXC crash (SD0104): the worker
+//! process kept the compiler alive, but `pipeline::dxc_guard` let through text DXC cannot take,
+//! which ARCHITECTURE.md's invariant forbids. The target saved each such input into the guard's
+//! regression set (`tests/dxc_crashes/fuzz-<hash>.fx`, where `cargo xtask test` fails on it
+//! until the guard refuses it); the failure names the files and prints their text, so a CI log
+//! keeps what a CI checkout loses.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -34,6 +39,15 @@ const RSS_LIMIT_MB: u64 = 4096;
 /// One input taking longer than this is reported as a hang (a `timeout-` artifact). Generous:
 /// a real effect compiles through DXC in well under a second.
 const TIMEOUT_SECONDS: u64 = 60;
+/// What the `pipeline` target prints before the path of an input that crashed DXC
+/// (`DXC_CRASH_LINE` in `fuzz/src/lib.rs`; a test keeps the two equal).
+const DXC_CRASH_LINE: &str =
+    "DXC crashed (SD0104) past pipeline::dxc_guard; saved as a regression case: ";
+/// Where the guard's regression set is, and the test that enforces it.
+const REGRESSION_SET: &str = "tests/dxc_crashes/";
+const REGRESSION_TEST: &str = "tests/tests/dxc_guard_regressions.rs";
+/// How much of a saved input a failure prints.
+const PRINTED_INPUT: usize = 4096;
 
 /// The sanitizer each target is built with. AddressSanitizer everywhere: DXC (C++, dlopened,
 /// not instrumented) loads and runs under it, and leak detection stays on.
@@ -137,14 +151,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     let failed: Vec<String> = results.iter().filter_map(Outcome::failure).collect();
     if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} (reproduce: cargo +nightly fuzz run <target> <artifact>; minimize: cargo \
-             +nightly fuzz tmin <target> <artifact>)",
-            failed.join("; ")
-        ))
+        return Ok(());
     }
+    let hint = if results.iter().any(|r| !r.artifacts.is_empty()) {
+        " (reproduce: cargo +nightly fuzz run <target> <artifact>; minimize: cargo +nightly \
+         fuzz tmin <target> <artifact>)"
+    } else {
+        ""
+    };
+    Err(format!("{}{hint}", failed.join("; ")))
 }
 
 /// `cargo +nightly fuzz <subcommand>` on `fuzz/`, in the workspace root, with the environment `cargo xtask` (stable
@@ -330,8 +345,8 @@ struct Outcome {
     artifacts: Vec<String>,
     /// `slow-unit-` files written (reported, not a failure).
     slow: Vec<String>,
-    /// Inputs that crashed DXC in its worker process (the compile ended in SD0104): reported,
-    /// not a failure, since ShadowDusk handled them; each is a case for `pipeline::dxc_guard`.
+    /// Inputs that crashed DXC in its worker process (the compile ended in SD0104), as saved
+    /// into the guard's regression set: a failure, since the guard should have refused them.
     dxc_crashes: Vec<String>,
     /// The run failed without writing an artifact (it did not build or start).
     error: Option<String>,
@@ -362,7 +377,13 @@ impl Outcome {
         }
         if !self.dxc_crashes.is_empty() {
             s.push_str(&format!(
-                ", DXC crashes caught (SD0104, not a failure): {}",
+                ", {} DXC crash{} past the guard (SD0104): {}",
+                self.dxc_crashes.len(),
+                if self.dxc_crashes.len() == 1 {
+                    ""
+                } else {
+                    "es"
+                },
                 self.dxc_crashes.join(", ")
             ));
         }
@@ -378,6 +399,18 @@ impl Outcome {
                 "fuzz target `{}` crashed: {}",
                 self.target,
                 self.artifacts.join(", ")
+            ))
+        } else if !self.dxc_crashes.is_empty() {
+            Some(format!(
+                "fuzz target `{}` made DXC crash (SD0104) on {} input{} that pipeline::dxc_guard \
+                 let through. Each is saved in the guard's regression set ({REGRESSION_SET}): {}. \
+                 `cargo xtask test` ({REGRESSION_TEST}) fails on them until the guard refuses \
+                 each before DXC; minimize each by hand, note where it came from and the guard's \
+                 code (`The guard: SD0028`), and commit it with the fix",
+                self.target,
+                self.dxc_crashes.len(),
+                if self.dxc_crashes.len() == 1 { "" } else { "s" },
+                self.dxc_crashes.join(", ")
             ))
         } else {
             self.error
@@ -403,8 +436,7 @@ fn run_target(root: &Path, target: &str, seconds: u64, logs: &Path) -> Result<Ou
         .arg("-print_final_stats=1");
     // A short run (the CI smoke) starts from one seed, so it explores alike from run to run; it
     // does not repeat exactly (hash-map seeds differ per process, and with them coverage). A
-    // DXC crash it reaches is caught in DXC's worker and listed, not failed (see `dxc_crashes`).
-    // A full run explores with a fresh seed.
+    // full run explores with a fresh seed.
     if seconds <= 60 {
         cmd.arg("-seed=1");
     }
@@ -438,7 +470,34 @@ fn run_target(root: &Path, target: &str, seconds: u64, logs: &Path) -> Result<Ou
         println!("----");
     }
     println!("{}", out.summary());
+    for l in saved_inputs(&out.dxc_crashes) {
+        println!("{l}");
+    }
     Ok(out)
+}
+
+/// The text of each input saved into the guard's regression set, for the log (a CI checkout
+/// is thrown away with the files): up to [`PRINTED_INPUT`] bytes each, escaped.
+fn saved_inputs(paths: &[String]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| match fs::read_to_string(p) {
+            Ok(text) => {
+                let cut = text
+                    .char_indices()
+                    .nth(PRINTED_INPUT)
+                    .map_or(text.as_str(), |(i, _)| &text[..i]);
+                let more = text.len() - cut.len();
+                let tail = if more > 0 {
+                    format!(" [... {more} more bytes]")
+                } else {
+                    String::new()
+                };
+                format!("---- {p} ----\n{cut:?}{tail}")
+            }
+            Err(e) => format!("---- {p}: {e}"),
+        })
+        .collect()
 }
 
 /// The part of a failed run's log worth printing: from the panic message or sanitizer report
@@ -493,8 +552,7 @@ fn parse_log(target: &str, text: &str, wall: Duration, log: PathBuf) -> Outcome 
                     out.seconds = s;
                 }
             }
-        } else if let Some(path) = line.strip_prefix("DXC crash caught (SD0104), input written to ")
-        {
+        } else if let Some(path) = line.strip_prefix(DXC_CRASH_LINE) {
             out.dxc_crashes.push(path.trim().to_string());
         } else if let Some(i) = line.find("Test unit written to ") {
             let path = line[i + "Test unit written to ".len()..].trim().to_string();
@@ -536,16 +594,75 @@ mod tests {
         assert!(o.dxc_crashes.is_empty());
         assert_eq!(o.artifacts, ["/w/fuzz/artifacts/pipeline/crash-0a1b"]);
         assert!(o.failure().unwrap().contains("crash-0a1b"));
+    }
 
-        let caught =
-            "DXC crash caught (SD0104), input written to /w/fuzz/artifacts/pipeline/dxc-crash-01\n\
-                      Done 10 runs in 20 second(s)\n";
-        let o = parse_log("pipeline", caught, Duration::from_secs(20), PathBuf::new());
-        assert_eq!(o.dxc_crashes, ["/w/fuzz/artifacts/pipeline/dxc-crash-01"]);
-        assert!(o.failure().is_none());
-        assert!(o
-            .summary()
-            .contains("DXC crashes caught (SD0104, not a failure)"));
+    /// A DXC crash the worker survived is a failure of the run, naming where the input went
+    /// and that it belongs in the guard's regression set.
+    #[test]
+    fn a_dxc_crash_past_the_guard_fails_the_run() {
+        let log = format!(
+            "{DXC_CRASH_LINE}/w/tests/dxc_crashes/fuzz-01.fx\n\
+             {DXC_CRASH_LINE}/w/tests/dxc_crashes/fuzz-02.fx\n\
+             Done 10 runs in 20 second(s)\n"
+        );
+        let o = parse_log("pipeline", &log, Duration::from_secs(20), PathBuf::new());
+        assert_eq!(
+            o.dxc_crashes,
+            [
+                "/w/tests/dxc_crashes/fuzz-01.fx",
+                "/w/tests/dxc_crashes/fuzz-02.fx"
+            ]
+        );
+        assert!(o.artifacts.is_empty());
+        let failure = o.failure().expect("a DXC crash fails the run");
+        for part in [
+            "SD0104",
+            "pipeline::dxc_guard",
+            "/w/tests/dxc_crashes/fuzz-01.fx",
+            "/w/tests/dxc_crashes/fuzz-02.fx",
+            REGRESSION_SET,
+            REGRESSION_TEST,
+        ] {
+            assert!(failure.contains(part), "`{part}` missing from: {failure}");
+        }
+        assert!(
+            o.summary().contains("2 DXC crashes past the guard"),
+            "{}",
+            o.summary()
+        );
+    }
+
+    /// The log keeps the saved input's text (escaped and cut), and a missing file says so.
+    #[test]
+    fn saved_inputs_are_printed_escaped_and_cut() {
+        let dir = std::env::temp_dir().join(format!("xtask-fuzz-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let short = dir.join("fuzz-short.fx");
+        fs::write(&short, "float4 PS() : COLOR0 {\n\treturn 1;\n}").unwrap();
+        let long = dir.join("fuzz-long.fx");
+        fs::write(&long, "x".repeat(PRINTED_INPUT + 10)).unwrap();
+        let paths = [short, long, dir.join("gone.fx")].map(|p| p.display().to_string());
+        let lines = saved_inputs(&paths);
+        assert!(
+            lines[0].contains(r"COLOR0 {\n\treturn 1;\n}"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].ends_with("[... 10 more bytes]"), "{}", lines[1]);
+        assert!(lines[2].contains("gone.fx:"), "{}", lines[2]);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// The fuzz crate (its own workspace, not a dependency) prints exactly the line read here.
+    #[test]
+    fn the_crash_line_is_the_fuzz_targets() {
+        let lib = crate::setup::workspace_root().join("fuzz/src/lib.rs");
+        let text = fs::read_to_string(&lib).expect("fuzz/src/lib.rs");
+        assert!(
+            text.contains(&format!("{DXC_CRASH_LINE:?}")),
+            "{} does not print {DXC_CRASH_LINE:?}",
+            lib.display()
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@
 pub mod args;
 mod blob;
 mod fetch;
+mod identity;
 mod instance;
 #[cfg(unix)]
 mod isolate;
@@ -309,12 +310,10 @@ fn failure(text: String) -> DxcError {
 }
 
 /// A string identifying the DXC build, for cache keys; `None` when DXC is unavailable: the
-/// loaded library's SHA-256 (its contents, not its size or path) and the arguments it is run
-/// with.
+/// loaded library's SHA-256 (its contents, not its size or path; see `identity.rs`) and the
+/// arguments it is run with.
 pub fn version() -> Option<String> {
-    let sha = instance::loaded_sha256()
-        .ok()?
-        .unwrap_or_else(|| "system:unhashed".into());
+    let sha = identity::library_id(instance::loaded_path().ok()?.as_deref());
     Some(format!(
         "dxcompiler:{sha}:{}",
         args::arguments(Stage::Pixel, true).join(" ")

@@ -152,13 +152,14 @@ fn an_archive_is_fetched_checked_unpacked_installed_and_then_reused() {
         "{}",
         lines[0]
     );
-    // Nothing is left beside the copy but its lock file.
+    // Nothing is left beside the copy but its lock file and the memo of library hashes.
     let mut left: Vec<String> = std::fs::read_dir(cache.path().join("dxc"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     left.sort();
-    assert_eq!(left, [source.key.clone(), format!("{}.lock", source.key)]);
+    let lock = format!("{}.lock", source.key);
+    assert_eq!(left, [source.key.clone(), lock, "library-ids.json".into()]);
 
     // The second use finds the copy: no request, no line.
     let (again, lines) = provide(&p);

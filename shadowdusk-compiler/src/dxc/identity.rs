@@ -1,0 +1,280 @@
+//! Which DXC library a build used, by content: the SHA-256 of the file, for cache keys.
+//!
+//! The Builder's cache key must change whenever the DXC that compiles changes, wherever it was
+//! loaded from: a copy in the per-user cache, the file `SHADOWDUSK_DXC` names (possibly a
+//! symlink that is later pointed elsewhere), or the system's library (on Linux usually reached
+//! through a versioned symlink, `libdxcompiler.so` → `libdxcompiler.so.3.7`). A name or a path
+//! says nothing about the bytes behind it, so the file is hashed.
+//!
+//! Hashing 35 MB takes 2.5 s unoptimised, as build scripts and their dependencies are built,
+//! and every build script run would pay it (the loader hashes the library too: a cached copy
+//! is verified against its pin, `locate::sha256_file` for the others). So the hash is
+//! remembered on disk, in `library-ids.json` in the per-user DXC cache, under the file's real
+//! path (symlinks resolved) and its [`Stamp`]: size and modification time, and on Unix also
+//! the device, inode and status-change time, which no tool can set back (a file rewritten to
+//! the same size with its old mtime restored still gets a new `ctime`). A stamp that differs in
+//! anything is a miss and the file is hashed again. The memo is best effort: a missing,
+//! damaged or unwritable file only costs the hash.
+//!
+//! Input: a library path (or none, for the system loader's). Output: its SHA-256 in lowercase
+//! hex, or an identity no other run shares when the file cannot be found or read, so a cache is
+//! never served by an unknown DXC (every build then recompiles).
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The memo's file name, in the per-user DXC cache folder.
+const MEMO_FILE: &str = "library-ids.json";
+/// Entries kept in the memo (the most recently hashed): one per DXC a user has loaded lately.
+const MEMO_ENTRIES: usize = 16;
+
+/// The identity of the DXC library loaded from `loaded` (`None`: found by the system loader),
+/// for cache keys: its content hash.
+pub fn library_id(loaded: Option<&Path>) -> String {
+    let file = match loaded {
+        Some(p) => Some(p.to_path_buf()),
+        None => system_library_file(),
+    };
+    file.and_then(|f| content_id(&f).ok())
+        .unwrap_or_else(unidentified)
+}
+
+/// SHA-256 (lowercase hex) of the file at `path` (symlinks followed), remembered in the
+/// per-user cache by real path, size and times.
+pub fn content_id(path: &Path) -> io::Result<String> {
+    match memo_path() {
+        Some(memo) => content_id_with(&memo, path),
+        None => hash(path),
+    }
+}
+
+/// [`content_id`] with the memo at `memo`.
+pub(crate) fn content_id_with(memo: &Path, path: &Path) -> io::Result<String> {
+    let real = std::fs::canonicalize(path)?;
+    let stamp = Stamp::of(&real)?;
+    let mut entries = read_memo(memo);
+    if let Some(e) = entries.iter().find(|e| e.path == real && e.stamp == stamp) {
+        return Ok(e.sha256.clone());
+    }
+    let sha256 = hash(&real)?;
+    // A file changed while it was hashed gets no entry: the next run hashes it again.
+    if Stamp::of(&real)? == stamp {
+        entries.retain(|e| e.path != real);
+        entries.insert(
+            0,
+            Entry {
+                path: real,
+                stamp,
+                sha256: sha256.clone(),
+            },
+        );
+        entries.truncate(MEMO_ENTRIES);
+        write_memo(memo, &entries);
+    }
+    Ok(sha256)
+}
+
+fn hash(path: &Path) -> io::Result<String> {
+    super::fetch::sha256_file(path).map_err(io::Error::other)
+}
+
+/// What must be unchanged for a remembered hash to stand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    len: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    modified_ns: u128,
+    /// Unix: device, inode and status-change time (seconds, nanoseconds); zero elsewhere.
+    dev: u64,
+    ino: u64,
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(path: &Path) -> io::Result<Stamp> {
+        let m = std::fs::metadata(path)?;
+        let modified_ns = m
+            .modified()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        #[cfg(unix)]
+        let (dev, ino, ctime) = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino(), (m.ctime(), m.ctime_nsec()))
+        };
+        #[cfg(not(unix))]
+        let (dev, ino, ctime) = (0, 0, (0, 0));
+        Ok(Stamp {
+            len: m.len(),
+            modified_ns,
+            dev,
+            ino,
+            ctime,
+        })
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    path: PathBuf,
+    stamp: Stamp,
+    sha256: String,
+}
+
+fn memo_path() -> Option<PathBuf> {
+    super::provision::cache_root().ok().map(|r| memo_in(&r))
+}
+
+/// The memo of the per-user DXC cache folder `root`.
+pub(crate) fn memo_in(root: &Path) -> PathBuf {
+    root.join(MEMO_FILE)
+}
+
+fn read_memo(memo: &Path) -> Vec<Entry> {
+    std::fs::read(memo)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Writes through a unique temporary file and a rename, so builds sharing the memo never read
+/// half of one; the last writer wins, and a lost entry is only hashed again.
+fn write_memo(memo: &Path, entries: &[Entry]) {
+    let Ok(text) = serde_json::to_vec_pretty(entries) else {
+        return;
+    };
+    if let Some(dir) = memo.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = crate::artifact::write_atomic(memo, &text);
+}
+
+/// The file the system loader took DXC from: on Linux the file mapped into this process, under
+/// its real (versioned) name; otherwise the first match on the loader's search path.
+fn system_library_file() -> Option<PathBuf> {
+    let name = super::pins::library_file_name();
+    super::locate::mapped_file(&name).or_else(|| on_search_path(&name))
+}
+
+/// The first `name` in the folders the platform's loader searches by environment.
+fn on_search_path(name: &str) -> Option<PathBuf> {
+    let var = if cfg!(windows) {
+        "PATH"
+    } else if cfg!(target_os = "macos") {
+        "DYLD_LIBRARY_PATH"
+    } else {
+        "LD_LIBRARY_PATH"
+    };
+    let listed = std::env::var_os(var);
+    let listed = listed.iter().flat_map(std::env::split_paths);
+    let usual = ["/usr/local/lib", "/usr/lib"].map(PathBuf::from);
+    listed
+        .chain(usual)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// An identity no other run has: a DXC that cannot be identified never shares a cache entry.
+fn unidentified() -> String {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("unidentified:{}:{now}:{n}", std::process::id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sha(bytes: &[u8]) -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// The memo answers for an unchanged file (a planted answer comes back, so nothing was
+    /// hashed), and a new content at the same path, size and modification time is hashed again.
+    #[test]
+    fn the_memo_serves_an_unchanged_file_and_misses_a_rewritten_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let memo = dir.path().join("memo.json");
+        let lib = dir.path().join("libdxcompiler.so");
+        std::fs::write(&lib, b"first build").unwrap();
+        assert_eq!(content_id_with(&memo, &lib).unwrap(), sha(b"first build"));
+
+        let planted = std::fs::read_to_string(&memo)
+            .unwrap()
+            .replace(&sha(b"first build"), "remembered");
+        std::fs::write(&memo, planted).unwrap();
+        assert_eq!(content_id_with(&memo, &lib).unwrap(), "remembered");
+
+        let mtime = std::fs::metadata(&lib).unwrap().modified().unwrap();
+        std::fs::write(&lib, b"other build").unwrap();
+        let f = std::fs::File::options().write(true).open(&lib).unwrap();
+        f.set_modified(mtime).unwrap();
+        drop(f);
+        assert_eq!(std::fs::metadata(&lib).unwrap().modified().unwrap(), mtime);
+        assert_eq!(content_id_with(&memo, &lib).unwrap(), sha(b"other build"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_retargeted_symlink_is_the_new_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let memo = dir.path().join("memo.json");
+        let (a, b) = (dir.path().join("dxc-a.so"), dir.path().join("dxc-b.so"));
+        std::fs::write(&a, b"DXC build a").unwrap();
+        std::fs::write(&b, b"DXC build b").unwrap();
+        let link = dir.path().join("libdxcompiler.so");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        assert_eq!(content_id_with(&memo, &link).unwrap(), sha(b"DXC build a"));
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&b, &link).unwrap();
+        assert_eq!(content_id_with(&memo, &link).unwrap(), sha(b"DXC build b"));
+        // Both stay remembered, each under its real path.
+        assert_eq!(read_memo(&memo).len(), 2);
+    }
+
+    #[test]
+    fn a_damaged_memo_is_only_a_miss_and_a_missing_file_an_error() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let memo = dir.path().join("memo.json");
+        std::fs::write(&memo, b"{ not json").unwrap();
+        let lib = dir.path().join("lib.so");
+        std::fs::write(&lib, b"abc").unwrap();
+        assert_eq!(content_id_with(&memo, &lib).unwrap(), sha(b"abc"));
+        assert_eq!(read_memo(&memo).len(), 1, "the memo was rewritten whole");
+        assert!(content_id_with(&memo, &dir.path().join("missing.so")).is_err());
+    }
+
+    #[test]
+    fn the_memo_keeps_the_most_recently_hashed_entries_only() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let memo = dir.path().join("memo.json");
+        for i in 0..MEMO_ENTRIES + 3 {
+            let f = dir.path().join(format!("lib{i}.so"));
+            std::fs::write(&f, i.to_string()).unwrap();
+            content_id_with(&memo, &f).unwrap();
+        }
+        let kept = read_memo(&memo);
+        assert_eq!(kept.len(), MEMO_ENTRIES);
+        assert!(kept[0]
+            .path
+            .ends_with(format!("lib{}.so", MEMO_ENTRIES + 2)));
+    }
+
+    /// A DXC nobody can identify gets an identity no other build shares.
+    #[test]
+    fn an_unidentified_library_matches_nothing() {
+        let missing = Path::new("/nonexistent/libdxcompiler.so");
+        let (a, b) = (library_id(Some(missing)), library_id(Some(missing)));
+        assert!(a.starts_with("unidentified:"), "{a}");
+        assert_ne!(a, b);
+    }
+}

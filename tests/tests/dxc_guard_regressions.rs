@@ -1,0 +1,179 @@
+//! ARCHITECTURE's invariant "no text known to crash DXC reaches it", enforced: every input of
+//! the guard's regression set, `tests/dxc_crashes/*.fx` (each a text that crashed DXC 1.8,
+//! found by fuzzing or by probing around a fuzz find), is refused by `pipeline::dxc_guard`
+//! before DXC: its first error has the guard's code the case names in a comment
+//! (`The guard: SD0028`), and none is SD0104 (DXC crashed).
+//!
+//! `cargo xtask fuzz` adds a file here when the pipeline target makes DXC crash (the fuzz run
+//! fails and names it); this test then fails until the guard refuses it. Commit the case with
+//! the fix, minimized by hand, with a first comment saying where it came from.
+//!
+//! Each case is compiled in memory as if it were in `tests/corpus/`, where the fuzz target's
+//! input is named, so its `#include "include/…"` lines resolve as they did.
+//!
+//! So that the set stays honest, each case is also lowered and handed to DXC directly, past the
+//! guard: with the pinned DXC it must crash (`DxcError::Crashed`); a case that no longer does is
+//! reported, so it can be dropped or replaced.
+
+use std::path::{Path, PathBuf};
+
+use shadowdusk_compiler::diag::Code;
+use shadowdusk_compiler::dxc::{self, DxcError};
+use shadowdusk_compiler::effect::parse;
+use shadowdusk_compiler::lower::{lower, Stage};
+use shadowdusk_compiler::pipeline::{compile_source, Options};
+use shadowdusk_compiler::preprocess::{preprocess, Options as PreOptions};
+use shadowdusk_compiler::source::SourceFiles;
+use shadowdusk_tests::corpus::corpus_dir;
+
+/// The codes `pipeline::dxc_guard` refuses with: an effect type used in code, a render target
+/// or semantic index DXC misreads, an undeclared name DXC would correct to an effect type.
+const GUARD_CODES: [Code; 3] = [Code::SD0028, Code::SD0029, Code::FX0001];
+
+fn regression_set() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("dxc_crashes");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "fx"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Where a case is compiled from: beside the corpus, as the fuzz target's input.
+fn compiled_as(case: &Path) -> PathBuf {
+    corpus_dir().join(case.file_name().expect("a file name"))
+}
+
+fn dxc_missing(test: &str) -> bool {
+    if dxc::available() {
+        return false;
+    }
+    shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
+    true
+}
+
+/// The code a case's comment says the guard refuses it with (`The guard: SD0028`).
+fn expected_code(text: &str) -> Option<&str> {
+    let at = text.find("The guard: ")? + "The guard: ".len();
+    let code = &text[at..];
+    let end = code
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(code.len());
+    Some(&code[..end])
+}
+
+/// What the pipeline did with `case`, or `None` when it was refused as the invariant says.
+fn not_guarded(case: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(case).expect("read case");
+    let Some(want) = expected_code(&text) else {
+        return Some(
+            "no `The guard: CODE` comment: a new case (from `cargo xtask fuzz`?); make \
+             pipeline::dxc_guard refuse it, minimize it, and say where it came from and the code"
+                .into(),
+        );
+    };
+    if !GUARD_CODES.iter().any(|c| c.as_str() == want) {
+        return Some(format!("`The guard: {want}` names no code of the guard"));
+    }
+    let at = compiled_as(case);
+    let run = std::panic::AssertUnwindSafe(|| compile_source(&at, &text, &Options::default()));
+    let err = match std::panic::catch_unwind(run) {
+        Err(_) => return Some("the compiler panicked".into()),
+        Ok(Ok(_)) => return Some("compiled: the guard let it through to DXC".into()),
+        Ok(Err(e)) => e,
+    };
+    let errors: Vec<_> = err.diagnostics.iter().filter(|d| d.is_error()).collect();
+    if errors.iter().any(|d| d.code == Code::SD0104) {
+        return Some(format!(
+            "reached DXC and crashed it (SD0104):\n{}",
+            err.render_mgfxc()
+        ));
+    }
+    match errors.first() {
+        Some(d) if d.code.as_str() == want => None,
+        _ => Some(format!(
+            "refused, but not with the guard's {want}:\n{}",
+            err.render_mgfxc()
+        )),
+    }
+}
+
+#[test]
+fn every_known_dxc_crash_is_refused_by_the_guard_before_dxc() {
+    let test = "every_known_dxc_crash_is_refused_by_the_guard_before_dxc";
+    if dxc_missing(test) {
+        return;
+    }
+    let cases = regression_set();
+    assert!(cases.len() >= 6, "the regression set lost cases: {cases:?}");
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|c| not_guarded(c).map(|why| format!("{}: {why}", c.display())))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} known DXC crashes are not refused by pipeline::dxc_guard:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
+
+/// Every shader of `case`, lowered (before the guard): `(stage, entry, text)`.
+fn lowered_shaders(case: &Path) -> Result<Vec<(Stage, String, String)>, String> {
+    let text = std::fs::read_to_string(case).expect("read case");
+    let mut files = SourceFiles::new();
+    let options = PreOptions::default();
+    let expanded = preprocess(&compiled_as(case), Some(&text), &options, &mut files)
+        .map_err(|d| format!("preprocess: {:?}", d.0.first().map(|d| d.code.as_str())))?;
+    let parsed = parse(&expanded)
+        .map_err(|d| format!("effect parse: {:?}", d.0.first().map(|d| d.code.as_str())))?;
+    let mut out = Vec::new();
+    for pass in parsed.ast.techniques.iter().flat_map(|t| &t.passes) {
+        let shaders = [
+            (Stage::Vertex, &pass.vertex_shader),
+            (Stage::Pixel, &pass.pixel_shader),
+        ];
+        for (stage, shader) in shaders {
+            let Some(s) = shader else { continue };
+            let l = lower(&expanded, &parsed, s, stage)
+                .map_err(|d| format!("lower: {:?}", d.0.first().map(|d| d.code.as_str())))?;
+            out.push((stage, l.entry, l.text));
+        }
+    }
+    Ok(out)
+}
+
+/// The set holds real crashes: past the guard, the pinned DXC crashes on each case.
+#[test]
+fn every_case_of_the_set_crashes_the_pinned_dxc_past_the_guard() {
+    let test = "every_case_of_the_set_crashes_the_pinned_dxc_past_the_guard";
+    let sha = match dxc::setup() {
+        Ok((_, sha)) => sha,
+        Err(e) => {
+            shadowdusk_tests::skip(test, &format!("DXC is not available: {e}"));
+            return;
+        }
+    };
+    if sha.as_deref() != Some(dxc::locate::PINNED_SHA256) {
+        let why = format!("the loaded DXC ({sha:?}) is not the pinned build these cases crash");
+        shadowdusk_tests::skip(test, &why);
+        return;
+    }
+    let mut wrong = Vec::new();
+    for case in regression_set() {
+        let crashed = lowered_shaders(&case).map(|shaders| {
+            shaders.iter().any(|(stage, entry, text)| {
+                matches!(dxc::compile(text, entry, *stage), Err(DxcError::Crashed(_)))
+            })
+        });
+        match crashed {
+            Ok(true) => {}
+            Ok(false) => wrong.push(format!("{}: DXC no longer crashes on it", case.display())),
+            Err(e) => wrong.push(format!("{}: not lowered ({e})", case.display())),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
