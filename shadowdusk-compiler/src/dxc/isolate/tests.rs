@@ -41,6 +41,14 @@ fn limits() -> Limits {
     }
 }
 
+/// Limits for workers that are meant to miss their deadline.
+fn short() -> Limits {
+    Limits {
+        request: Duration::from_millis(300),
+        ..limits()
+    }
+}
+
 fn spawn(c: impl Fn() -> Command) -> impl Fn() -> Result<Worker, Died> {
     move || Worker::spawn(c(), Duration::from_secs(20))
 }
@@ -158,10 +166,7 @@ fn a_wrong_acknowledgement_is_refused() {
 #[test]
 fn a_worker_that_never_answers_is_killed_at_the_deadline() {
     let pool = Pool::new();
-    let short = Limits {
-        request: Duration::from_millis(300),
-        ..limits()
-    };
+    let short = short();
     let start = Instant::now();
     let died = pool.ask(b"hello", &short, spawn(|| script("printf R; sleep 60")));
     assert_eq!(died, Err(Died::Timeout(short.request)));
@@ -177,10 +182,7 @@ fn a_worker_that_stops_reading_cannot_block_the_request() {
     // A request far larger than the socket's buffer, to a worker that never reads: the write
     // itself must give up at the deadline.
     let pool = Pool::new();
-    let short = Limits {
-        request: Duration::from_millis(300),
-        ..limits()
-    };
+    let short = short();
     let big = vec![0u8; 16 << 20];
     let start = Instant::now();
     let died = pool.ask(&big, &short, spawn(|| script("sleep 60")));
@@ -249,10 +251,7 @@ fn every_ended_worker_is_reaped() {
         &limits(),
         spawn(|| marked("printf R; kill -SEGV $$")),
     );
-    let short = Limits {
-        request: Duration::from_millis(300),
-        ..limits()
-    };
+    let short = short();
     let _ = pool.ask(b"hello", &short, spawn(|| marked("printf R; sleep 60")));
     let _ = pool.ask(b"hello", &limits(), spawn(|| marked("exit 0")));
     assert_eq!(
