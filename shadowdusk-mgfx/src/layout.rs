@@ -124,7 +124,12 @@ pub fn compare(old: &Effect, new: &Effect) -> Result<(), LayoutChange> {
             ));
         }
     }
-    for (i, p) in old.parameters.iter().enumerate().filter(|(_, p)| is_texture(p)) {
+    for (i, p) in old
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| is_texture(p))
+    {
         let (was, now) = (texture_units(old, i), texture_units(new, i));
         if was != now {
             return change(format!(
