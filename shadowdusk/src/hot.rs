@@ -196,3 +196,39 @@ impl<E: Effect> DerefMut for HotEffect<E> {
         &mut self.effect
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builds_options_become_the_compilers() {
+        let built = BuildOptions {
+            mgfx_version: 11,
+            warnings_as_errors: true,
+            debug: true,
+            defines: &[("QUALITY", "2")],
+            include_dirs: &["/game/shaders/include"],
+            source_name: "shaders/tint.fx",
+        };
+        let o = compiler_options(&built).expect("options");
+        assert_eq!(o.mgfx_version, MgfxVersion::V11);
+        assert!(o.warnings_as_errors && o.preprocess.debug);
+        assert_eq!(o.preprocess.defines, [("QUALITY".into(), "2".into())]);
+        assert_eq!(
+            o.preprocess.include_dirs,
+            [PathBuf::from("/game/shaders/include")]
+        );
+        assert_eq!(o.source_name.as_deref(), Some("shaders/tint.fx"));
+        assert_eq!(
+            compiler_options(&BuildOptions::DEFAULT).expect("defaults"),
+            shadowdusk_compiler::Options::default()
+        );
+        let future = BuildOptions {
+            mgfx_version: 12,
+            ..BuildOptions::DEFAULT
+        };
+        let why = compiler_options(&future).unwrap_err();
+        assert!(why.contains("MGFX v12"), "{why}");
+    }
+}
