@@ -10,7 +10,6 @@
 #![deny(warnings)]
 
 use std::path::Path;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use shadowdusk::gl::{GlEffect, GlError};
@@ -254,8 +253,10 @@ fn a_texture_moved_to_another_unit_is_refused_and_a_reload_keeps_the_bound_progr
 }
 
 /// `glow`, but built from a FIFO: any read of its source blocks until someone writes to it.
+#[cfg(unix)] // mkfifo
 enum FifoGlow {}
 
+#[cfg(unix)] // mkfifo
 impl Effect for FifoGlow {
     type Params = glow::Params;
     type Technique = glow::Technique;
@@ -268,11 +269,12 @@ impl Effect for FifoGlow {
 
 /// Makes `path` a FIFO holding `text` for whoever reads it after `delay` (unless `done` says
 /// first that nobody will): a read before then blocks its thread until then.
+#[cfg(unix)] // mkfifo
 fn fifo(
     path: &Path,
     text: String,
     delay: Duration,
-) -> (mpsc::Sender<()>, std::thread::JoinHandle<()>) {
+) -> (std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>) {
     let _ = std::fs::remove_file(path);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let status = std::process::Command::new("mkfifo")
@@ -280,7 +282,7 @@ fn fifo(
         .status()
         .unwrap();
     assert!(status.success(), "mkfifo {}", path.display());
-    let (done, stop) = mpsc::channel::<()>();
+    let (done, stop) = std::sync::mpsc::channel::<()>();
     let path = path.to_path_buf();
     let writer = std::thread::spawn(move || {
         if stop.recv_timeout(delay).is_ok() {
@@ -298,9 +300,11 @@ fn fifo(
 }
 
 /// How long a FIFO's reader is kept waiting: starting a hot effect must take far less.
+#[cfg(unix)] // mkfifo
 const BLOCKED: Duration = Duration::from_secs(4);
 
 #[test]
+#[cfg(unix)] // mkfifo
 fn starting_compiles_nothing_on_the_callers_thread() {
     let Some(h) = setup("starting_compiles_nothing_on_the_callers_thread") else {
         return;
