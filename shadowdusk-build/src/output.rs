@@ -11,6 +11,7 @@ use std::time::SystemTime;
 
 use shadowdusk_compiler::artifact::{write_atomic, ArtifactPaths, Manifest};
 use shadowdusk_compiler::codegen::{self, CodegenOptions, MgfxSource};
+use shadowdusk_compiler::{pipeline, preprocess};
 
 /// Removes the temporary files a killed build left in `dir` (its own `OUT_DIR`: cargo runs one
 /// build script of a crate at a time, so nothing else is writing there). They are never read,
@@ -63,10 +64,11 @@ pub(crate) fn write_artifacts(
     write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
     let mut options =
         CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
-    // What shader hot reload needs to recompile the effect as this build did.
+    // What shader hot reload needs to recompile the effect as this build did (`run::run_one`'s
+    // options; a shared-cache hit has the same ones, they are in its key).
     options.source = Some(manifest.source.clone());
-    options.defines = manifest.defines.clone();
-    options.include_dirs = manifest.include_dirs.clone();
+    options.files_read = manifest.reflection.files_read.clone();
+    options.build = build_options(manifest);
     let code = match codegen::generate_string(effect, &manifest.reflection, &options) {
         Ok(code) => code,
         Err(e) => {
@@ -104,4 +106,25 @@ pub(crate) fn keep_current(mgfx: &Path, deps: &[PathBuf]) -> std::io::Result<()>
             .set_modified(newest)?;
     }
     Ok(())
+}
+
+/// The compiler options `manifest`'s effect was compiled with, as `Builder::try_compile` and
+/// `run::run_one` set them (the MGFX version is the effect's own, read by codegen).
+fn build_options(manifest: &Manifest) -> pipeline::Options {
+    pipeline::Options {
+        preprocess: preprocess::Options {
+            platform: preprocess::Platform::OpenGL,
+            defines: manifest.defines.clone(),
+            include_dirs: manifest.include_dirs.clone(),
+            debug: false,
+        },
+        warnings_as_errors: manifest.warnings_as_errors,
+        mgfx_version: pipeline::MgfxVersion::default(),
+        source_name: Some(source_name(&manifest.relative)),
+    }
+}
+
+/// The effect's name in v11 shader records: its crate-relative path, the same on every machine.
+pub(crate) fn source_name(relative: &Path) -> String {
+    relative.to_string_lossy().replace('\\', "/")
 }

@@ -159,7 +159,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     let t = Instant::now();
     // v11 shader records name the effect as the crate sees it, the same on every machine.
     let options = pipeline::Options {
-        source_name: Some(f.rel.to_string_lossy().replace('\\', "/")),
+        source_name: Some(output::source_name(&f.rel)),
         ..ctx.options.clone()
     };
     let compiled = pipeline::compile_file(&f.abs, &options).map_err(shader_failure)?;
@@ -184,6 +184,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         sources_hash: artifact::sources_hash(&compiled.reflection.files_read).unwrap_or_default(),
         defines: ctx.options.preprocess.defines.clone(),
         include_dirs: ctx.options.preprocess.include_dirs.clone(),
+        warnings_as_errors: ctx.options.warnings_as_errors,
         reflection: compiled.reflection.clone(),
         layout: cache::layout_of(&compiled.effect),
     };

@@ -656,3 +656,44 @@ fn every_input_of_the_code_that_compiles_moves_the_key() {
         }
     }
 }
+
+#[test]
+fn the_generated_code_carries_the_build_options_for_hot_reload() {
+    if skip("the_generated_code_carries_the_build_options_for_hot_reload") {
+        return;
+    }
+    let shared = tempfile::tempdir().expect("temp");
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let build = |f: &Fixture| {
+        let mut b = f.builder(&lines);
+        b.cache_dir(shared.path())
+            .define("QUALITY", "2")
+            .include_dir("shaders/include")
+            .warnings_as_errors(true)
+            .mgfx_version(MgfxVersion::V11);
+        b.try_compile().expect("build")
+    };
+    // Compiled by one crate, then served to another by the shared cache: each module names
+    // its own crate's files, with the same options.
+    let (one, two) = (Fixture::new(), Fixture::new());
+    for (f, origin) in [(&one, Origin::Compiled), (&two, Origin::SharedCache)] {
+        let a = build(f);
+        let b = &a.effects[1];
+        assert_eq!(b.origin, origin);
+        let code = std::fs::read_to_string(&b.paths.code).expect("module");
+        let quoted = |p: PathBuf| format!("{:?}", p.display().to_string());
+        for expected in [
+            "mgfx_version: 11".to_string(),
+            "warnings_as_errors: true".to_string(),
+            r#"defines: &[("QUALITY", "2")]"#.to_string(),
+            format!(
+                "include_dirs: &[{}]",
+                quoted(f.root.join("shaders/include"))
+            ),
+            r#"source_name: "shaders/b.fx""#.to_string(),
+            quoted(f.root.join("shaders/include/common.fxh")),
+        ] {
+            assert!(code.contains(&expected), "{expected} not in\n{code}");
+        }
+    }
+}

@@ -23,7 +23,7 @@ use crate::reflect::EffectReflection;
 pub const DIR: &str = "shadowdusk";
 
 /// Bumped whenever [`Manifest`] changes shape; a manifest of another version is ignored.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// The three files of one effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +73,9 @@ pub struct Manifest {
     pub defines: Vec<(String, String)>,
     /// Include directories the effect was compiled with.
     pub include_dirs: Vec<PathBuf>,
+    /// Whether warnings failed the compile (`/WX`), which the generated code carries for hot
+    /// reload.
+    pub warnings_as_errors: bool,
     /// Source-level reflection (parameters, locations, defaults, techniques, files read).
     pub reflection: EffectReflection,
     /// The MGFX model without shader code (parameters, register layout, samplers, passes).

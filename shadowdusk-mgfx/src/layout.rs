@@ -1,8 +1,9 @@
 //! The layout contract between an effect and the typed code generated for it.
 //!
 //! A generated module (`Params`, `Technique`, passes, texture slots) relies on the register
-//! records, the value and texture parameters with their shapes, and the technique and pass
-//! names — not on shader code or default values. Two effects with the same layout can be
+//! records, the value and texture parameters with their shapes, the texture units each texture
+//! is sampled on (its public `textures::*_UNITS`), and the technique and pass names — not on
+//! shader code or default values. Two effects with the same layout can be
 //! swapped under the same generated module (shader hot reload), and [`compare`] names the first
 //! declaration that differs when they cannot. [`fingerprint`] hashes the same description, so
 //! generated code can carry its effect's layout as one constant.
@@ -12,12 +13,18 @@ use std::fmt::Write as _;
 use super::{Effect, Parameter, ParameterClass, ParameterType};
 
 /// One line per thing generated code relies on, in a fixed order: parameters (name, class,
-/// type, shape, array length), records (name, size, entries by parameter name and offset),
-/// techniques with their passes. Deterministic: the same layout always gives the same text.
+/// type, shape, array length), the texture units of each texture parameter, records (name,
+/// size, entries by parameter name and offset), techniques with their passes. Deterministic:
+/// the same layout always gives the same text.
 pub fn describe(effect: &Effect) -> Vec<String> {
     let mut out = Vec::new();
     for p in &effect.parameters {
         out.push(format!("parameter {}: {}", quoted(&p.name), shape(p)));
+    }
+    for (i, p) in effect.parameters.iter().enumerate() {
+        if is_texture(p) {
+            out.push(units_line(p, &texture_units(effect, i)));
+        }
     }
     for cb in &effect.constant_buffers {
         let mut line = format!("record {} of {} bytes:", quoted(&cb.name), cb.size);
@@ -117,6 +124,21 @@ pub fn compare(old: &Effect, new: &Effect) -> Result<(), LayoutChange> {
             ));
         }
     }
+    for (i, p) in old
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| is_texture(p))
+    {
+        let (was, now) = (texture_units(old, i), texture_units(new, i));
+        if was != now {
+            return change(format!(
+                "texture {} moved from texture units {was:?} to {now:?}; the generated \
+                 `textures` constants name the old units",
+                quoted(&p.name)
+            ));
+        }
+    }
     let (a, b) = (describe(old), describe(new));
     if let Some((x, y)) = a.iter().zip(&b).find(|(x, y)| x != y) {
         return change(format!("{x} is now {y}"));
@@ -126,6 +148,37 @@ pub fn compare(old: &Effect, new: &Effect) -> Result<(), LayoutChange> {
         std::cmp::Ordering::Greater => change(format!("the new effect drops {}", a[b.len()])),
         std::cmp::Ordering::Equal => Ok(()),
     }
+}
+
+/// Whether generated code gives `p` a texture slot and a `_UNITS` constant.
+fn is_texture(p: &Parameter) -> bool {
+    matches!(
+        p.ty,
+        ParameterType::Texture
+            | ParameterType::Texture1D
+            | ParameterType::Texture2D
+            | ParameterType::Texture3D
+            | ParameterType::TextureCube
+    )
+}
+
+/// The texture units any shader samples parameter `index` on, sorted and distinct, as the
+/// generated `textures::*_UNITS` constant lists them.
+fn texture_units(effect: &Effect, index: usize) -> Vec<u8> {
+    let mut units: Vec<u8> = effect
+        .shaders
+        .iter()
+        .flat_map(|s| &s.samplers)
+        .filter(|s| usize::from(s.parameter) == index)
+        .map(|s| s.texture_slot)
+        .collect();
+    units.sort_unstable();
+    units.dedup();
+    units
+}
+
+fn units_line(p: &Parameter, units: &[u8]) -> String {
+    format!("texture {} on units {units:?}", quoted(&p.name))
 }
 
 fn quoted(name: &str) -> String {
@@ -164,7 +217,7 @@ mod tests {
     use super::*;
     use crate::{
         CbufferEntry, ConstantBuffer, Effect, Parameter, ParameterClass, ParameterType, Pass,
-        Profile, Technique,
+        Profile, Sampler, SamplerType, Shader, ShaderStage, Technique,
     };
 
     fn effect(params: Vec<Parameter>) -> Effect {
@@ -246,5 +299,46 @@ mod tests {
         pass.techniques[0].passes[0].name = "Main".into();
         assert!(compare(&a, &pass).unwrap_err().0.contains("technique `T`"));
         assert_ne!(fingerprint(&a), fingerprint(&retyped));
+    }
+
+    /// A pixel shader sampling parameter `parameter` on `unit`.
+    fn sampling(parameter: u8, unit: u8) -> Shader {
+        Shader {
+            stage: ShaderStage::Pixel,
+            source_file: None,
+            entry_point: None,
+            code: Vec::new(),
+            samplers: vec![Sampler {
+                ty: SamplerType::Sampler2D,
+                texture_slot: unit,
+                sampler_slot: unit,
+                state: None,
+                name: format!("ps_s{unit}"),
+                parameter,
+            }],
+            cbuffers: Vec::new(),
+            attributes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_texture_on_another_unit_is_a_layout_change() {
+        let mut a = effect(vec![float("Tint", 4)]);
+        a.parameters
+            .push(Parameter::texture("Sprite", ParameterType::Texture2D));
+        a.shaders.push(sampling(1, 0));
+        let mut b = a.clone();
+        b.shaders[0] = sampling(1, 1);
+        assert_eq!(
+            compare(&a, &b).unwrap_err().0,
+            "texture `Sprite` moved from texture units [0] to [1]; the generated `textures` \
+             constants name the old units"
+        );
+        assert_ne!(fingerprint(&a), fingerprint(&b));
+        // Another sampler name on the same unit is shader code, not layout.
+        let mut c = a.clone();
+        c.shaders[0].samplers[0].name = "ps_sprite".into();
+        assert_eq!(compare(&a, &c), Ok(()));
+        assert_eq!(fingerprint(&a), fingerprint(&c));
     }
 }

@@ -33,6 +33,7 @@ use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 
 use crate::params::EffectParams;
+use crate::BuildOptions;
 
 /// A compiled effect known at build time; implemented by the `Effect` marker type of every
 /// module `include_effect!` generates (`tint::Effect` for `shaders/tint.fx`).
@@ -48,17 +49,19 @@ pub trait Effect: 'static {
     const MGFX: &'static [u8];
     /// The effect's source file name (`tint.fx`), for messages.
     const NAME: &'static str;
-    /// [`shadowdusk_mgfx::layout::fingerprint`] of `MGFX`: the register records, parameters
-    /// and techniques the generated code was made for. An effect with the same fingerprint fits
-    /// the same `Params`, passes and slots (what shader hot reload checks). 0 when unknown.
+    /// [`shadowdusk_mgfx::layout::fingerprint`] of `MGFX`: the register records, parameters,
+    /// texture units and techniques the generated code was made for. An effect with the same
+    /// fingerprint fits the same `Params`, passes and slots: `gl::GlEffect` checks it when it
+    /// loads `MGFX` and when a hot reload replaces it. 0 when unknown (checks nothing).
     const LAYOUT: u64 = 0;
     /// The effect file `MGFX` was compiled from, as an absolute path at build time (what
     /// `hot::HotEffect::new` watches); `""` when unknown.
     const SOURCE: &'static str = "";
-    /// The `(name, value)` defines it was compiled with.
-    const DEFINES: &'static [(&'static str, &'static str)] = &[];
-    /// The include folders it was compiled with.
-    const INCLUDE_DIRS: &'static [&'static str] = &[];
+    /// Every file the compile read, absolute at build time: `SOURCE` first, then its includes
+    /// (what `hot::HotEffect::new` watches without compiling first); empty when unknown.
+    const FILES_READ: &'static [&'static str] = &[];
+    /// The options it was compiled with (what a hot reload compiles with).
+    const OPTIONS: BuildOptions = BuildOptions::DEFAULT;
 }
 
 /// One pass of one technique of effect `E`, as a value: what

@@ -1,14 +1,18 @@
 //! Shader hot reload that keeps the typed contract (feature `hot-reload`, meant for debug
 //! builds).
 //!
-//! A [`HotEffect<E>`] is a [`GlEffect<E>`] whose source file is watched: every file the effect
-//! read (includes too) is recompiled on a background thread by the same compiler the build
-//! uses (`shadowdusk_compiler::watch`, DXC found the same way), and [`HotEffect::poll`], called
-//! once a frame, swaps the new program in when it is ready. The generated `E::Params`, passes
-//! and texture slots were made for `E`'s register layout ([`Effect::LAYOUT`]), so a new effect
-//! is swapped in only if its layout is the same; otherwise it is refused with the parameter
-//! named and the old effect keeps running. A compile error is reported as the build prints it
-//! (`path:line:col: error[CODE]: …` and a snippet), and nothing is swapped.
+//! A [`HotEffect<E>`] is a [`GlEffect<E>`] whose source file is watched: after a change to any
+//! file the effect read (includes too), it is recompiled on a background thread by the same
+//! compiler the build uses (`shadowdusk_compiler::watch`, DXC found the same way) with the
+//! build's options ([`Effect::OPTIONS`]: MGFX version, `/WX`, defines, include folders), and
+//! [`HotEffect::poll`], called once a frame, swaps the new program in when it is ready. Nothing
+//! is compiled when it starts: the files to watch are the ones the build read
+//! ([`Effect::FILES_READ`]). The generated `E::Params`, passes and texture slots were made for
+//! `E`'s layout (registers, parameters, texture units, techniques: [`Effect::LAYOUT`]), so a
+//! new effect is swapped in only if its layout is that one; otherwise it is refused with the
+//! parameter or texture named and the old effect keeps running. A compile error is reported as
+//! the build prints it (`path:line:col: error[CODE]: …` and a snippet), and nothing is
+//! swapped. A reload leaves the program that was bound before it bound.
 //!
 //! ```no_run
 //! # fn frame(ctx: &shadowdusk::gl::GlContext) -> Result<(), String> {
@@ -31,9 +35,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use shadowdusk_compiler::watch::Watcher;
+use shadowdusk_compiler::MgfxVersion;
 
 use crate::gl::{GlContext, GlEffect, GlError, ReplaceError};
-use crate::Effect;
+use crate::{BuildOptions, Effect};
 
 /// What [`HotEffect::poll`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +65,9 @@ pub enum HotError {
     /// The effect's source file is not known (`E::SOURCE` is empty) or cannot be watched.
     #[error("cannot watch the effect's source: {0}")]
     Watch(String),
+    /// The build's options ([`Effect::OPTIONS`]) ask for what this compiler cannot do.
+    #[error("cannot recompile the effect as the build did: {0}")]
+    Options(String),
 }
 
 /// A [`GlEffect<E>`] that follows its source file; see the module docs.
@@ -70,27 +78,33 @@ pub struct HotEffect<E: Effect> {
 }
 
 impl<E: Effect> HotEffect<E> {
-    /// Loads `E` and watches the file it was compiled from at build time (`E::SOURCE`), with
-    /// the build's defines and include folders.
+    /// Loads `E` and watches the files the build read to compile it (`E::SOURCE` and
+    /// `E::FILES_READ`), to recompile with the build's options (`E::OPTIONS`). Compiles
+    /// nothing until one of them changes.
     pub fn new(ctx: &GlContext) -> Result<HotEffect<E>, HotError> {
         if E::SOURCE.is_empty() {
             return Err(HotError::Watch(format!("{} has no source path", E::NAME)));
         }
-        Self::watching(ctx, Path::new(E::SOURCE))
+        let files_read: Vec<PathBuf> = E::FILES_READ.iter().map(PathBuf::from).collect();
+        Self::start(ctx, Path::new(E::SOURCE), &files_read)
     }
 
-    /// Loads `E` and watches `source` instead (a copy of the shaders, say), compiled with the
-    /// build's defines and include folders.
+    /// Loads `E` and watches `source` instead (a copy of the shaders, say), recompiled with the
+    /// build's options (`E::OPTIONS`). The files it includes are learned on the watcher's
+    /// thread, by preprocessing it (no compile on the caller's thread).
     pub fn watching(ctx: &GlContext, source: &Path) -> Result<HotEffect<E>, HotError> {
+        Self::start(ctx, source, &[])
+    }
+
+    fn start(
+        ctx: &GlContext,
+        source: &Path,
+        files_read: &[PathBuf],
+    ) -> Result<HotEffect<E>, HotError> {
+        let options = compiler_options(&E::OPTIONS).map_err(HotError::Options)?;
         let effect = GlEffect::<E>::new(ctx)?;
-        let mut options = shadowdusk_compiler::Options::default();
-        options.preprocess.defines = E::DEFINES
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        options.preprocess.include_dirs = E::INCLUDE_DIRS.iter().map(PathBuf::from).collect();
         let root = std::env::current_dir().unwrap_or_default();
-        let watcher = Watcher::new(source, options, &root).map_err(HotError::Watch)?;
+        let watcher = Watcher::new(source, files_read, options, &root).map_err(HotError::Watch)?;
         Ok(HotEffect {
             effect,
             watcher,
@@ -142,6 +156,34 @@ impl<E: Effect> HotEffect<E> {
     }
 }
 
+/// The compiler's options for what the build used.
+fn compiler_options(build: &BuildOptions) -> Result<shadowdusk_compiler::Options, String> {
+    let mgfx_version = match build.mgfx_version {
+        10 => MgfxVersion::V10,
+        11 => MgfxVersion::V11,
+        v => {
+            return Err(format!(
+                "it was built as MGFX v{v}, which this compiler does not write (v10 or v11); \
+                 rebuild the game with the same ShadowDusk version as its runtime"
+            ))
+        }
+    };
+    let mut options = shadowdusk_compiler::Options {
+        warnings_as_errors: build.warnings_as_errors,
+        mgfx_version,
+        source_name: (!build.source_name.is_empty()).then(|| build.source_name.to_string()),
+        ..Default::default()
+    };
+    options.preprocess.debug = build.debug;
+    options.preprocess.defines = build
+        .defines
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    options.preprocess.include_dirs = build.include_dirs.iter().map(PathBuf::from).collect();
+    Ok(options)
+}
+
 impl<E: Effect> Deref for HotEffect<E> {
     type Target = GlEffect<E>;
     fn deref(&self) -> &GlEffect<E> {
@@ -152,5 +194,41 @@ impl<E: Effect> Deref for HotEffect<E> {
 impl<E: Effect> DerefMut for HotEffect<E> {
     fn deref_mut(&mut self) -> &mut GlEffect<E> {
         &mut self.effect
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builds_options_become_the_compilers() {
+        let built = BuildOptions {
+            mgfx_version: 11,
+            warnings_as_errors: true,
+            debug: true,
+            defines: &[("QUALITY", "2")],
+            include_dirs: &["/game/shaders/include"],
+            source_name: "shaders/tint.fx",
+        };
+        let o = compiler_options(&built).expect("options");
+        assert_eq!(o.mgfx_version, MgfxVersion::V11);
+        assert!(o.warnings_as_errors && o.preprocess.debug);
+        assert_eq!(o.preprocess.defines, [("QUALITY".into(), "2".into())]);
+        assert_eq!(
+            o.preprocess.include_dirs,
+            [PathBuf::from("/game/shaders/include")]
+        );
+        assert_eq!(o.source_name.as_deref(), Some("shaders/tint.fx"));
+        assert_eq!(
+            compiler_options(&BuildOptions::DEFAULT).expect("defaults"),
+            shadowdusk_compiler::Options::default()
+        );
+        let future = BuildOptions {
+            mgfx_version: 12,
+            ..BuildOptions::DEFAULT
+        };
+        let why = compiler_options(&future).unwrap_err();
+        assert!(why.contains("MGFX v12"), "{why}");
     }
 }

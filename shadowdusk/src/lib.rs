@@ -72,9 +72,11 @@
 /// The MGFX container model, reader and writer (the `shadowdusk-mgfx` crate).
 pub use shadowdusk_mgfx as mgfx;
 
+mod build_options;
 mod effect;
 pub mod params;
 
+pub use build_options::BuildOptions;
 pub use effect::{Effect, Pass, TextureSlot};
 
 #[cfg(feature = "macros")]

@@ -17,10 +17,17 @@ pub mod array_uniform_vs {
         type Technique = Technique;
         const MGFX: &'static [u8] = MGFX;
         const NAME: &'static str = "ArrayUniformVs.fx";
-        const LAYOUT: u64 = 11457035932955856060u64;
+        const LAYOUT: u64 = 2309009906074214263u64;
         const SOURCE: &'static str = "";
-        const DEFINES: &'static [(&'static str, &'static str)] = &[];
-        const INCLUDE_DIRS: &'static [&'static str] = &[];
+        const FILES_READ: &'static [&'static str] = &[];
+        const OPTIONS: ::shadowdusk::BuildOptions = ::shadowdusk::BuildOptions {
+            mgfx_version: 10,
+            warnings_as_errors: false,
+            debug: false,
+            defines: &[],
+            include_dirs: &[],
+            source_name: "",
+        };
     }
     /// The constant-buffer registers of the effect, one field per MGFX constant-buffer record in record order, laid out exactly as MonoGame uploads them (`glUniform4fv` of `size / 16` vec4s per record).
     ///

@@ -47,7 +47,7 @@ pub fn run(root: &Path) -> Result<(), String> {
             .to_string_lossy()
             .into_owned();
         let original = std::fs::read_to_string(fx).map_err(|e| e.to_string())?;
-        let watcher = Watcher::new(fx, Options::default(), &tmp)?;
+        let watcher = Watcher::new(fx, &[], Options::default(), &tmp)?;
         let (mut compile, mut link, mut ready) = (Vec::new(), Vec::new(), Vec::new());
         for round in 0..ROUNDS {
             let saved = Instant::now();

@@ -336,14 +336,11 @@ pub(crate) fn effect_marker(
             .map(|p| p.display().to_string())
             .unwrap_or_default(),
     );
-    let defines = options.defines.iter().map(|(k, v)| {
-        let (k, v) = (Literal::string(k), Literal::string(v));
-        quote!((#k, #v))
-    });
-    let include_dirs = options
-        .include_dirs
+    let files_read = options
+        .files_read
         .iter()
-        .map(|d| Literal::string(&d.display().to_string()));
+        .map(|p| Literal::string(&p.display().to_string()));
+    let build_options = build_options(ctx, effect, &options.build);
     quote! {
         #doc
         pub enum Effect {}
@@ -355,8 +352,41 @@ pub(crate) fn effect_marker(
             const NAME: &'static str = #name;
             const LAYOUT: u64 = #layout;
             const SOURCE: &'static str = #source;
-            const DEFINES: &'static [(&'static str, &'static str)] = &[#(#defines),*];
-            const INCLUDE_DIRS: &'static [&'static str] = &[#(#include_dirs),*];
+            const FILES_READ: &'static [&'static str] = &[#(#files_read),*];
+            const OPTIONS: #k::BuildOptions = #build_options;
+        }
+    }
+}
+
+/// The runtime's `BuildOptions` value for `build`: what hot reload compiles with. The MGFX
+/// version is the one `effect` was written in.
+fn build_options(
+    ctx: &Ctx,
+    effect: &shadowdusk_mgfx::Effect,
+    build: &crate::pipeline::Options,
+) -> TokenStream {
+    let k = &ctx.krate;
+    let version = Literal::u8_unsuffixed(effect.version);
+    let wx = build.warnings_as_errors;
+    let debug = build.preprocess.debug;
+    let defines = build.preprocess.defines.iter().map(|(k, v)| {
+        let (k, v) = (Literal::string(k), Literal::string(v));
+        quote!((#k, #v))
+    });
+    let include_dirs = build
+        .preprocess
+        .include_dirs
+        .iter()
+        .map(|d| Literal::string(&d.display().to_string()));
+    let source_name = Literal::string(build.source_name.as_deref().unwrap_or(""));
+    quote! {
+        #k::BuildOptions {
+            mgfx_version: #version,
+            warnings_as_errors: #wx,
+            debug: #debug,
+            defines: &[#(#defines),*],
+            include_dirs: &[#(#include_dirs),*],
+            source_name: #source_name,
         }
     }
 }

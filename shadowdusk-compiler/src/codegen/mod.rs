@@ -12,7 +12,8 @@
 //!   `accessors`); `shadowdusk::params::EffectParams` for the loader; `Pod`/`Zeroable` when
 //!   the runtime crate's `bytemuck` feature is on;
 //! - `Effect`: an empty enum implementing the runtime's `Effect` trait (bytes, `Params`,
-//!   `Technique`, name), the type parameter of the runtime's typed effect;
+//!   `Technique`, name, layout fingerprint, and for hot reload the source, the files read and
+//!   the build's options), the type parameter of the runtime's typed effect;
 //! - `Technique`, `passes::*` (`Pass<Effect>` values), `textures` (`TextureSlot<Effect>`
 //!   values): techniques, passes and texture parameters typed by their effect.
 //!
@@ -76,10 +77,12 @@ pub struct CodegenOptions {
     /// The effect file it was compiled from (absolute), for shader hot reload (`Effect::SOURCE`);
     /// `None` writes `""`.
     pub source: Option<PathBuf>,
-    /// The defines it was compiled with (`Effect::DEFINES`), so a hot reload compiles alike.
-    pub defines: Vec<(String, String)>,
-    /// The include folders it was compiled with (`Effect::INCLUDE_DIRS`).
-    pub include_dirs: Vec<PathBuf>,
+    /// Every file the compile read, absolute (`Effect::FILES_READ`): what hot reload watches
+    /// without compiling first.
+    pub files_read: Vec<PathBuf>,
+    /// The options it was compiled with (`Effect::OPTIONS`), so a hot reload compiles alike.
+    /// The MGFX version written is the effect's own.
+    pub build: crate::pipeline::Options,
 }
 
 impl CodegenOptions {
@@ -90,8 +93,8 @@ impl CodegenOptions {
             mgfx,
             crate_path: "::shadowdusk".to_string(),
             source: None,
-            defines: Vec::new(),
-            include_dirs: Vec::new(),
+            files_read: Vec::new(),
+            build: crate::pipeline::Options::default(),
         }
     }
 }

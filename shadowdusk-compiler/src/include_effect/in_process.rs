@@ -19,7 +19,8 @@ pub(super) fn expand(
     shown: &str,
     env: &super::MacroEnv,
 ) -> Result<TokenStream, String> {
-    let compiled = pipeline::compile_file(abs, &pipeline::Options::default())
+    let build = pipeline::Options::default();
+    let compiled = pipeline::compile_file(abs, &build)
         .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
     let module_name = match &input.name {
         Some(n) => n.to_string().trim_start_matches("r#").to_string(),
@@ -34,8 +35,8 @@ pub(super) fn expand(
         mgfx: MgfxSource::Bytes(compiled.bytes),
         crate_path,
         source: Some(abs.to_path_buf()),
-        defines: Vec::new(),
-        include_dirs: Vec::new(),
+        files_read: compiled.reflection.files_read.clone(),
+        build,
     };
     let module = codegen::generate(&compiled.effect, &compiled.reflection, &options)
         .map_err(|e| codegen_message(&e, shown, &compiled.reflection, &env.manifest_dir))?;

@@ -85,6 +85,7 @@ impl Crate {
             sources_hash: artifact::sources_hash(&c.reflection.files_read).unwrap(),
             defines: vec![("WARM".to_string(), "1".to_string())],
             include_dirs: Vec::new(),
+            warnings_as_errors: false,
             reflection: c.reflection,
             layout: c.effect.clone(),
         };
@@ -94,7 +95,7 @@ impl Crate {
             MgfxSource::IncludeBytes(paths.mgfx.clone()),
         );
         options.source = Some(manifest.source.clone());
-        options.defines = manifest.defines.clone();
+        options.build.preprocess.defines = manifest.defines.clone();
         let code = codegen::generate_string(&c.effect, &manifest.reflection, &options).unwrap();
         std::fs::write(&paths.code, code).unwrap();
         std::fs::write(
@@ -317,7 +318,7 @@ fn name_and_crate_rewrite_the_build_scripts_module_as_codegen_would() {
     let mut options = CodegenOptions::new("warm_tint", MgfxSource::IncludeBytes(mgfx));
     options.crate_path = "::engine::sd".to_string();
     options.source = Some(manifest.source.clone());
-    options.defines = manifest.defines.clone();
+    options.build.preprocess.defines = manifest.defines.clone();
     let text = codegen::generate_string(&effect, &manifest.reflection, &options).unwrap();
     let expected: syn::File = syn::parse_str(&text).unwrap();
     assert_eq!(quote!(#m).to_string(), quote!(#expected).to_string());

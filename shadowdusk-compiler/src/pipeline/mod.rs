@@ -18,7 +18,7 @@ use crate::source::SourceFiles;
 use crate::{effect, layout, preprocess};
 
 /// Compiler options.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Preprocessor options (platform, defines, include directories, debug).
     pub preprocess: preprocess::Options,

@@ -63,7 +63,7 @@ pub enum Platform {
 }
 
 /// Preprocessor settings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Target platform.
     pub platform: Platform,

@@ -48,6 +48,10 @@ impl<E: Effect> GlEffect<E> {
         let model = mgfx::read(E::MGFX)?;
         let params = E::Params::default();
         check_layout::<E>(&model, &params)?;
+        check_fingerprint::<E>(&model).map_err(|c| GlError::ParamsLayout {
+            effect: E::NAME,
+            what: c.0,
+        })?;
         Ok(GlEffect {
             loaded: LoadedEffect::new(ctx, model)?,
             params,
@@ -125,12 +129,14 @@ impl<E: Effect> GlEffect<E> {
     }
 
     /// Swaps in another compile of `E`'s effect (shader hot reload: the same source, edited)
-    /// when it has the same layout as the running one — the records, parameters and techniques
-    /// `E`'s generated code was made for ([`mgfx::layout::compare`]). Its shaders are compiled
-    /// and linked before anything is replaced, so on any error the running effect stays as it
-    /// was. Parameter values, textures and the sprite transform carry over.
+    /// when it has the layout `E`'s generated code was made for — the records, parameters,
+    /// texture units and techniques whose fingerprint is [`Effect::LAYOUT`]; a change is named
+    /// by comparing with the running effect ([`mgfx::layout::compare`]). Its shaders are
+    /// compiled and linked before anything is replaced, so on any error the running effect
+    /// stays as it was; the program bound before stays bound. Parameter values, textures and
+    /// the sprite transform carry over.
     pub fn replace_effect(&mut self, model: mgfx::Effect) -> Result<(), ReplaceError> {
-        mgfx::layout::compare(&self.loaded.model, &model).map_err(ReplaceError::Layout)?;
+        check_fits::<E>(&self.loaded.model, &model).map_err(ReplaceError::Layout)?;
         check_layout::<E>(&model, &self.params)?;
         let mut loaded = LoadedEffect::new(&self.loaded.ctx, model)?;
         loaded.textures = std::mem::take(&mut self.loaded.textures);
@@ -169,6 +175,35 @@ pub enum ReplaceError {
     /// The driver refused a shader or program of the new effect, or it is malformed.
     #[error(transparent)]
     Gl(#[from] GlError),
+}
+
+/// Whether `new` can replace `running` under `E`'s generated code. The check is `E::LAYOUT`
+/// (one hash of the new layout); the running effect is compared only to name what changed.
+fn check_fits<E: Effect>(
+    running: &mgfx::Effect,
+    new: &mgfx::Effect,
+) -> Result<(), mgfx::layout::LayoutChange> {
+    if E::LAYOUT != 0 && mgfx::layout::fingerprint(new) == E::LAYOUT {
+        return Ok(());
+    }
+    mgfx::layout::compare(running, new)?;
+    check_fingerprint::<E>(new)
+}
+
+/// Whether `model` has the layout `E`'s generated code was made for: its fingerprint is
+/// `E::LAYOUT` (0, unknown, for a hand-written [`Effect`], checks nothing).
+fn check_fingerprint<E: Effect>(model: &mgfx::Effect) -> Result<(), mgfx::layout::LayoutChange> {
+    let found = mgfx::layout::fingerprint(model);
+    if E::LAYOUT == 0 || found == E::LAYOUT {
+        return Ok(());
+    }
+    Err(mgfx::layout::LayoutChange(format!(
+        "its layout fingerprint is {found:#018x}, but the code generated for {} expects \
+         {:#018x} (Effect::LAYOUT); rebuild so that the generated code and the effect come \
+         from one compile",
+        E::NAME,
+        E::LAYOUT
+    )))
 }
 
 /// Whether `params` has exactly `model`'s records, register for register: generated code

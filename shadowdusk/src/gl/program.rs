@@ -96,6 +96,9 @@ pub(crate) fn link(
             gl.delete_program(program);
             return Err(link_error(log));
         }
+        // The sampler uniforms are set on the program in use; whatever the caller had bound
+        // (a hot reload runs mid-frame) is bound again after.
+        let previous = gl.get_parameter_program(glow::CURRENT_PROGRAM);
         gl.use_program(Some(program));
         let attributes = attributes
             .iter()
@@ -107,6 +110,7 @@ pub(crate) fn link(
             }
         }
         let pos_fixup = gl.get_uniform_location(program, "posFixup");
+        gl.use_program(previous);
         Ok(LinkedProgram {
             program,
             pos_fixup,

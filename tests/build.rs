@@ -1,0 +1,13 @@
+//! Compiles `hot/options/` with options that are not the defaults (a define, an include folder,
+//! `/WX`, MGFX v11), for `tests/hot_reload.rs`: a reload must compile an effect as its build
+//! did. Every other effect of the tests is compiled in the macro (`in_process`) or at run time.
+
+fn main() {
+    shadowdusk_build::Builder::new()
+        .file("hot/options/glow_built.fx")
+        .define("GLOW_RED", "0.5")
+        .include_dir("hot/options/include")
+        .warnings_as_errors(true)
+        .mgfx_version(shadowdusk_build::MgfxVersion::V11)
+        .compile();
+}
