@@ -10,7 +10,7 @@
 #![deny(warnings)]
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use shadowdusk::gl::{GlEffect, GlError};
 use shadowdusk::hot::{HotEffect, Reload};
@@ -315,7 +315,7 @@ fn starting_compiles_nothing_on_the_callers_thread() {
     // `new`: the build's files are watched as they are; none is read.
     let source = Path::new(FifoGlow::SOURCE);
     let (done, writer) = fifo(source, original.clone(), BLOCKED);
-    let start = Instant::now();
+    let start = std::time::Instant::now();
     let mut fx = HotEffect::<FifoGlow>::new(h.ctx()).expect("hot effect");
     let took = start.elapsed();
     let _ = done.send(());
@@ -332,7 +332,7 @@ fn starting_compiles_nothing_on_the_callers_thread() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("glow.fx");
     let (_done, writer) = fifo(&copy, original, BLOCKED);
-    let start = Instant::now();
+    let start = std::time::Instant::now();
     let fx = HotEffect::<glow::Effect>::watching(h.ctx(), &copy).expect("hot effect");
     let took = start.elapsed();
     assert!(
