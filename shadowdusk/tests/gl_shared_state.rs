@@ -234,3 +234,24 @@ fn uploads_and_read_backs_set_the_pixel_store_state_they_need() {
         gl.delete_buffer(buffer);
     }
 }
+
+/// An effect dropped while its program is current leaves GL with a program that has no name:
+/// loading the next effect must not bind it again (GL_INVALID_VALUE, pending for the caller).
+#[test]
+fn loading_after_dropping_the_current_effect_raises_no_gl_error() {
+    let Some(h) = context("loading_after_dropping_the_current_effect_raises_no_gl_error") else {
+        return;
+    };
+    let ctx = h.context();
+    let gl = ctx.glow();
+    let screen = RenderTarget::backbuffer(4, 4);
+    let white = texel(ctx, WHITE);
+    let mut first = tinted(ctx, &white, [1.0, 0.0, 0.0, 1.0]);
+    first
+        .apply(tint::passes::sprite_drawing::P0, &screen)
+        .expect("apply");
+    drop(first);
+    let _second = tinted(ctx, &white, [0.0, 1.0, 0.0, 1.0]);
+    raise_invalid_enum(gl);
+    assert_only_the_callers_error(gl, "loading an effect while a deleted program is current");
+}

@@ -98,7 +98,11 @@ pub(crate) fn link(
         }
         // The sampler uniforms are set on the program in use; whatever the caller had bound
         // (a hot reload runs mid-frame) is bound again after.
-        let previous = gl.get_parameter_program(glow::CURRENT_PROGRAM);
+        // A program deleted while in use stays current, but binding it again is
+        // GL_INVALID_VALUE (Mesa), left pending for the caller: it becomes "none" instead.
+        let previous = gl.get_parameter_program(glow::CURRENT_PROGRAM).filter(|p| {
+            gl.is_program(*p) && gl.get_program_parameter_i32(*p, glow::DELETE_STATUS) == 0
+        });
         gl.use_program(Some(program));
         let attributes = attributes
             .iter()
