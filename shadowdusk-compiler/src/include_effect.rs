@@ -274,7 +274,11 @@ fn from_artifact(env: &MacroEnv, rel: &Path, abs: &Path) -> Result<Artifact, Str
             "the build script did not compile `{shown}` (no {} in OUT_DIR)\n\
              help: add it to the `shadowdusk_build::Builder` in build.rs (`.file(\"{shown}\")`, or a \
              `.dir(..)` that holds it), {in_process}",
-            paths.manifest.display()
+            paths
+                .manifest
+                .strip_prefix(out_dir)
+                .unwrap_or(&paths.manifest)
+                .display()
         )
     };
     let manifest = Manifest::load(&paths.manifest).ok_or_else(missing)?;

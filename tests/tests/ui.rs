@@ -1,8 +1,9 @@
 //! Compile-fail tests of `include_effect!` (trybuild): a shader syntax error, an HLSL type
 //! error, a missing include and a missing file each fail the build with a message naming the
-//! shader's file, line and column, under the macro's path literal (compiled `in_process`: these
-//! crates have no build script), and an effect without `in_process` in a crate without a build
-//! script is refused with what to do instead of being compiled with other options.
+//! shader's file, line and column, under the macro's path literal (compiled `in_process`), and
+//! an effect without `in_process` that the crate's build script did not compile is refused with
+//! what to do instead of being compiled with other options (`not_built.rs`; trybuild's crates
+//! run this crate's `build.rs`, which compiles only `hot/options/`).
 //!
 //! The typed runtime API refuses another effect's items at compile time: a pass (named, or
 //! taken from a technique), a texture slot and a `Params` of `grayscale` handed to a
