@@ -99,6 +99,11 @@ fn describe(p: &Option<PathBuf>) -> String {
     }
 }
 
+/// Whether the library is loaded in this process.
+pub fn is_loaded() -> bool {
+    LIBRARY.get().is_some()
+}
+
 /// The path DXC was loaded from (`None` = system loader), or the load error.
 pub fn loaded_path() -> Result<Option<PathBuf>, String> {
     library().map(|l| l.path.clone())

@@ -314,10 +314,43 @@ fn failure(text: String) -> DxcError {
 /// arguments it is run with.
 pub fn version() -> Option<String> {
     let sha = identity::library_id(instance::loaded_path().ok()?.as_deref());
-    Some(format!(
+    Some(version_of(&sha))
+}
+
+/// What [`version`] will say once DXC is loaded, found without loading it where the library
+/// is known by its file: the one `SHADOWDUSK_DXC` names, or the verified copy in the per-user
+/// cache, identified by their remembered content hashes ([`identity`]). A build whose effects
+/// are all cached then never maps DXC. The system loader's library (and a DXC still to be
+/// fetched) is only known once loaded, so it is loaded here.
+///
+/// Should the predicted file then fail to load and the loader fall back to another, [`version`]
+/// differs from this answer; callers that key on it compare the two after loading. `Err` is
+/// why DXC is unavailable (as [`load`] says it).
+pub fn expected_version() -> Result<String, String> {
+    match locate::candidates()?.into_iter().next() {
+        Some(locate::Candidate::Explicit(path)) => {
+            Ok(version_of(&identity::library_id(Some(&path))))
+        }
+        Some(locate::Candidate::Cached(cached)) => Ok(version_of(&cached.sha256)),
+        _ => {
+            load()?;
+            version().ok_or_else(|| "DXC was loaded but is not identified".to_string())
+        }
+    }
+}
+
+/// Whether this process has loaded DXC (tests check that a build served from its caches
+/// never did).
+pub fn is_loaded() -> bool {
+    instance::is_loaded()
+}
+
+/// The version string of the DXC library whose SHA-256 is `sha`, run with our arguments.
+fn version_of(sha: &str) -> String {
+    format!(
         "dxcompiler:{sha}:{}",
         args::arguments(Stage::Pixel, true).join(" ")
-    ))
+    )
 }
 
 /// Loads DXC as a compile would, fetching a pinned build into the per-user cache when it is
@@ -389,6 +422,18 @@ mod tests {
         let spv = compile(src, "main", Stage::Pixel).unwrap();
         assert_eq!(spv.words[0], 0x0723_0203, "SPIR-V magic");
         assert!(version().unwrap().starts_with("dxcompiler:"));
+    }
+
+    /// The prediction made without loading is the identity the loaded library has.
+    #[test]
+    fn the_expected_version_is_the_loaded_one() {
+        if missing_skips() {
+            return;
+        }
+        let expected = expected_version().expect("DXC is available");
+        load().unwrap();
+        assert_eq!(Some(expected), version());
+        assert!(is_loaded());
     }
 
     /// DXC 1.8 dereferences null completing an effect type in a struct member. The pipeline
