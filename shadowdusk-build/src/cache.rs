@@ -7,7 +7,8 @@
 //! its code generator, of the MGFX writer and packing in `shadowdusk-mgfx`, and the resolved
 //! hassle-rs and SPIRV-Cross versions; the artifact [`FORMAT`]; the SHA-256 of the loaded DXC
 //! library's contents — remembered per file by size and times so a build does not hash 35 MB —
-//! and its arguments, from [`dxc::version`]), the options (target,
+//! and its arguments, from [`expected_version`], which names the library a compile would load
+//! without loading it), the options (target,
 //! defines in order, include folders), the effect's path relative to the crate root (it names the
 //! module and appears in the manifest), and the path and full text of every file the
 //! preprocessor read. The key is the blake3 of exactly those, each length-prefixed. It is
@@ -43,11 +44,11 @@
 //! miss for that build, never a wrong artifact.
 //!
 //! [`Builder::cache_dir`]: crate::Builder::cache_dir
+//! [`expected_version`]: shadowdusk_compiler::dxc::expected_version
 
 use std::path::{Path, PathBuf};
 
 use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest, FORMAT};
-use shadowdusk_compiler::dxc;
 use shadowdusk_compiler::source::SourceFiles;
 
 use crate::Target;
@@ -67,16 +68,16 @@ pub(crate) struct Toolchain {
     /// [`shadowdusk_compiler::COMPILER_ID`]: the compiler's and the MGFX writer's sources, and
     /// the resolved hassle-rs and SPIRV-Cross versions.
     pub compiler: String,
-    /// [`dxc::version`]: the loaded DXC library's content hash and its arguments.
+    /// `dxc::expected_version`: the DXC library's content hash and its arguments.
     pub dxc: String,
 }
 
 impl Toolchain {
-    /// This process's compiler and DXC (loading DXC if no compile has yet).
-    pub(crate) fn current() -> Toolchain {
+    /// This process's compiler, with the DXC identified as `dxc` (`dxc::expected_version`).
+    pub(crate) fn with_dxc(dxc: &str) -> Toolchain {
         Toolchain {
             compiler: shadowdusk_compiler::COMPILER_ID.to_string(),
-            dxc: dxc::version().unwrap_or_else(|| "dxc:unavailable".into()),
+            dxc: dxc.to_string(),
         }
     }
 }

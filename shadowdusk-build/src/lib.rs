@@ -63,17 +63,22 @@
 mod cache;
 mod cargo;
 mod discover;
+mod dxc_on_demand;
 mod output;
 mod report;
 mod run;
+mod stamps;
 #[cfg(test)]
 mod tests;
+mod tokens;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use shadowdusk_compiler::artifact::ArtifactPaths;
 use shadowdusk_compiler::{pipeline, preprocess};
+
+use dxc_on_demand::DxcOnDemand;
 
 pub use report::{BuildError, EffectFailure};
 pub use run::CompileTimes;
@@ -117,6 +122,7 @@ pub struct Builder {
     jobs: Option<usize>,
     no_directives: bool,
     no_summary: bool,
+    no_warnings: bool,
     warnings_as_errors: bool,
     mgfx_version: MgfxVersion,
     cache_max_bytes: Option<u64>,
@@ -134,14 +140,24 @@ pub enum Origin {
     SharedCache,
 }
 
-/// How long one effect took.
-#[derive(Clone, Copy, Debug)]
+/// How long one effect took, by step (what `cargo xtask bench build` sums).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct EffectTimings {
     /// Preprocessing and hashing (the cache key).
     pub key: Duration,
+    /// Looking the key up: the manifest in `OUT_DIR`, the shared folder.
+    pub lookup: Duration,
     /// The compile, when there was one.
     pub compile: Option<CompileTimes>,
-    /// Everything, writing included.
+    /// Generating the Rust module's tokens.
+    pub codegen: Duration,
+    /// Formatting them into the module's text.
+    pub format: Duration,
+    /// Serialising the manifest.
+    pub manifest: Duration,
+    /// Writing the files (and storing them in the shared folder).
+    pub write: Duration,
+    /// Everything, from the first step to the last (waiting for a job token included).
     pub total: Duration,
 }
 
@@ -306,6 +322,13 @@ impl Builder {
         self
     }
 
+    /// Whether to print each effect's warnings as `cargo:warning=` lines (default `true`);
+    /// they are in [`EffectArtifact::warnings`] either way.
+    pub fn print_warnings(&mut self, on: bool) -> &mut Builder {
+        self.no_warnings = !on;
+        self
+    }
+
     /// Sends every printed line to `lines` instead of stdout.
     #[cfg(test)]
     pub(crate) fn capture(
@@ -358,15 +381,10 @@ impl Builder {
 
         let effects =
             discover::effects(&root, &self.dirs, &self.files).map_err(BuildError::setup)?;
-        // Without DXC every effect would fail the same way: say it once. (A failed build
-        // script always runs again, so no directive is needed to notice DXC arriving.)
-        if !effects.is_empty() {
-            // A first build on a machine may fetch DXC into the per-user cache; cargo shows a
-            // build script's warnings, never its stderr, so the one line about it is a warning.
-            if matches!(self.sink, cargo::Sink::Stdout) {
-                shadowdusk_compiler::dxc::provision::set_notice(cargo::print_warning);
-            }
-            shadowdusk_compiler::dxc::load().map_err(BuildError::no_dxc)?;
+        // A first build on a machine may fetch DXC into the per-user cache; cargo shows a
+        // build script's warnings, never its stderr, so the one line about it is a warning.
+        if matches!(self.sink, cargo::Sink::Stdout) {
+            shadowdusk_compiler::dxc::provision::set_notice(cargo::print_warning);
         }
         let include_dirs: Vec<PathBuf> = self
             .include_dirs
@@ -387,26 +405,54 @@ impl Builder {
             mgfx_version: self.mgfx_version,
             source_name: None,
         };
-        let ctx = run::Ctx {
-            key_base: cache::key_base(
-                &cache::Toolchain::current(),
+        let key_base = |dxc: &DxcOnDemand| {
+            cache::key_base(
+                &cache::Toolchain::with_dxc(dxc.key_identity()),
                 self.target,
                 &self.defines,
                 &include_dirs,
                 &root,
                 self.warnings_as_errors,
                 self.mgfx_version,
-            ),
+            )
+        };
+        // DXC is loaded by the first effect no cache holds, not here.
+        let dxc = if effects.is_empty() {
+            DxcOnDemand::known(String::new())
+        } else {
+            DxcOnDemand::expected()
+        };
+        let artifact_dir = out_dir.join(shadowdusk_compiler::artifact::DIR);
+        let base = key_base(&dxc);
+        let mut ctx = run::Ctx {
+            stamps: stamps::Stamps::load(&artifact_dir, &base),
+            key_base: base,
             root: root.clone(),
             out_dir,
             cache_dir,
             options,
+            dxc,
+            tokens: tokens::Tokens::from_env(),
         };
-        output::remove_stale_temporaries(&ctx.out_dir.join(shadowdusk_compiler::artifact::DIR));
-        let outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
+        output::remove_stale_temporaries(&artifact_dir);
+        let mut outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
+        if let Some(loaded) = ctx.dxc.drifted() {
+            // The keys named another DXC than the one that compiled: build again with the
+            // loaded one's (each effect is then a miss or a correct hit).
+            ctx.dxc = DxcOnDemand::known(loaded);
+            ctx.key_base = key_base(&ctx.dxc);
+            ctx.stamps = stamps::Stamps::load(&artifact_dir, &ctx.key_base);
+            outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
+        }
+        ctx.stamps.save();
         // The build is done with DXC: its worker processes end now, not when they expire, so
         // the build script leaves none behind.
         shadowdusk_compiler::dxc::release_workers();
+        // Without DXC every compile fails the same way: say it once. (A failed build script
+        // always runs again, so no directive is needed to notice DXC arriving.)
+        if let Some(e) = ctx.dxc.failure() {
+            return Err(BuildError::no_dxc(e.to_string()));
+        }
         let outcomes = outcomes?;
         if let Some(dir) = &ctx.cache_dir {
             let max = self.cache_max_bytes.unwrap_or_else(|| {
@@ -425,8 +471,10 @@ impl Builder {
         for o in outcomes {
             match o {
                 Ok(a) => {
-                    for w in &a.warnings {
-                        self.sink.warning(w);
+                    if !self.no_warnings {
+                        for w in &a.warnings {
+                            self.sink.warning(w);
+                        }
                     }
                     artifacts.push(a);
                 }

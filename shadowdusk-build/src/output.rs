@@ -7,11 +7,13 @@
 //! the build script's artifact is current ([`keep_current`]).
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use shadowdusk_compiler::artifact::{write_atomic, ArtifactPaths, Manifest};
 use shadowdusk_compiler::codegen::{self, CodegenOptions, MgfxSource};
 use shadowdusk_compiler::{pipeline, preprocess};
+
+use crate::EffectTimings;
 
 /// Removes the temporary files a killed build left in `dir` (its own `OUT_DIR`: cargo runs one
 /// build script of a crate at a time, so nothing else is writing there). They are never read,
@@ -51,17 +53,16 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
     }
 }
 
-/// Writes the `.mgfx`, the generated module and the manifest (last: it is what says the set is
-/// complete). Returns warnings for cargo (a module that could not be generated).
-pub(crate) fn write_artifacts(
+/// The typed module of the effect, or when code generation refuses it, a `compile_error!` in
+/// its place and a warning for cargo: the `.mgfx` is still usable at run time, and the crate
+/// fails only if it includes that module.
+pub(crate) fn module_code(
     paths: &ArtifactPaths,
     module_name: &str,
-    bytes: &[u8],
     effect: &shadowdusk_mgfx::Effect,
     manifest: &Manifest,
-) -> Result<Vec<String>, WriteError> {
-    let mut warnings = Vec::new();
-    write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
+    timings: &mut EffectTimings,
+) -> (String, Option<String>) {
     let mut options =
         CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
     // What shader hot reload needs to recompile the effect as this build did (`run::run_one`'s
@@ -69,26 +70,53 @@ pub(crate) fn write_artifacts(
     options.source = Some(manifest.source.clone());
     options.files_read = manifest.reflection.files_read.clone();
     options.build = build_options(manifest);
-    let code = match codegen::generate_string(effect, &manifest.reflection, &options) {
-        Ok(code) => code,
+    let generated = {
+        let t = Instant::now();
+        let tokens = codegen::generate(effect, &manifest.reflection, &options);
+        timings.codegen = t.elapsed();
+        let t = Instant::now();
+        let code = tokens.and_then(|t| codegen::format_module(t, &manifest.reflection, &options));
+        timings.format = t.elapsed();
+        code
+    };
+    match generated {
+        Ok(code) => (code, None),
         Err(e) => {
-            // The .mgfx is still usable at run time; only the typed module is refused, so
-            // the crate fails only if it includes that module.
             let msg = format!(
                 "{}: no Rust module generated: {e}",
                 manifest.relative.display()
             );
-            warnings.push(msg.clone());
-            format!("::core::compile_error!({msg:?});\n")
+            (format!("::core::compile_error!({msg:?});\n"), Some(msg))
         }
-    };
+    }
+}
+
+/// Writes the `.mgfx` (first: the generated module's header names its hash).
+pub(crate) fn write_mgfx(paths: &ArtifactPaths, bytes: &[u8]) -> Result<(), WriteError> {
+    write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
+    Ok(())
+}
+
+/// Writes the generated module and the manifest (last: it is what says the set is complete).
+pub(crate) fn write_module_and_manifest(
+    paths: &ArtifactPaths,
+    code: &str,
+    manifest: &Manifest,
+    timings: &mut EffectTimings,
+) -> Result<(), WriteError> {
+    let t = Instant::now();
     write_if_changed(&paths.code, code.as_bytes()).map_err(io(&paths.code))?;
+    timings.write += t.elapsed();
+    let t = Instant::now();
     let json = serde_json::to_string_pretty(manifest).map_err(|e| WriteError {
         path: paths.manifest.clone(),
         error: std::io::Error::other(e),
     })?;
+    timings.manifest = t.elapsed();
+    let t = Instant::now();
     write_if_changed(&paths.manifest, json.as_bytes()).map_err(io(&paths.manifest))?;
-    Ok(warnings)
+    timings.write += t.elapsed();
+    Ok(())
 }
 
 /// Moves the `.mgfx`'s modification time up to the newest file the effect was compiled from,

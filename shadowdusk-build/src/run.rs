@@ -1,6 +1,7 @@
 //! One effect from source to artifacts (key → `OUT_DIR` hit → shared hit → compile), and the
-//! rayon pool that runs them, bounded by the job count. Results come back in input order, so
-//! the output does not depend on which thread finished first.
+//! rayon pool that runs them, bounded by the job count and, inside cargo, by the job tokens
+//! each compile takes ([`crate::tokens`]). Results come back in input order, so the output does
+//! not depend on which thread finished first.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -13,7 +14,10 @@ use shadowdusk_compiler::preprocess;
 use shadowdusk_compiler::source::SourceFiles;
 
 use crate::discover::EffectFile;
+use crate::dxc_on_demand::DxcOnDemand;
 use crate::report::EffectFailure;
+use crate::stamps::Stamps;
+use crate::tokens::Tokens;
 use crate::{cache, output, EffectArtifact, EffectTimings, Origin};
 
 /// What every effect of one build shares.
@@ -23,6 +27,12 @@ pub(crate) struct Ctx {
     pub cache_dir: Option<PathBuf>,
     pub options: pipeline::Options,
     pub key_base: blake3::Hasher,
+    /// Loaded by the first miss.
+    pub dxc: DxcOnDemand,
+    /// Held by each compile.
+    pub tokens: Tokens,
+    /// Keys remembered by the stamps of what each effect read.
+    pub stamps: Stamps,
 }
 
 /// The result of one effect.
@@ -69,6 +79,40 @@ pub(crate) fn module_name(rel: &Path) -> String {
 
 fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     let start = Instant::now();
+    let mut timings = EffectTimings::default();
+    let paths = artifact::paths(&ctx.out_dir, &f.rel);
+
+    // 0. Nothing it read has changed since the last build: its artifacts are current, under
+    // the key remembered for them.
+    if let Some(entry) = ctx.stamps.unchanged(&f.rel) {
+        if [&paths.mgfx, &paths.code, &paths.manifest]
+            .iter()
+            .all(|p| p.is_file())
+        {
+            let deps = entry.deps();
+            output::keep_current(&paths.mgfx, &deps).map_err(|e| {
+                EffectFailure::other(
+                    f.rel.clone(),
+                    f.abs.clone(),
+                    deps.clone(),
+                    format!("cannot write {}: {e}", paths.mgfx.display()),
+                )
+            })?;
+            ctx.stamps.keep(&f.rel, entry);
+            timings.lookup = start.elapsed();
+            timings.total = start.elapsed();
+            return Ok(EffectArtifact {
+                relative: f.rel.clone(),
+                source: f.abs.clone(),
+                paths,
+                origin: Origin::OutDir,
+                cache_key: entry.key.clone(),
+                deps,
+                warnings: entry.warnings.clone(),
+                timings,
+            });
+        }
+    }
     let shader_failure =
         |e: CompileError| EffectFailure::shader(f.rel.clone(), f.abs.clone(), e, &ctx.root);
 
@@ -86,8 +130,11 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         }
     };
     let key = cache::key(&ctx.key_base, &f.rel, &files, &ctx.root);
-    let key_time = start.elapsed();
-    let paths = artifact::paths(&ctx.out_dir, &f.rel);
+    timings.key = start.elapsed();
+    let remember = |warnings: &[String]| {
+        let dirs = &ctx.options.preprocess.include_dirs;
+        ctx.stamps.remember(&f.rel, &key, &files, dirs, warnings);
+    };
     let io_failure = |deps: &[PathBuf], e: output::WriteError| {
         EffectFailure::other(
             f.rel.clone(),
@@ -96,7 +143,19 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
             format!("cannot write {}: {}", e.path.display(), e.error),
         )
     };
-    let done = |origin, deps: Vec<PathBuf>, compile, warnings| {
+    let keep_current = |deps: &[PathBuf]| {
+        output::keep_current(&paths.mgfx, deps).map_err(|error| {
+            io_failure(
+                deps,
+                output::WriteError {
+                    path: paths.mgfx.clone(),
+                    error,
+                },
+            )
+        })
+    };
+    let done = |origin, deps: Vec<PathBuf>, warnings, mut timings: EffectTimings| {
+        timings.total = start.elapsed();
         Ok(EffectArtifact {
             relative: f.rel.clone(),
             source: f.abs.clone(),
@@ -105,57 +164,64 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
             cache_key: key.clone(),
             deps,
             warnings,
-            timings: EffectTimings {
-                key: key_time,
-                compile,
-                total: start.elapsed(),
-            },
+            timings,
         })
     };
 
     // 2. Already in OUT_DIR.
+    let t = Instant::now();
     if let Some(fresh) = cache::out_dir_fresh(&paths, &key, &f.abs) {
         let deps = expanded.deps;
-        output::keep_current(&paths.mgfx, &deps).map_err(|error| {
-            io_failure(
-                &deps,
-                output::WriteError {
-                    path: paths.mgfx.clone(),
-                    error,
-                },
-            )
-        })?;
-        return done(Origin::OutDir, deps, None, fresh.warnings);
+        keep_current(&deps)?;
+        timings.lookup = t.elapsed();
+        remember(&fresh.warnings);
+        return done(Origin::OutDir, deps, fresh.warnings, timings);
     }
 
     let module = module_name(&f.rel);
-    let finish =
-        |bytes: &[u8], effect: &shadowdusk_mgfx::Effect, manifest: &Manifest, deps: &[PathBuf]| {
-            let warnings = output::write_artifacts(&paths, &module, bytes, effect, manifest)
-                .map_err(|e| io_failure(deps, e))?;
-            output::keep_current(&paths.mgfx, deps).map_err(|error| {
-                io_failure(
-                    deps,
-                    output::WriteError {
-                        path: paths.mgfx.clone(),
-                        error,
-                    },
-                )
-            })?;
-            Ok::<_, EffectFailure>(warnings)
-        };
+    let finish = |bytes: &[u8],
+                  effect: &shadowdusk_mgfx::Effect,
+                  manifest: &Manifest,
+                  deps: &[PathBuf],
+                  timings: &mut EffectTimings| {
+        let t = Instant::now();
+        output::write_mgfx(&paths, bytes).map_err(|e| io_failure(deps, e))?;
+        timings.write += t.elapsed();
+        let (code, refused) = output::module_code(&paths, &module, effect, manifest, timings);
+        output::write_module_and_manifest(&paths, &code, manifest, timings)
+            .map_err(|e| io_failure(deps, e))?;
+        let t = Instant::now();
+        keep_current(deps)?;
+        timings.write += t.elapsed();
+        Ok::<_, EffectFailure>(refused.into_iter().collect::<Vec<_>>())
+    };
 
     // 3. In the shared folder.
     if let Some(dir) = &ctx.cache_dir {
-        if let Some(hit) = cache::load_shared(dir, &key, &ctx.root, &f.abs, &paths) {
+        let hit = cache::load_shared(dir, &key, &ctx.root, &f.abs, &paths);
+        timings.lookup = t.elapsed();
+        if let Some(hit) = hit {
             let deps = expanded.deps;
-            let mut warnings = finish(&hit.bytes, &hit.effect, &hit.manifest, &deps)?;
+            let mut warnings = finish(&hit.bytes, &hit.effect, &hit.manifest, &deps, &mut timings)?;
+            remember(&hit.manifest.warnings);
             warnings.extend(hit.manifest.warnings.iter().cloned());
-            return done(Origin::SharedCache, deps, None, warnings);
+            return done(Origin::SharedCache, deps, warnings, timings);
         }
+    } else {
+        timings.lookup = t.elapsed();
     }
 
-    // 4. Compile.
+    // 4. Compile, holding a job token, with DXC loaded by the first effect that gets here.
+    let _token = ctx.tokens.acquire();
+    if let Err(e) = ctx.dxc.ready() {
+        // The build reports this once (`Builder::try_compile`), not once per effect.
+        return Err(EffectFailure::other(
+            f.rel.clone(),
+            f.abs.clone(),
+            expanded.deps,
+            e,
+        ));
+    }
     let t = Instant::now();
     // v11 shader records name the effect as the crate sees it, the same on every machine.
     let options = pipeline::Options {
@@ -163,7 +229,10 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         ..ctx.options.clone()
     };
     let compiled = pipeline::compile_file(&f.abs, &options).map_err(shader_failure)?;
-    let compile_time = t.elapsed();
+    timings.compile = Some(CompileTimes {
+        wall: t.elapsed(),
+        stages: compiled.timings,
+    });
     let shader_warnings: Vec<String> = if compiled.warnings.is_empty() {
         Vec::new()
     } else {
@@ -188,9 +257,17 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         reflection: compiled.reflection.clone(),
         layout: cache::layout_of(&compiled.effect),
     };
-    let mut warnings = finish(&compiled.bytes, &compiled.effect, &manifest, &compiled.deps)?;
+    let mut warnings = finish(
+        &compiled.bytes,
+        &compiled.effect,
+        &manifest,
+        &compiled.deps,
+        &mut timings,
+    )?;
+    remember(&manifest.warnings);
     warnings.extend(shader_warnings);
     if let Some(dir) = &ctx.cache_dir {
+        let t = Instant::now();
         if let Err(e) = cache::store_shared(dir, &key, &ctx.root, &compiled.bytes, &manifest) {
             warnings.push(format!(
                 "{}: could not store in the shared cache {}: {e}",
@@ -198,16 +275,9 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
                 dir.display()
             ));
         }
+        timings.write += t.elapsed();
     }
-    done(
-        Origin::Compiled,
-        compiled.deps,
-        Some(CompileTimes {
-            wall: compile_time,
-            stages: compiled.timings,
-        }),
-        warnings,
-    )
+    done(Origin::Compiled, compiled.deps, warnings, timings)
 }
 
 /// How long a compile took: wall time and the pipeline's per-stage sums.

@@ -697,3 +697,66 @@ fn the_generated_code_carries_the_build_options_for_hot_reload() {
         }
     }
 }
+
+/// Once what an effect read has settled, a build takes its key from the stamps memo (no
+/// preprocessing); a header created where it shadows the one read, and an edit, still
+/// recompile the effect.
+#[test]
+fn settled_effects_skip_the_key_and_changes_are_still_seen() {
+    if skip("settled_effects_skip_the_key_and_changes_are_still_seen") {
+        return;
+    }
+    let f = Fixture::new();
+    // The header only in `other/`, searched after the including file's folder.
+    std::fs::remove_file(f.root.join("shaders/include/common.fxh")).expect("remove");
+    f.write("other/include/common.fxh", COMMON);
+    let build = || {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        ok(f.builder(&lines).include_dir("other").try_compile())
+    };
+    let keyed = |a: &Artifacts| -> Vec<bool> {
+        a.effects
+            .iter()
+            .map(|e| e.timings.key > std::time::Duration::ZERO)
+            .collect()
+    };
+    let settle = || std::thread::sleep(stamps::SETTLE + std::time::Duration::from_millis(200));
+    assert_eq!(build().compiled(), 2);
+    settle();
+    // Keys computed (and remembered, everything having settled), then taken from the memo.
+    assert_eq!(keyed(&build()), [true, true]);
+    let a = build();
+    assert_eq!(keyed(&a), [false, false]);
+    assert_eq!(a.cached(), 2);
+
+    // A header that now comes first in the search.
+    f.write(
+        "shaders/include/common.fxh",
+        &COMMON.replace("0.25, 1)", "0.125, 1)"),
+    );
+    let a = build();
+    assert_eq!(
+        origins(&a),
+        [
+            ("shaders/a.fx".into(), Origin::OutDir),
+            ("shaders/b.fx".into(), Origin::Compiled)
+        ]
+    );
+    let m = Manifest::load(&a.effects[1].paths.manifest).expect("manifest");
+    assert_eq!(
+        m.reflection.parameters[0].default.as_deref(),
+        Some(&[1.0, 0.5, 0.125, 1.0][..])
+    );
+
+    // An edit of a remembered file.
+    settle();
+    build();
+    assert_eq!(keyed(&build()), [false, false]);
+    f.edit(
+        "shaders/a.fx",
+        "float Amount = 0.25;",
+        "float Amount = 0.5;",
+    );
+    let a = build();
+    assert_eq!(a.effects[0].origin, Origin::Compiled);
+}

@@ -45,6 +45,7 @@ pub fn run(extra: &[String]) -> Result<(), String> {
     if wants("hot") {
         crate::bench_hot::run(&root)?;
     }
+    crate::bench_targets::print();
     Ok(())
 }
 

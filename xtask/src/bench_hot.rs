@@ -89,6 +89,11 @@ pub fn run(root: &Path) -> Result<(), String> {
         return Err("no corpus effect could be hot-reloaded".into());
     }
     all.sort_by_key(|(_, d)| *d);
+    crate::bench_targets::at_most(
+        "hot reload: save → program ready (median over the corpus)",
+        all[all.len() / 2].1,
+        Duration::from_millis(50),
+    );
     let (slowest, worst) = all.last().expect("not empty");
     println!(
         "{} effects: median save→ready {}, slowest {} ({slowest}); aim: under 50 ms",

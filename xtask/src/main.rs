@@ -4,6 +4,7 @@ mod bench;
 mod bench_build;
 mod bench_hostile;
 mod bench_hot;
+mod bench_targets;
 mod demo;
 mod fuzz;
 mod setup;

@@ -498,7 +498,15 @@ pub fn generate_string(
     reflection: &EffectReflection,
     options: &CodegenOptions,
 ) -> Result<String, CodegenError> {
-    let tokens = generate(effect, reflection, options)?;
+    format_module(generate(effect, reflection, options)?, reflection, options)
+}
+
+/// [`generate`]'s tokens as [`generate_string`] writes them: formatted, under the header.
+pub fn format_module(
+    tokens: TokenStream,
+    reflection: &EffectReflection,
+    options: &CodegenOptions,
+) -> Result<String, CodegenError> {
     let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError::Internal(e.to_string()))?;
     let bytes = match &options.mgfx {
         MgfxSource::Bytes(b) => b.clone(),

@@ -127,6 +127,21 @@ fn in_process_asked() -> bool {
 #[cfg(unix)]
 static WORKERS: isolate::Pool = isolate::Pool::new();
 
+/// Workers started by this process, and the time spent starting them (until each said it had
+/// loaded DXC): the benchmarks' view of what isolation costs a build.
+#[cfg(unix)]
+static STARTS: std::sync::Mutex<(usize, std::time::Duration)> =
+    std::sync::Mutex::new((0, std::time::Duration::ZERO));
+
+/// How many DXC worker processes this process has started, and how long they took to start in
+/// all (spawn until the worker has loaded DXC). Always zero where compiles run in process.
+pub fn worker_starts() -> (usize, std::time::Duration) {
+    #[cfg(unix)]
+    return *STARTS.lock().unwrap_or_else(|e| e.into_inner());
+    #[cfg(not(unix))]
+    (0, std::time::Duration::ZERO)
+}
+
 /// Ends this process's idle DXC workers now instead of when they expire. The Builder calls it
 /// when a build is done, so a build script leaves no process behind; later compiles start new
 /// workers.
@@ -147,7 +162,14 @@ fn compile_isolated(
     let library = instance::loaded_path()
         .map_err(isolate::Died::Spawn)?
         .unwrap_or_else(|| pins::library_file_name().into());
-    let spawn = || worker::spawn(&library, limits);
+    let spawn = || {
+        let t = std::time::Instant::now();
+        let worker = worker::spawn(&library, limits);
+        let mut starts = STARTS.lock().unwrap_or_else(|e| e.into_inner());
+        starts.0 += 1;
+        starts.1 += t.elapsed();
+        worker
+    };
     let mut died = None;
     let result = compile_with(|warnings_as_errors| {
         let arguments = args::arguments(stage, warnings_as_errors);

@@ -1,0 +1,303 @@
+//! Each effect's cache key, remembered by the stamps of everything that decided it, so a build
+//! in which nothing an effect read has changed neither runs the preprocessor for its key nor
+//! reads its manifest.
+//!
+//! The key is computed from contents (`cache.rs`), which needs the preprocessor: only it knows
+//! which files an effect reads. This memo, `OUT_DIR/shadowdusk/stamps.json`, maps an effect to
+//! the key its last build computed, with the stamp (size, modification and status-change
+//! times, inode) of every file it read and of every folder an `#include` searched: each file's
+//! own folder and the include folders, and the folders below them that a directive's path
+//! names. A file edited, replaced or touched changes its stamp; a header created where it would
+//! shadow another changes its folder's stamp. Any stamp that differs, or a key base (compiler,
+//! DXC, options) that differs, and the effect takes the full path, which computes its key from
+//! contents again.
+//!
+//! Racy stamps are not remembered: a file or folder changed within the last
+//! [`SETTLE`] may change again within the file system's timestamp tick without its stamp
+//! moving (as git's racily clean entries), so its effect is keyed from contents next time too.
+//! An `#include` whose path is not a literal, or a folder on a search path that differs from a
+//! directive's only in case (the preprocessor finds those), also leaves the effect unremembered.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use shadowdusk_compiler::source::SourceFiles;
+
+/// Changes younger than this are not remembered.
+pub(crate) const SETTLE: Duration = Duration::from_secs(2);
+/// Bumped when the file's meaning changes.
+const SCHEMA: u32 = 1;
+const FILE_NAME: &str = "stamps.json";
+
+/// What must be unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    len: u64,
+    modified_ns: u128,
+    /// Unix: status-change time and inode, which no tool sets back; zero elsewhere.
+    changed_ns: u128,
+    ino: u64,
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Stamp> {
+        let m = std::fs::metadata(path).ok()?;
+        let ns = |t: SystemTime| {
+            t.duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        };
+        #[cfg(unix)]
+        let (changed_ns, ino) = {
+            use std::os::unix::fs::MetadataExt;
+            let secs = u128::try_from(m.ctime()).unwrap_or(0);
+            let nanos = u128::try_from(m.ctime_nsec()).unwrap_or(0);
+            (secs * 1_000_000_000 + nanos, m.ino())
+        };
+        #[cfg(not(unix))]
+        let (changed_ns, ino) = (0, 0);
+        Some(Stamp {
+            len: m.len(),
+            modified_ns: ns(m.modified().ok()?),
+            changed_ns,
+            ino,
+        })
+    }
+
+    /// Whether the last change is older than [`SETTLE`] before `now`.
+    fn settled(&self, now: SystemTime) -> bool {
+        let horizon = now
+            .checked_sub(SETTLE)
+            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        self.modified_ns.max(self.changed_ns) < horizon
+    }
+}
+
+/// One effect's remembered key.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    pub key: String,
+    /// Every file read, the effect first, with its stamp.
+    files: Vec<(PathBuf, Stamp)>,
+    /// Every folder searched, with its stamp (`None`: it did not exist).
+    dirs: Vec<(PathBuf, Option<Stamp>)>,
+    /// What an `OUT_DIR` hit prints (the manifest's warnings).
+    pub warnings: Vec<String>,
+}
+
+impl Entry {
+    /// The files read, the effect first.
+    pub fn deps(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    fn unchanged(&self) -> bool {
+        self.files
+            .iter()
+            .all(|(p, s)| Stamp::of(p).as_ref() == Some(s))
+            && self.dirs.iter().all(|(p, s)| &Stamp::of(p) == s)
+    }
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct Memo {
+    schema: u32,
+    key_base: String,
+    effects: BTreeMap<String, Entry>,
+}
+
+/// The memo of one build: last build's entries, and this build's.
+pub(crate) struct Stamps {
+    path: PathBuf,
+    key_base: String,
+    old: BTreeMap<String, Entry>,
+    new: Mutex<BTreeMap<String, Entry>>,
+}
+
+impl Stamps {
+    /// The memo in `artifact_dir` (`OUT_DIR/shadowdusk`), for a build whose key base is
+    /// `key_base`; entries of another key base are dropped.
+    pub fn load(artifact_dir: &Path, key_base: &blake3::Hasher) -> Stamps {
+        let path = artifact_dir.join(FILE_NAME);
+        let key_base = key_base.clone().finalize().to_hex().to_string();
+        let old = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Memo>(&b).ok())
+            .filter(|m| m.schema == SCHEMA && m.key_base == key_base)
+            .map(|m| m.effects)
+            .unwrap_or_default();
+        Stamps {
+            path,
+            key_base,
+            old,
+            new: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The remembered entry of `rel` when nothing it depends on has changed.
+    pub fn unchanged(&self, rel: &Path) -> Option<&Entry> {
+        self.old.get(&name(rel)).filter(|e| e.unchanged())
+    }
+
+    /// Keeps `entry` (found unchanged) for the next build.
+    pub fn keep(&self, rel: &Path, entry: &Entry) {
+        self.lock().insert(name(rel), entry.clone());
+    }
+
+    /// Remembers `key` for `rel`, computed from `files` (what the preprocessor read) with
+    /// `include_dirs` searched, unless a stamp is racy or a search cannot be described.
+    pub fn remember(
+        &self,
+        rel: &Path,
+        key: &str,
+        files: &SourceFiles,
+        include_dirs: &[PathBuf],
+        warnings: &[String],
+    ) {
+        if let Some(entry) = entry(key, files, include_dirs, warnings) {
+            self.lock().insert(name(rel), entry);
+        }
+    }
+
+    /// Writes this build's entries (only when they differ from what is there).
+    pub fn save(&self) {
+        let memo = Memo {
+            schema: SCHEMA,
+            key_base: self.key_base.clone(),
+            effects: std::mem::take(&mut *self.lock()),
+        };
+        if let Ok(bytes) = serde_json::to_vec(&memo) {
+            let _ = crate::output::write_if_changed(&self.path, &bytes);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Entry>> {
+        self.new.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn name(rel: &Path) -> String {
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+fn entry(
+    key: &str,
+    files: &SourceFiles,
+    include_dirs: &[PathBuf],
+    warnings: &[String],
+) -> Option<Entry> {
+    let now = SystemTime::now();
+    let mut stamped = Vec::new();
+    for (_, f) in files.iter() {
+        let stamp = Stamp::of(&f.path)?;
+        // Read before this stamp; if it also settled before it, the text read is what the
+        // stamp describes.
+        if !stamp.settled(now) {
+            return None;
+        }
+        stamped.push((f.path.clone(), stamp));
+    }
+    let mut roots: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|(_, f)| f.path.parent().map(Path::to_path_buf))
+        .collect();
+    roots.extend(include_dirs.iter().cloned());
+    let mut dirs: Vec<PathBuf> = roots.clone();
+    for (_, f) in files.iter() {
+        for target in include_targets(&f.text)? {
+            let folders: Vec<&str> = target.split(['/', '\\']).collect();
+            let Some((_, folders)) = folders.split_last() else {
+                continue;
+            };
+            for root in &roots {
+                let mut dir = root.clone();
+                for part in folders.iter().filter(|p| !p.is_empty() && **p != ".") {
+                    if *part != ".." && !dir.join(part).is_dir() && case_variant_exists(&dir, part)
+                    {
+                        return None;
+                    }
+                    dir = dir.join(part);
+                    dirs.push(dir.clone());
+                }
+            }
+        }
+    }
+    dirs.sort();
+    dirs.dedup();
+    let mut stamped_dirs = Vec::with_capacity(dirs.len());
+    for d in dirs {
+        let stamp = Stamp::of(&d);
+        if stamp.as_ref().is_some_and(|s| !s.settled(now)) {
+            return None;
+        }
+        stamped_dirs.push((d, stamp));
+    }
+    Some(Entry {
+        key: key.to_string(),
+        files: stamped,
+        dirs: stamped_dirs,
+        warnings: warnings.to_vec(),
+    })
+}
+
+/// The paths of every `#include` line of `text`, taken or not; `None` when one is not a
+/// literal (a macro), so the folders it searches cannot be listed.
+fn include_targets(text: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let close = match rest.chars().next() {
+            Some('"') => '"',
+            Some('<') => '>',
+            _ => return None,
+        };
+        let inner = &rest[1..];
+        let end = inner.find(close)?;
+        out.push(inner[..end].to_string());
+    }
+    Some(out)
+}
+
+/// Whether `dir` holds an entry named `name` in another case (the preprocessor's include
+/// search accepts those, as fxc did on Windows).
+fn case_variant_exists(dir: &Path, name: &str) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_lines_are_found_and_a_macro_include_is_not_describable() {
+        let text = "#include \"a/b.fxh\"\n  #  include <c.fxh>\n// #include \"d.fxh\"\nfloat x;";
+        assert_eq!(
+            include_targets(text),
+            Some(vec!["a/b.fxh".to_string(), "c.fxh".to_string()])
+        );
+        assert_eq!(include_targets("#include HEADER\n"), None);
+    }
+
+    #[test]
+    fn a_fresh_change_is_not_settled() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let f = dir.path().join("a.fx");
+        std::fs::write(&f, "x").unwrap();
+        let s = Stamp::of(&f).unwrap();
+        assert!(!s.settled(SystemTime::now()));
+        assert!(s.settled(SystemTime::now() + SETTLE * 2));
+    }
+}
