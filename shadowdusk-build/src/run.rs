@@ -1,12 +1,15 @@
-//! One effect from source to artifacts (key → `OUT_DIR` hit → shared hit → compile), and the
-//! rayon pool that runs them, bounded by the job count and, inside cargo, by the job tokens
-//! each compile takes ([`crate::tokens`]). Results come back in input order, so the output does
-//! not depend on which thread finished first.
+//! One effect from source to artifacts (stamps hit → key → `OUT_DIR` hit → shared hit →
+//! compile), and the threads that run them: as many as the job count, taking effects from one
+//! queue, largest file first (the longest compiles start early, so no thread is left alone
+//! with one at the end), and inside cargo limited by the job token each compile holds
+//! ([`crate::tokens`]). Results come back in input order, so the output does not depend on
+//! which thread finished first.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use shadowdusk_compiler::artifact::{self, Manifest, FORMAT};
 use shadowdusk_compiler::pipeline::{self, CompileError};
@@ -38,18 +41,54 @@ pub(crate) struct Ctx {
 /// The result of one effect.
 pub(crate) type Outcome = Result<EffectArtifact, EffectFailure>;
 
-/// Runs every effect on a pool of `jobs` threads; outcomes are in `effects` order.
+/// Runs every effect on `jobs` threads; outcomes are in `effects` order.
 pub(crate) fn run_all(
     ctx: &Ctx,
     effects: &[EffectFile],
     jobs: usize,
 ) -> Result<Vec<Outcome>, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .thread_name(|i| format!("shadowdusk-{i}"))
-        .build()
-        .map_err(|e| format!("cannot start {jobs} compile threads: {e}"))?;
-    Ok(pool.install(|| effects.par_iter().map(|f| guarded(ctx, f)).collect()))
+    let size = |f: &EffectFile| std::fs::metadata(&f.abs).map_or(0, |m| m.len());
+    let mut order: Vec<(u64, usize)> = effects
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (size(f), i))
+        .collect();
+    order.sort_by_key(|&(size, i)| (std::cmp::Reverse(size), i));
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Outcome>>> = effects.iter().map(|_| Mutex::new(None)).collect();
+    let work = || {
+        while let Some(&(_, i)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let outcome = guarded(ctx, &effects[i]);
+            *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+        }
+    };
+    let threads = jobs.clamp(1, effects.len().max(1));
+    std::thread::scope(|s| {
+        let mut started = 0;
+        let mut failure = None;
+        for t in 0..threads {
+            match std::thread::Builder::new()
+                .name(format!("shadowdusk-{t}"))
+                .spawn_scoped(s, work)
+            {
+                Ok(_) => started += 1,
+                Err(e) => failure = Some(e),
+            }
+        }
+        // Fewer threads than asked only make the build slower; none at all is an error.
+        match failure {
+            Some(e) if started == 0 => Err(format!("cannot start {threads} compile threads: {e}")),
+            _ => Ok(()),
+        }
+    })?;
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .ok_or_else(|| "an effect was left unbuilt".to_string())
+        })
+        .collect()
 }
 
 /// A panic is a compiler bug; it fails that effect with a message naming it, not the whole
