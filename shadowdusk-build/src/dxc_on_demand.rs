@@ -4,7 +4,8 @@
 //! must not pay for DXC: mapping the 35 MB library, creating a compiler, starting worker
 //! processes. The cache key still names the DXC that would compile, so it comes from
 //! [`dxc::expected_version`], which identifies the library by its remembered content hash
-//! without loading it. The first miss loads DXC; should the loaded library not be the one
+//! without loading it. The first miss readies DXC (where compiles run in worker processes, they
+//! load it, not this one); should a library this process loaded not be the one
 //! predicted (the predicted file failed to load and the loader fell back to another), the keys
 //! were wrong and the caller builds again with the loaded one's.
 
@@ -42,11 +43,12 @@ impl DxcOnDemand {
         self.expected.as_deref().unwrap_or("dxc:unavailable")
     }
 
-    /// Loads DXC for a compile, once per build; `Err` says why it is unavailable.
+    /// Readies DXC for a compile, once per build ([`dxc::prepare`]: workers load the library,
+    /// this process only where it compiles itself); `Err` says why it is unavailable.
     pub(crate) fn ready(&self) -> Result<(), String> {
         self.loaded
             .get_or_init(|| match &self.expected {
-                Ok(_) => dxc::load(),
+                Ok(_) => dxc::prepare(),
                 Err(e) => Err(e.clone()),
             })
             .clone()
@@ -57,9 +59,14 @@ impl DxcOnDemand {
         self.loaded.get()?.as_ref().err().map(String::as_str)
     }
 
-    /// The loaded DXC's identity, when it is not the one the keys were made with.
+    /// The loaded DXC's identity, when it is not the one the keys were made with. Workers load
+    /// the predicted file itself; only a library this process loaded (the system's, or a
+    /// fallback after the predicted one failed) can differ.
     pub(crate) fn drifted(&self) -> Option<String> {
         self.loaded.get()?.as_ref().ok()?;
+        if !dxc::is_loaded() {
+            return None;
+        }
         let loaded = dxc::version()?;
         (Some(loaded.as_str()) != self.expected.as_deref().ok()).then_some(loaded)
     }

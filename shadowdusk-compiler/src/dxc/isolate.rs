@@ -175,6 +175,19 @@ impl Pool {
         }
     }
 
+    /// Starts a worker now and keeps it idle for the next request: a build that is about to
+    /// compile learns at once whether workers can load DXC, and the first compile finds one
+    /// ready.
+    pub fn start(
+        &self,
+        limits: &Limits,
+        spawn: impl Fn() -> Result<Worker, Died>,
+    ) -> Result<(), Died> {
+        let worker = spawn()?;
+        self.put_back(worker, limits);
+        Ok(())
+    }
+
     /// Ends every idle worker (killed and reaped). Later requests start new ones.
     pub fn release(&self) {
         let idle = std::mem::take(&mut *self.lock());

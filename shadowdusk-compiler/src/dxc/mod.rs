@@ -99,19 +99,35 @@ pub const SOURCE_NAME: &str = "shader.hlsl";
 /// [`DxcError::Crashed`] for this shader, never the end of the calling process. Where no worker
 /// can be started, and on Windows, it runs in this process.
 pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
-    load().map_err(DxcError::Unavailable)?;
     #[cfg(unix)]
     if !in_process_asked() {
         return match compile_isolated(&WORKERS, &isolate::Limits::standard(), hlsl, entry, stage) {
-            // No worker to be had (an executable that cannot be written or run, a process at
-            // its limit): compile here, as without isolation, rather than fail a shader DXC
-            // can compile.
+            // No worker to be had (an executable that cannot be written or run, a library the
+            // worker cannot load, a process at its limit): compile here, as without isolation,
+            // rather than fail a shader DXC can compile. Loading here also says exactly why
+            // DXC is unavailable when it is.
             Err(isolate::Died::Spawn(_)) => in_process(hlsl, entry, stage),
             Err(died) => Err(DxcError::Crashed(died.to_string())),
             Ok(result) => result,
         };
     }
     in_process(hlsl, entry, stage)
+}
+
+/// The library file workers load: the one this process loaded, or, when it has not loaded
+/// DXC, the file a load would take, found without loading it (`SHADOWDUSK_DXC`, the verified
+/// per-user copy), so a process whose compiles all run in workers never maps DXC itself. The
+/// system loader's library and a DXC still to be fetched are only had by loading.
+#[cfg(unix)]
+fn worker_library() -> Result<std::path::PathBuf, String> {
+    if !instance::is_loaded() {
+        match locate::candidates()?.into_iter().next() {
+            Some(locate::Candidate::Explicit(path)) => return Ok(path),
+            Some(locate::Candidate::Cached(cached)) => return Ok(cached.path),
+            _ => {}
+        }
+    }
+    Ok(instance::loaded_path()?.unwrap_or_else(|| pins::library_file_name().into()))
 }
 
 /// Set to `1`, DXC compiles in the calling process, without isolation: to measure what the
@@ -150,6 +166,20 @@ pub fn release_workers() {
     WORKERS.release();
 }
 
+/// Starts a worker on `library`, counted in [`worker_starts`].
+#[cfg(unix)]
+fn spawn_worker(
+    library: &std::path::Path,
+    limits: &isolate::Limits,
+) -> Result<isolate::Worker, isolate::Died> {
+    let t = std::time::Instant::now();
+    let worker = worker::spawn(library, limits);
+    let mut starts = STARTS.lock().unwrap_or_else(|e| e.into_inner());
+    starts.0 += 1;
+    starts.1 += t.elapsed();
+    worker
+}
+
 /// [`compile`] through `pool`'s workers: `Err` only when a worker died or could not start.
 #[cfg(unix)]
 fn compile_isolated(
@@ -159,17 +189,8 @@ fn compile_isolated(
     entry: &str,
     stage: Stage,
 ) -> Result<Result<Spirv, DxcError>, isolate::Died> {
-    let library = instance::loaded_path()
-        .map_err(isolate::Died::Spawn)?
-        .unwrap_or_else(|| pins::library_file_name().into());
-    let spawn = || {
-        let t = std::time::Instant::now();
-        let worker = worker::spawn(&library, limits);
-        let mut starts = STARTS.lock().unwrap_or_else(|e| e.into_inner());
-        starts.0 += 1;
-        starts.1 += t.elapsed();
-        worker
-    };
+    let library = worker_library().map_err(isolate::Died::Spawn)?;
+    let spawn = || spawn_worker(&library, limits);
     let mut died = None;
     let result = compile_with(|warnings_as_errors| {
         let arguments = args::arguments(stage, warnings_as_errors);
@@ -207,6 +228,7 @@ fn compile_isolated(
 
 /// [`compile`] in this process.
 fn in_process(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
+    load().map_err(DxcError::Unavailable)?;
     warm_up();
     instance::with_instance(|compiler, library| {
         compile_with(|warnings_as_errors| {
@@ -405,6 +427,31 @@ pub(crate) fn missing_skips() -> bool {
 /// compiler; the workers load the same file.
 pub fn load() -> Result<(), String> {
     instance::loaded_path().map(drop)
+}
+
+/// Readies DXC for compiles as [`compile`] will run them: where they run in worker processes
+/// and the library is known by its file, only finds it (the workers load it); otherwise loads
+/// it here ([`load`]). `Err` says why DXC is unavailable.
+pub fn prepare() -> Result<(), String> {
+    #[cfg(unix)]
+    if !in_process_asked() && !instance::is_loaded() {
+        if let Some(
+            locate::Candidate::Explicit(library)
+            | locate::Candidate::Cached(provision::Cached { path: library, .. }),
+        ) = locate::candidates()?.into_iter().next()
+        {
+            let limits = isolate::Limits::standard();
+            // A worker that starts has loaded the library; one that cannot falls through to
+            // loading here, which says why (or finds that only workers fail).
+            if WORKERS
+                .start(&limits, || spawn_worker(&library, &limits))
+                .is_ok()
+            {
+                return Ok(());
+            }
+        }
+    }
+    load()
 }
 
 /// Before the first in-process compile: one trivial compile alone, so DXC's lazily built global
