@@ -212,14 +212,15 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
         Some(p) => quote!(#p).to_string().replace(' ', ""),
         None => env.crate_path.clone(),
     };
+    let span = input.path.span();
     let code_path = artifact.code.to_str().filter(|_| krate == DEFAULT_CRATE);
-    let module = match (&input.name, code_path) {
+    let module = match (&input.name, code_path, artifact.module_name()) {
         // The file as the build script wrote it: rustc reads it (and tracks it) itself.
-        (None, Some(path)) => {
-            let span = input.path.span();
-            let mut lit = Literal::string(path);
-            lit.set_span(span);
-            quote_spanned!(span=> ::core::include!(#lit);)
+        (None, Some(path), _) => include_item(path, span),
+        // Renamed by a re-export rather than by rewriting the file's tokens, so rustc still
+        // reads the file itself (tokenizing it here cost milliseconds per invocation).
+        (Some(name), Some(path), Some(generated)) => {
+            renamed(include_item(path, span), generated, name, span)
         }
         _ => {
             let tokens: TokenStream = artifact.text.parse().map_err(|e| {
@@ -235,6 +236,34 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
     let mut out = module;
     out.extend(tracking_items(&abs, &artifact.deps));
     Ok(out)
+}
+
+/// `include!(path);` spanned on the path literal.
+fn include_item(path: &str, span: Span) -> TokenStream {
+    let mut lit = Literal::string(path);
+    lit.set_span(span);
+    quote_spanned!(span=> ::core::include!(#lit);)
+}
+
+/// `name = x` for a module rustc reads from the build script's file: the file inside a hidden
+/// module of its own, named after `x` (so two names for one effect do not collide), and the
+/// generated module re-exported as `x` with the visibility it is declared with (`pub`). Paths
+/// inside the module are absolute or `super::` within it, so the extra level changes nothing;
+/// rustdoc and rust-analyzer show the re-export as module `x` with the generated docs, whose
+/// links resolve where the module is declared.
+fn renamed(include: TokenStream, generated: &str, name: &Ident, span: Span) -> TokenStream {
+    let bare = name.to_string().trim_start_matches("r#").to_string();
+    let hidden = Ident::new(&format!("__shadowdusk_{bare}"), span);
+    let generated = Ident::new(generated, span);
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        mod #hidden {
+            #include
+        }
+        // An effect the crate never uses warns no more than the module itself would.
+        #[allow(unused_imports)]
+        pub use #hidden::#generated as #name;
+    }
 }
 
 /// The build script's generated module for one effect, checked current.
@@ -323,6 +352,23 @@ fn from_artifact(env: &MacroEnv, rel: &Path, abs: &Path) -> Result<Artifact, Str
         text,
         deps,
     })
+}
+
+impl Artifact {
+    /// The name of the module the file declares: the first line `pub mod <name> {` of the
+    /// formatted file (`codegen::generate_string`). `None` if there is none, and then the
+    /// tokens are rewritten instead.
+    fn module_name(&self) -> Option<&str> {
+        let rest = self
+            .text
+            .lines()
+            .find_map(|l| l.strip_prefix("pub mod "))?;
+        let name = rest.strip_suffix(" {")?;
+        let ident = !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
+        ident.then_some(name)
+    }
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
