@@ -42,7 +42,7 @@ use quote::{quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
-use crate::artifact::{self, Manifest};
+use crate::artifact;
 use crate::paths::normalize;
 
 #[cfg(feature = "compile")]
@@ -310,11 +310,11 @@ fn from_artifact(env: &MacroEnv, rel: &Path, abs: &Path) -> Result<Artifact, Str
                 .display()
         )
     };
-    let manifest = Manifest::load(&paths.manifest).ok_or_else(missing)?;
+    let manifest = Current::load(&paths.manifest).ok_or_else(missing)?;
     if !same_file(&manifest.source, abs) {
         return Err(missing());
     }
-    let mut deps = manifest.reflection.files_read.clone();
+    let mut deps = manifest.reflection.files_read;
     if deps.is_empty() {
         deps.push(abs.to_path_buf());
     }
@@ -371,7 +371,37 @@ impl Artifact {
     }
 }
 
+/// The part of a [`Manifest`](artifact::Manifest) that says whether the artifact is this effect's and current:
+/// read on every invocation, so the rest (reflection, layout: most of the file) is skipped
+/// rather than built.
+#[derive(serde::Deserialize)]
+struct Current {
+    format: u32,
+    source: PathBuf,
+    mgfx: PathBuf,
+    sources_hash: String,
+    reflection: CurrentFiles,
+}
+
+#[derive(serde::Deserialize)]
+struct CurrentFiles {
+    files_read: Vec<PathBuf>,
+}
+
+impl Current {
+    fn load(path: &Path) -> Option<Current> {
+        let text = std::fs::read(path).ok()?;
+        let m: Current = serde_json::from_slice(&text).ok()?;
+        (m.format == artifact::FORMAT).then_some(m)
+    }
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
+    // The build script records the path the macro computes the same way (normalized, under
+    // the crate root): equal names need no file system calls.
+    if normalize(a) == normalize(b) {
+        return true;
+    }
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => normalize(a) == normalize(b),

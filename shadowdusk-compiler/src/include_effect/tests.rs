@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use proc_macro2::{TokenStream, TokenTree};
 
 use super::*;
+use crate::artifact::Manifest;
 use crate::codegen::{self, CodegenOptions, MgfxSource};
 use crate::{dxc, pipeline};
 
