@@ -46,6 +46,8 @@ use crate::artifact;
 use crate::paths::normalize;
 
 #[cfg(feature = "compile")]
+mod expansion_cache;
+#[cfg(feature = "compile")]
 mod in_process;
 mod rewrite;
 mod search;
@@ -69,6 +71,11 @@ pub struct MacroEnv {
     /// `shadowdusk-macros` (and `shadowdusk`). Without it, `in_process` is an error naming the
     /// feature. It takes this crate's `compile` feature too.
     pub allow_in_process: bool,
+    /// Where `in_process` expansions are cached by content, so an unchanged effect is not
+    /// compiled again (an absolute folder; `None`: compile on every expansion). Cargo's
+    /// environment gives `SHADOWDUSK_EXPANSION_CACHE` or the per-user cache folder +
+    /// `shadowdusk/expansions`.
+    pub expansion_cache: Option<PathBuf>,
 }
 
 impl MacroEnv {
@@ -80,6 +87,7 @@ impl MacroEnv {
             out_dir: None,
             crate_path: DEFAULT_CRATE.to_string(),
             allow_in_process: cfg!(feature = "compile"),
+            expansion_cache: None,
         }
     }
 
@@ -91,7 +99,21 @@ impl MacroEnv {
         })?;
         let mut env = MacroEnv::new(manifest_dir);
         env.out_dir = std::env::var_os("OUT_DIR").map(PathBuf::from);
+        #[cfg(feature = "compile")]
+        {
+            env.expansion_cache = expansion_cache::dir_from_env();
+        }
         Ok(env)
+    }
+
+    /// Drops this process's in-memory `in_process` expansions from
+    /// [`expansion_cache`](Self::expansion_cache) (the folder keeps them), so the next
+    /// expansion reads the folder as a fresh rustc process would. For benchmarks and tests.
+    #[cfg(feature = "compile")]
+    pub fn forget_in_memory_expansions(&self) {
+        if let Some(dir) = &self.expansion_cache {
+            expansion_cache::ExpansionCache { dir }.forget_in_memory();
+        }
     }
 }
 

@@ -672,3 +672,5 @@ fn paths_are_shown_relative_to_the_crate_root() {
         "see shaders/a.fx and /w/crateX"
     );
 }
+
+mod expansion_cache;
