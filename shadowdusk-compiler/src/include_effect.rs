@@ -19,13 +19,17 @@
 //! (default `::shadowdusk`).
 //!
 //! Output: the module the build script generated, `OUT_DIR/shadowdusk/<path>.rs`
-//! ([`crate::artifact`]), brought in with `include!` (with `name` or `crate`, its tokens with the
-//! module name and the runtime path replaced), so the module is exactly the file a reader finds
-//! there and the macro does no code generation of its own. The artifact must exist and its
+//! ([`crate::artifact`]), brought in with `include!`, so the module is exactly the file a reader
+//! finds there and the macro does no code generation of its own. With `name = x` the `include!`
+//! sits in a hidden module `__shadowdusk_x` and the generated module is re-exported as `x`;
+//! with `crate = …` the file's tokens are parsed and the runtime path (and the name) replaced.
+//! The artifact must exist and its
 //! recorded source contents must match the files on disk; a missing or out-of-date artifact is
 //! an error saying what to do, never a silent compile with other options. `in_process` asks for
 //! the other way explicitly: the effect is compiled here with default options and generated
-//! with `MGFX` as a byte string (a crate without a build script). It needs the `compile` feature
+//! here (a crate without a build script), cached by content in [`MacroEnv::expansion_cache`]
+//! (`MGFX` then `include_bytes!` of the cached `.mgfx`; without a cache, a byte string). It
+//! needs the `compile` feature
 //! of this crate and [`MacroEnv::allow_in_process`] (the `in-process` feature of
 //! `shadowdusk-macros`); without them it is an error naming the feature. Either way the
 //! expansion holds a hidden `const _: &[u8] = include_bytes!(…)` per source file (the effect
@@ -381,10 +385,7 @@ impl Artifact {
     /// formatted file (`codegen::generate_string`). `None` if there is none, and then the
     /// tokens are rewritten instead.
     fn module_name(&self) -> Option<&str> {
-        let rest = self
-            .text
-            .lines()
-            .find_map(|l| l.strip_prefix("pub mod "))?;
+        let rest = self.text.lines().find_map(|l| l.strip_prefix("pub mod "))?;
         let name = rest.strip_suffix(" {")?;
         let ident = !name.is_empty()
             && !name.starts_with(|c: char| c.is_ascii_digit())

@@ -17,7 +17,8 @@
 //!
 //! # Where hits come from
 //!
-//! 1. This process's memory: rust-analyzer's proc-macro server keeps the macro loaded.
+//! 1. This process's memory (at most [`MEMORY_ENTRIES`] modules): rust-analyzer's proc-macro
+//!    server keeps the macro loaded.
 //! 2. A folder (`SHADOWDUSK_EXPANSION_CACHE`, default the per-user cache folder +
 //!    `shadowdusk/expansions`): `<key>.rs`, the module's tokens under a header line naming the
 //!    key and the blake3 of the `.mgfx` and of the tokens, and `<key>.mgfx`, the bytes, which the
@@ -82,9 +83,22 @@ pub(super) struct Entry {
 /// In-memory entries by folder and key.
 static MEMORY: Mutex<Option<HashMap<(PathBuf, String), Entry>>> = Mutex::new(None);
 
+/// How many modules memory holds: a long rust-analyzer session sees every edit of an effect as
+/// a new key, so beyond this it starts over (the folder still has them).
+const MEMORY_ENTRIES: usize = 512;
+
 fn memory<T>(f: impl FnOnce(&mut HashMap<(PathBuf, String), Entry>) -> T) -> T {
     let mut guard = MEMORY.lock().unwrap_or_else(PoisonError::into_inner);
     f(guard.get_or_insert_with(HashMap::new))
+}
+
+fn remember(dir: &Path, key: &str, entry: Entry) {
+    memory(|m| {
+        if m.len() >= MEMORY_ENTRIES {
+            m.clear();
+        }
+        m.insert((dir.to_path_buf(), key.to_string()), entry);
+    });
 }
 
 fn field(h: &mut blake3::Hasher, bytes: &[u8]) {
@@ -145,7 +159,7 @@ impl ExpansionCache<'_> {
             memory(|m| m.remove(&id));
         }
         let entry = self.load(key)?;
-        memory(|m| m.insert(id, entry.clone()));
+        remember(self.dir, key, entry.clone());
         Some(entry)
     }
 
@@ -202,7 +216,7 @@ impl ExpansionCache<'_> {
                 mgfx: self.mgfx_path(key),
                 mgfx_len: mgfx.len() as u64,
             };
-            memory(|m| m.insert((self.dir.to_path_buf(), key.to_string()), entry));
+            remember(self.dir, key, entry);
         }
         prune(self.dir, MAX_BYTES);
     }

@@ -56,7 +56,7 @@ pub(super) fn expand(
         .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
     let stored = cached.as_ref().and_then(|(cache, (key, _))| {
         let ok = cache.store_mgfx(key, &compiled.bytes).is_ok();
-        ok.then(|| (cache, key))
+        ok.then_some((cache, key))
     });
     let mgfx = match stored {
         Some((cache, key)) => MgfxSource::IncludeBytes(cache.mgfx_path(key)),

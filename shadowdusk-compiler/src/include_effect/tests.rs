@@ -172,7 +172,11 @@ fn expanded_module(tokens: &TokenStream) -> syn::ItemMod {
                 modules.extend(included_modules(&m));
             }
             syn::Item::Use(u) => {
-                assert!(matches!(u.vis, syn::Visibility::Public(_)), "{}", quote!(#u));
+                assert!(
+                    matches!(u.vis, syn::Visibility::Public(_)),
+                    "{}",
+                    quote!(#u)
+                );
                 let syn::UseTree::Path(p) = &u.tree else {
                     panic!("{}", quote!(#u))
                 };
@@ -188,7 +192,10 @@ fn expanded_module(tokens: &TokenStream) -> syn::ItemMod {
     assert_eq!(modules.len(), 1, "{tokens}");
     let mut m = modules.pop().unwrap();
     if let Some((generated, rename)) = alias {
-        assert_eq!(m.ident, generated, "the re-export names the included module");
+        assert_eq!(
+            m.ident, generated,
+            "the re-export names the included module"
+        );
         m.ident = rename;
     }
     m
@@ -361,7 +368,6 @@ fn name_and_crate_rewrite_the_build_scripts_module_as_codegen_would() {
     assert!(!module.contains("shadowdusk ::"), "{module}");
     assert!(module.contains("](warm_tint::Effect)"), "{module}");
     assert_eq!(tracked(&out).len(), 3, "MGFX, the effect and its include");
-
 }
 
 #[test]

@@ -52,7 +52,10 @@ fn mgfx_file(out: &TokenStream) -> PathBuf {
             _ => None,
         })
         .unwrap();
-    let lit = mgfx.split("include_bytes ! (").nth(1).expect("include_bytes");
+    let lit = mgfx
+        .split("include_bytes ! (")
+        .nth(1)
+        .expect("include_bytes");
     let lit = &lit[..lit.find(')').unwrap()];
     PathBuf::from(syn::parse_str::<LitStr>(lit.trim()).unwrap().value())
 }
@@ -87,7 +90,11 @@ fn an_unchanged_effect_is_served_from_memory_then_from_the_folder() {
     );
     let text = first.to_string();
     assert!(text.contains("0.125"), "{text}");
-    assert_eq!(run(INPUT, &env).to_string(), text, "a hit is the miss's tokens");
+    assert_eq!(
+        run(INPUT, &env).to_string(),
+        text,
+        "a hit is the miss's tokens"
+    );
 
     // An entry changed behind the process's back: memory still serves the module it stored…
     let (code, _) = newest_entry(&env);
@@ -97,7 +104,10 @@ fn an_unchanged_effect_is_served_from_memory_then_from_the_folder() {
     // compiled.
     env.forget_in_memory_expansions();
     let planted = run(INPUT, &env).to_string();
-    assert!(planted.contains("0.375") && !planted.contains("0.125"), "{planted}");
+    assert!(
+        planted.contains("0.375") && !planted.contains("0.125"),
+        "{planted}"
+    );
 
     // Errors are not cached: each expansion reports them.
     for _ in 0..2 {
@@ -119,13 +129,19 @@ fn an_edited_effect_or_include_is_a_miss_with_the_new_module() {
     std::fs::write(&header, COMMON.replace("c * 2", "c * 3")).unwrap();
     let edited = run(INPUT, &env);
     assert_ne!(edited.to_string(), first);
-    assert_eq!(std::fs::read(mgfx_file(&edited)).unwrap(), compiled_bytes(&k));
+    assert_eq!(
+        std::fs::read(mgfx_file(&edited)).unwrap(),
+        compiled_bytes(&k)
+    );
 
     let effect = k.root.join("shaders/tint.fx");
     std::fs::write(&effect, TINT.replace("0.125", "0.625")).unwrap();
     let edited = run(INPUT, &env);
     assert!(edited.to_string().contains("0.625"), "{edited}");
-    assert_eq!(std::fs::read(mgfx_file(&edited)).unwrap(), compiled_bytes(&k));
+    assert_eq!(
+        std::fs::read(mgfx_file(&edited)).unwrap(),
+        compiled_bytes(&k)
+    );
 
     // Another module name is another module.
     let named = run(r#""shaders/tint.fx", name = warm, in_process"#, &env);
@@ -169,8 +185,16 @@ fn a_damaged_or_foreign_entry_is_a_miss_not_a_wrong_module() {
         damage();
         env.forget_in_memory_expansions();
         assert_eq!(run(INPUT, &env).to_string(), first, "{what}");
-        assert_eq!(std::fs::read(&code).unwrap(), good_code, "{what}: stored again");
-        assert_eq!(std::fs::read(&mgfx).unwrap(), good_mgfx, "{what}: stored again");
+        assert_eq!(
+            std::fs::read(&code).unwrap(),
+            good_code,
+            "{what}: stored again"
+        );
+        assert_eq!(
+            std::fs::read(&mgfx).unwrap(),
+            good_mgfx,
+            "{what}: stored again"
+        );
     }
 
     // Another key's entry under this key's name.
@@ -208,10 +232,8 @@ fn a_folder_that_cannot_be_written_is_no_cache() {
 
 #[test]
 fn pruning_removes_the_entries_used_longest_ago() {
-    let dir = std::env::temp_dir().join(format!(
-        "shadowdusk-expansion-prune-{}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("shadowdusk-expansion-prune-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let base = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
@@ -220,7 +242,8 @@ fn pruning_removes_the_entries_used_longest_ago() {
             let p = dir.join(format!("{name}.{ext}"));
             std::fs::write(&p, vec![b'x'; len]).unwrap();
             let f = std::fs::File::options().append(true).open(&p).unwrap();
-            f.set_modified(base + Duration::from_secs(i as u64)).unwrap();
+            f.set_modified(base + Duration::from_secs(i as u64))
+                .unwrap();
         }
     }
     // A temporary file of a write in progress is not an entry.
@@ -228,10 +251,12 @@ fn pruning_removes_the_entries_used_longest_ago() {
     prune(&dir, 1200);
     assert!(dir.join("new.rs").is_file() && dir.join("mid.rs").is_file());
     prune(&dir, 1000);
-    let left: Vec<bool> = ["old.rs", "old.mgfx", "mid.rs", "mid.mgfx", "new.rs", "new.mgfx"]
-        .iter()
-        .map(|n| dir.join(n).is_file())
-        .collect();
+    let left: Vec<bool> = [
+        "old.rs", "old.mgfx", "mid.rs", "mid.mgfx", "new.rs", "new.mgfx",
+    ]
+    .iter()
+    .map(|n| dir.join(n).is_file())
+    .collect();
     assert_eq!(left, [false, false, true, true, true, true]);
     assert!(dir.join(".new.rs.1.0.tmp").is_file());
     let _ = std::fs::remove_dir_all(&dir);
