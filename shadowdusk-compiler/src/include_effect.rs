@@ -286,7 +286,8 @@ fn renamed(include: TokenStream, generated: &str, name: &Ident, span: Span) -> T
         mod #hidden {
             #include
         }
-        // An effect the crate never uses warns no more than the module itself would.
+        // An effect the crate never uses must not warn, as the module (`allow(dead_code)`)
+        // does not; rustc does not lint an unused `pub use` today, this keeps it so.
         #[allow(unused_imports)]
         pub use #hidden::#generated as #name;
     }
