@@ -19,13 +19,17 @@
 //! (default `::shadowdusk`).
 //!
 //! Output: the module the build script generated, `OUT_DIR/shadowdusk/<path>.rs`
-//! ([`crate::artifact`]), brought in with `include!` (with `name` or `crate`, its tokens with the
-//! module name and the runtime path replaced), so the module is exactly the file a reader finds
-//! there and the macro does no code generation of its own. The artifact must exist and its
+//! ([`crate::artifact`]), brought in with `include!`, so the module is exactly the file a reader
+//! finds there and the macro does no code generation of its own. With `name = x` the `include!`
+//! sits in a hidden module `__shadowdusk_x` and the generated module is re-exported as `x`;
+//! with `crate = …` the file's tokens are parsed and the runtime path (and the name) replaced.
+//! The artifact must exist and its
 //! recorded source contents must match the files on disk; a missing or out-of-date artifact is
 //! an error saying what to do, never a silent compile with other options. `in_process` asks for
 //! the other way explicitly: the effect is compiled here with default options and generated
-//! with `MGFX` as a byte string (a crate without a build script). It needs the `compile` feature
+//! here (a crate without a build script), cached by content in [`MacroEnv::expansion_cache`]
+//! (`MGFX` then `include_bytes!` of the cached `.mgfx`; without a cache, a byte string). It
+//! needs the `compile` feature
 //! of this crate and [`MacroEnv::allow_in_process`] (the `in-process` feature of
 //! `shadowdusk-macros`); without them it is an error naming the feature. Either way the
 //! expansion holds a hidden `const _: &[u8] = include_bytes!(…)` per source file (the effect
@@ -42,9 +46,11 @@ use quote::{quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
-use crate::artifact::{self, Manifest};
+use crate::artifact;
 use crate::paths::normalize;
 
+#[cfg(feature = "compile")]
+mod expansion_cache;
 #[cfg(feature = "compile")]
 mod in_process;
 mod rewrite;
@@ -69,6 +75,11 @@ pub struct MacroEnv {
     /// `shadowdusk-macros` (and `shadowdusk`). Without it, `in_process` is an error naming the
     /// feature. It takes this crate's `compile` feature too.
     pub allow_in_process: bool,
+    /// Where `in_process` expansions are cached by content, so an unchanged effect is not
+    /// compiled again (an absolute folder; `None`: compile on every expansion). Cargo's
+    /// environment gives `SHADOWDUSK_EXPANSION_CACHE` or the per-user cache folder +
+    /// `shadowdusk/expansions`.
+    pub expansion_cache: Option<PathBuf>,
 }
 
 impl MacroEnv {
@@ -80,6 +91,7 @@ impl MacroEnv {
             out_dir: None,
             crate_path: DEFAULT_CRATE.to_string(),
             allow_in_process: cfg!(feature = "compile"),
+            expansion_cache: None,
         }
     }
 
@@ -91,7 +103,21 @@ impl MacroEnv {
         })?;
         let mut env = MacroEnv::new(manifest_dir);
         env.out_dir = std::env::var_os("OUT_DIR").map(PathBuf::from);
+        #[cfg(feature = "compile")]
+        {
+            env.expansion_cache = expansion_cache::dir_from_env();
+        }
         Ok(env)
+    }
+
+    /// Drops this process's in-memory `in_process` expansions from
+    /// [`expansion_cache`](Self::expansion_cache) (the folder keeps them), so the next
+    /// expansion reads the folder as a fresh rustc process would. For benchmarks and tests.
+    #[cfg(feature = "compile")]
+    pub fn forget_in_memory_expansions(&self) {
+        if let Some(dir) = &self.expansion_cache {
+            expansion_cache::ExpansionCache { dir }.forget_in_memory();
+        }
     }
 }
 
@@ -212,14 +238,15 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
         Some(p) => quote!(#p).to_string().replace(' ', ""),
         None => env.crate_path.clone(),
     };
+    let span = input.path.span();
     let code_path = artifact.code.to_str().filter(|_| krate == DEFAULT_CRATE);
-    let module = match (&input.name, code_path) {
+    let module = match (&input.name, code_path, artifact.module_name()) {
         // The file as the build script wrote it: rustc reads it (and tracks it) itself.
-        (None, Some(path)) => {
-            let span = input.path.span();
-            let mut lit = Literal::string(path);
-            lit.set_span(span);
-            quote_spanned!(span=> ::core::include!(#lit);)
+        (None, Some(path), _) => include_item(path, span),
+        // Renamed by a re-export rather than by rewriting the file's tokens, so rustc still
+        // reads the file itself (tokenizing it here cost milliseconds per invocation).
+        (Some(name), Some(path), Some(generated)) => {
+            renamed(include_item(path, span), generated, name, span)
         }
         _ => {
             let tokens: TokenStream = artifact.text.parse().map_err(|e| {
@@ -235,6 +262,35 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
     let mut out = module;
     out.extend(tracking_items(&abs, &artifact.deps));
     Ok(out)
+}
+
+/// `include!(path);` spanned on the path literal.
+fn include_item(path: &str, span: Span) -> TokenStream {
+    let mut lit = Literal::string(path);
+    lit.set_span(span);
+    quote_spanned!(span=> ::core::include!(#lit);)
+}
+
+/// `name = x` for a module rustc reads from the build script's file: the file inside a hidden
+/// module of its own, named after `x` (so two names for one effect do not collide), and the
+/// generated module re-exported as `x` with the visibility it is declared with (`pub`). Paths
+/// inside the module are absolute or `super::` within it, so the extra level changes nothing;
+/// rustdoc and rust-analyzer show the re-export as module `x` with the generated docs, whose
+/// links resolve where the module is declared.
+fn renamed(include: TokenStream, generated: &str, name: &Ident, span: Span) -> TokenStream {
+    let bare = name.to_string().trim_start_matches("r#").to_string();
+    let hidden = Ident::new(&format!("__shadowdusk_{bare}"), span);
+    let generated = Ident::new(generated, span);
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        mod #hidden {
+            #include
+        }
+        // An effect the crate never uses must not warn, as the module (`allow(dead_code)`)
+        // does not; rustc does not lint an unused `pub use` today, this keeps it so.
+        #[allow(unused_imports)]
+        pub use #hidden::#generated as #name;
+    }
 }
 
 /// The build script's generated module for one effect, checked current.
@@ -281,11 +337,11 @@ fn from_artifact(env: &MacroEnv, rel: &Path, abs: &Path) -> Result<Artifact, Str
                 .display()
         )
     };
-    let manifest = Manifest::load(&paths.manifest).ok_or_else(missing)?;
+    let manifest = Current::load(&paths.manifest).ok_or_else(missing)?;
     if !same_file(&manifest.source, abs) {
         return Err(missing());
     }
-    let mut deps = manifest.reflection.files_read.clone();
+    let mut deps = manifest.reflection.files_read;
     if deps.is_empty() {
         deps.push(abs.to_path_buf());
     }
@@ -325,7 +381,51 @@ fn from_artifact(env: &MacroEnv, rel: &Path, abs: &Path) -> Result<Artifact, Str
     })
 }
 
+impl Artifact {
+    /// The name of the module the file declares: the first line `pub mod <name> {` of the
+    /// formatted file (`codegen::generate_string`). `None` if there is none, and then the
+    /// tokens are rewritten instead.
+    fn module_name(&self) -> Option<&str> {
+        let rest = self.text.lines().find_map(|l| l.strip_prefix("pub mod "))?;
+        let name = rest.strip_suffix(" {")?;
+        let ident = !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
+        ident.then_some(name)
+    }
+}
+
+/// The part of a [`Manifest`](artifact::Manifest) that says whether the artifact is this effect's and current:
+/// read on every invocation, so the rest (reflection, layout: most of the file) is skipped
+/// rather than built.
+#[derive(serde::Deserialize)]
+struct Current {
+    format: u32,
+    source: PathBuf,
+    mgfx: PathBuf,
+    sources_hash: String,
+    reflection: CurrentFiles,
+}
+
+#[derive(serde::Deserialize)]
+struct CurrentFiles {
+    files_read: Vec<PathBuf>,
+}
+
+impl Current {
+    fn load(path: &Path) -> Option<Current> {
+        let text = std::fs::read(path).ok()?;
+        let m: Current = serde_json::from_slice(&text).ok()?;
+        (m.format == artifact::FORMAT).then_some(m)
+    }
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
+    // The build script records the path the macro computes the same way (normalized, under
+    // the crate root): equal names need no file system calls.
+    if normalize(a) == normalize(b) {
+        return true;
+    }
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => normalize(a) == normalize(b),

@@ -68,13 +68,16 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 ///
 /// The crate's build script runs `shadowdusk_build::Builder` over the file, and the macro
 /// `include!`s the module it generated, `OUT_DIR/shadowdusk/<path>.rs` (the build script's
-/// defines and include folders apply; the file is exactly what the macro gives you, with
-/// `name` or `crate` applied to its tokens). An artifact that is missing, or whose recorded
-/// sources differ from the files now, is a compile error saying what to do. `in_process`
-/// compiles the effect in the macro instead, with no defines; it needs the `in-process` feature
-/// of `shadowdusk`, which builds the whole compiler (DXC bindings, SPIRV-Cross) into the macro,
-/// and is an error naming the feature without it. Either way the crate is rebuilt when the
-/// effect or any file it includes changes.
+/// defines and include folders apply; the file is exactly what the macro gives you: `name = x`
+/// re-exports its module as `x`, `crate = path` applies to its tokens). An artifact that is
+/// missing, or whose recorded sources differ from the files now, is a compile error saying what
+/// to do. `in_process` compiles the effect in the macro instead, with no defines; it needs the
+/// `in-process` feature of `shadowdusk`, which builds the whole compiler (DXC bindings,
+/// SPIRV-Cross) into the macro, and is an error naming the feature without it. An unchanged
+/// effect is not compiled again: expansions are cached by content in memory and in
+/// `shadowdusk/expansions` under the per-user cache folder (`SHADOWDUSK_EXPANSION_CACHE` names
+/// another folder, empty turns it off). Either way the crate is rebuilt when the effect or any
+/// file it includes changes.
 ///
 /// # Errors
 ///

@@ -1,16 +1,25 @@
 //! `include_effect!(…, in_process)`: the effect compiled inside the macro with default options
-//! and its module generated here, `MGFX` as a byte string. Only with the `compile` feature.
+//! and its module generated here. Only with the `compile` feature.
+//!
+//! With a cache folder ([`MacroEnv::expansion_cache`](super::MacroEnv::expansion_cache)) an
+//! unchanged effect is not compiled again: the module comes from [`expansion_cache`], keyed by
+//! content, and its `MGFX` is `include_bytes!` of the cached `.mgfx`. Without one (or when the
+//! folder cannot be written, or DXC's identity is unknown) `MGFX` is a byte string. A hit gives
+//! the tokens a miss gives; the expansion reports no warnings either way (a proc macro cannot),
+//! and errors are never cached.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use quote::quote;
 
+use super::expansion_cache::{self, ExpansionCache, KeyInputs};
 use super::{display_path, tracking_items, Input};
 use crate::codegen::{self, CodegenOptions, MgfxSource};
 use crate::paths::normalize;
 use crate::pipeline::{self, CompileError};
 use crate::reflect::EffectReflection;
+use crate::source::SourceFiles;
 
 /// The module for the effect at `abs` (`shown` in messages), with the tracking constants inside.
 pub(super) fn expand(
@@ -20,8 +29,6 @@ pub(super) fn expand(
     env: &super::MacroEnv,
 ) -> Result<TokenStream, String> {
     let build = pipeline::Options::default();
-    let compiled = pipeline::compile_file(abs, &build)
-        .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
     let module_name = match &input.name {
         Some(n) => n.to_string().trim_start_matches("r#").to_string(),
         None => codegen::module_name(abs),
@@ -30,9 +37,34 @@ pub(super) fn expand(
         Some(p) => quote!(#p).to_string().replace(' ', ""),
         None => env.crate_path.clone(),
     };
+    let inputs = KeyInputs {
+        options: &build,
+        module_name: &module_name,
+        crate_path: &crate_path,
+    };
+    let cached = env
+        .expansion_cache
+        .as_deref()
+        .and_then(|dir| Some((ExpansionCache { dir }, cache_key(abs, &inputs)?)));
+    if let Some((cache, (key, deps))) = &cached {
+        if let Some(module) = cache.lookup(key).and_then(|e| e.code.parse().ok()) {
+            return Ok(append_to_module(module, tracking_items(abs, deps)));
+        }
+    }
+
+    let compiled = pipeline::compile_file(abs, &build)
+        .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
+    let stored = cached.as_ref().and_then(|(cache, (key, _))| {
+        let ok = cache.store_mgfx(key, &compiled.bytes).is_ok();
+        ok.then_some((cache, key))
+    });
+    let mgfx = match stored {
+        Some((cache, key)) => MgfxSource::IncludeBytes(cache.mgfx_path(key)),
+        None => MgfxSource::Bytes(compiled.bytes.clone()),
+    };
     let options = CodegenOptions {
         module_name,
-        mgfx: MgfxSource::Bytes(compiled.bytes),
+        mgfx,
         crate_path,
         source: Some(abs.to_path_buf()),
         files_read: compiled.reflection.files_read.clone(),
@@ -40,10 +72,22 @@ pub(super) fn expand(
     };
     let module = codegen::generate(&compiled.effect, &compiled.reflection, &options)
         .map_err(|e| codegen_message(&e, shown, &compiled.reflection, &env.manifest_dir))?;
+    if let Some((cache, key)) = stored {
+        cache.store_code(key, &module.to_string(), &compiled.bytes);
+    }
     Ok(append_to_module(
         module,
         tracking_items(abs, &compiled.deps),
     ))
+}
+
+/// The cache key, from the preprocessor alone, and the files it read (for rebuild tracking on a
+/// hit); `None` when the preprocessor fails (the compile reports why) or DXC is unavailable.
+fn cache_key(abs: &Path, inputs: &KeyInputs) -> Option<(String, Vec<PathBuf>)> {
+    let mut files = SourceFiles::new();
+    let expanded =
+        crate::preprocess::preprocess(abs, None, &inputs.options.preprocess, &mut files).ok()?;
+    Some((expansion_cache::key(inputs, &files)?, expanded.deps))
 }
 
 /// A shader error for `compile_error!`: [`crate::diag::render_located`] with paths relative to

@@ -1,5 +1,7 @@
-//! `name = …` and `crate = …`: the build script's module with its name and its runtime path
-//! replaced, at token level, so the macro still generates nothing of its own.
+//! `crate = …` (with or without `name = …`): the build script's module with its runtime path
+//! and name replaced, at token level, so the macro still generates nothing of its own. `name`
+//! alone needs no rewrite (a re-export, see `renamed` in the parent), nor does a module without
+//! the formatted `pub mod <name> {` line this falls back for.
 
 use proc_macro2::{Group, Literal, TokenStream, TokenTree};
 use syn::{Ident, LitStr};

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use proc_macro2::{TokenStream, TokenTree};
 
 use super::*;
+use crate::artifact::Manifest;
 use crate::codegen::{self, CodegenOptions, MgfxSource};
 use crate::{dxc, pipeline};
 
@@ -150,29 +151,70 @@ fn parse_module(tokens: &TokenStream) -> syn::ItemMod {
 }
 
 /// The module an expansion defines, as rustc would see it: an `include!` of the build script's
-/// file is replaced by that file's items.
+/// file is replaced by that file's items, and a module reached through `pub use … as x` (out of
+/// the hidden module holding the `include!`) is named `x`.
 fn expanded_module(tokens: &TokenStream) -> syn::ItemMod {
     let file: syn::File =
         syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("not items ({e}):\n{tokens}"));
     let mut modules = Vec::new();
+    let mut alias = None;
     for item in file.items {
         match item {
+            syn::Item::Mod(m) if m.ident.to_string().starts_with("__shadowdusk_") => {
+                let items = &m.content.as_ref().expect("an inline module").1;
+                let [syn::Item::Macro(inc)] = items.as_slice() else {
+                    panic!("the hidden module holds only the include!: {}", quote!(#m));
+                };
+                modules.extend(included_modules(inc));
+            }
             syn::Item::Mod(m) => modules.push(m),
             syn::Item::Macro(m) if m.mac.path.segments.last().unwrap().ident == "include" => {
-                let path: LitStr = m.mac.parse_body().unwrap();
-                let text = std::fs::read_to_string(path.value()).unwrap();
-                let included: syn::File = syn::parse_str(&text).unwrap();
-                modules.extend(included.items.into_iter().filter_map(|i| match i {
-                    syn::Item::Mod(m) => Some(m),
-                    _ => None,
-                }));
+                modules.extend(included_modules(&m));
+            }
+            syn::Item::Use(u) => {
+                assert!(
+                    matches!(u.vis, syn::Visibility::Public(_)),
+                    "{}",
+                    quote!(#u)
+                );
+                let syn::UseTree::Path(p) = &u.tree else {
+                    panic!("{}", quote!(#u))
+                };
+                let syn::UseTree::Rename(r) = &*p.tree else {
+                    panic!("{}", quote!(#u))
+                };
+                alias = Some((r.ident.clone(), r.rename.clone()));
             }
             syn::Item::Const(c) => assert_eq!(c.ident, "_", "only tracking constants beside"),
             other => panic!("unexpected item {}", quote!(#other)),
         }
     }
     assert_eq!(modules.len(), 1, "{tokens}");
-    modules.pop().unwrap()
+    let mut m = modules.pop().unwrap();
+    if let Some((generated, rename)) = alias {
+        assert_eq!(
+            m.ident, generated,
+            "the re-export names the included module"
+        );
+        m.ident = rename;
+    }
+    m
+}
+
+/// The modules of the file an `include!(…)` item names.
+fn included_modules(m: &syn::ItemMacro) -> Vec<syn::ItemMod> {
+    assert_eq!(m.mac.path.segments.last().unwrap().ident, "include");
+    let path: LitStr = m.mac.parse_body().unwrap();
+    let text = std::fs::read_to_string(path.value()).unwrap();
+    let included: syn::File = syn::parse_str(&text).unwrap();
+    included
+        .items
+        .into_iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) => Some(m),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The byte-string value of `MGFX`, or `None` when it is not a literal.
@@ -326,15 +368,53 @@ fn name_and_crate_rewrite_the_build_scripts_module_as_codegen_would() {
     assert!(!module.contains("shadowdusk ::"), "{module}");
     assert!(module.contains("](warm_tint::Effect)"), "{module}");
     assert_eq!(tracked(&out).len(), 3, "MGFX, the effect and its include");
+}
 
-    // Only the name: the rest stays `::shadowdusk`.
-    let m = expanded_module(&run(r#""shaders/tint.fx", name = cool"#, &env));
+#[test]
+fn name_alone_re_exports_the_build_scripts_module_which_rustc_reads_itself() {
+    if dxc::missing_skips() {
+        return;
+    }
+    let k = Crate::new("artifact-name");
+    k.write_artifact();
+    let code = artifact::paths(&k.out_dir(), Path::new("shaders/tint.fx")).code;
+    let mut env = k.env();
+    env.out_dir = Some(k.out_dir());
+    let out = run(r#""shaders/tint.fx", name = cool"#, &env);
+    // Not a token of the file passes through the macro: rustc includes it, and the module
+    // gets its name from a re-export.
+    let code = code.display().to_string();
+    let expected = quote! {
+        #[doc(hidden)]
+        mod __shadowdusk_cool {
+            ::core::include!(#code);
+        }
+        #[allow(unused_imports)]
+        pub use __shadowdusk_cool::tint as cool;
+    };
+    let text = out.to_string();
+    assert!(text.starts_with(&expected.to_string()), "{text}");
+    assert_eq!(tracked(&out).len(), 2, "the effect and its include");
+    let m = expanded_module(&out);
     assert_eq!(m.ident, "cool");
     let module = quote!(#m).to_string();
     assert!(
         module.contains(":: shadowdusk :: params :: EffectParams"),
         "{module}"
     );
+
+    // Two names for one effect in one module do not collide; a raw identifier is one name.
+    let other = run(r#""shaders/tint.fx", name = r#type"#, &env).to_string();
+    assert!(other.contains("mod __shadowdusk_type"), "{other}");
+    assert!(other.contains("tint as r#type"), "{other}");
+
+    // A file without the formatted `pub mod` line falls back to rewriting its tokens.
+    let path = artifact::paths(&k.out_dir(), Path::new("shaders/tint.fx")).code;
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("pub mod tint {", "pub mod tint{")).unwrap();
+    let out = run(r#""shaders/tint.fx", name = cool"#, &env);
+    assert!(!out.to_string().contains(":: include !"), "{out}");
+    assert_eq!(expanded_module(&out).ident, "cool");
 }
 
 #[test]
@@ -598,3 +678,5 @@ fn paths_are_shown_relative_to_the_crate_root() {
         "see shaders/a.fx and /w/crateX"
     );
 }
+
+mod expansion_cache;

@@ -34,6 +34,10 @@ include_effect!("shaders/ps_array_uniforms.fx");
 include_effect!("shaders/int_bool_arrays.fx");
 include_effect!("shaders/macros_technique.fx");
 include_effect!("shaders/multi_texture_two.fx", name = two_layers);
+// The same effect under two more names beside it: no collision, one used in the tests below,
+// one never used, which must not warn under `#![deny(warnings)]`.
+include_effect!("shaders/multi_texture_two.fx", name = layers_again);
+include_effect!("shaders/multi_texture_two.fx", name = never_used_layers);
 include_effect!("shaders/build_flavour.fx");
 include_effect!("shaders/glam_quad.fx");
 include_effect!("shaders/compat_decl_entry_uniforms.fx");
@@ -314,6 +318,25 @@ mod tests {
             ]),
             "{regs:?}"
         );
+    }
+
+    /// `name = …` re-exports the build script's module: each name is a module of its own, with
+    /// its own effect type, over the same bytes.
+    #[test]
+    fn one_effect_under_two_names_is_two_effects() {
+        use shadowdusk::Effect;
+        assert_eq!(super::layers_again::MGFX, super::two_layers::MGFX);
+        assert_eq!(
+            <super::layers_again::Effect as Effect>::NAME,
+            <super::two_layers::Effect as Effect>::NAME
+        );
+        assert_ne!(
+            std::any::TypeId::of::<super::layers_again::Effect>(),
+            std::any::TypeId::of::<super::two_layers::Effect>()
+        );
+        let mut p = super::layers_again::Params::default();
+        p.set_blend_amount(0.75);
+        assert_eq!(p.blend_amount(), 0.75);
     }
 
     #[test]
