@@ -92,10 +92,16 @@ fn rebuild_in_a_fresh_process() {
     let loaded = shadowdusk_compiler::dxc::is_loaded();
     let (workers, _) = shadowdusk_compiler::dxc::worker_starts();
     if expected == 0 {
-        assert!(!loaded && workers == 0, "DXC loaded: {loaded}, workers started: {workers}");
+        assert!(
+            !loaded && workers == 0,
+            "DXC loaded: {loaded}, workers started: {workers}"
+        );
     } else if cfg!(unix) {
         // The workers load DXC; this process only finds the file.
-        assert!(!loaded && workers > 0, "DXC loaded: {loaded}, workers started: {workers}");
+        assert!(
+            !loaded && workers > 0,
+            "DXC loaded: {loaded}, workers started: {workers}"
+        );
     } else {
         assert!(loaded);
     }

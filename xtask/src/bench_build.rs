@@ -501,7 +501,12 @@ fn macro_expansion(krate: &Path, out_dir: &Path, built: &Artifacts) -> Result<()
     // `fresh`: forget the in-memory expansions before each call, as a new rustc process
     // has none (the folder still holds them).
     for (label, env, inputs, fresh) in [
-        ("from build-script artifacts", &with_artifacts, inputs("")?, false),
+        (
+            "from build-script artifacts",
+            &with_artifacts,
+            inputs("")?,
+            false,
+        ),
         (
             "from artifacts, `name = …`",
             &with_artifacts,
