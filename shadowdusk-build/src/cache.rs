@@ -213,44 +213,10 @@ pub(crate) fn load_shared(
     })
 }
 
-/// Keeps the shared folder within `max_bytes`: when its entries (`<key>.mgfx` + `<key>.json`)
-/// take more, removes those whose manifest was touched longest ago until at most 80 % is left.
-/// Best effort: an entry another process removes first is simply gone.
+/// Keeps the shared folder within `max_bytes`: the entries whose manifest was touched longest
+/// ago go first, until at most 80 % is left.
 pub(crate) fn prune(dir: &Path, max_bytes: u64) {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<(std::time::SystemTime, u64, String)> = Vec::new();
-    let mut total = 0u64;
-    for e in read.filter_map(Result::ok) {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Some(key) = name.strip_suffix(".json") else {
-            continue;
-        };
-        let (mgfx, json) = entry_paths(dir, key);
-        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-        let bytes = size(&mgfx).saturating_add(size(&json));
-        let used = std::fs::metadata(&json)
-            .and_then(|m| m.modified())
-            .unwrap_or(std::time::UNIX_EPOCH);
-        total = total.saturating_add(bytes);
-        entries.push((used, bytes, key.to_string()));
-    }
-    if total <= max_bytes {
-        return;
-    }
-    let target = max_bytes / 5 * 4;
-    entries.sort();
-    for (_, bytes, key) in entries {
-        if total <= target {
-            break;
-        }
-        let (mgfx, json) = entry_paths(dir, &key);
-        // The manifest first: without it the entry is a miss even if the .mgfx stays.
-        let _ = std::fs::remove_file(json);
-        let _ = std::fs::remove_file(mgfx);
-        total = total.saturating_sub(bytes);
-    }
+    shadowdusk_compiler::artifact::prune_pairs(dir, "json", max_bytes);
 }
 
 /// Stores an entry (no-op when one exists: same key, same content).

@@ -425,7 +425,7 @@ impl Builder {
         let artifact_dir = out_dir.join(shadowdusk_compiler::artifact::DIR);
         let base = key_base(&dxc);
         let mut ctx = run::Ctx {
-            stamps: stamps::Stamps::load(&artifact_dir, &base),
+            stamps: stamps::Stamps::load(&out_dir, &base),
             key_base: base,
             root: root.clone(),
             out_dir,
@@ -441,7 +441,7 @@ impl Builder {
             // loaded one's (each effect is then a miss or a correct hit).
             ctx.dxc = DxcOnDemand::known(loaded);
             ctx.key_base = key_base(&ctx.dxc);
-            ctx.stamps = stamps::Stamps::load(&artifact_dir, &ctx.key_base);
+            ctx.stamps = stamps::Stamps::load(&ctx.out_dir, &ctx.key_base);
             outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
         }
         ctx.stamps.save();

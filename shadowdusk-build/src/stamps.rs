@@ -3,7 +3,8 @@
 //! reads its manifest.
 //!
 //! The key is computed from contents (`cache.rs`), which needs the preprocessor: only it knows
-//! which files an effect reads. This memo, `OUT_DIR/shadowdusk/stamps.json`, maps an effect to
+//! which files an effect reads. This memo, `OUT_DIR/shadowdusk-stamps.json` (beside the
+//! artifacts, whose names are the effects'), maps an effect to
 //! the key its last build computed, with the stamp (size, modification and status-change
 //! times, inode) of every file it read and of every folder an `#include` searched: each file's
 //! own folder and the include folders, and the folders below them that a directive's path
@@ -30,7 +31,7 @@ use shadowdusk_compiler::source::SourceFiles;
 pub(crate) const SETTLE: Duration = Duration::from_secs(2);
 /// Bumped when the file's meaning changes.
 const SCHEMA: u32 = 1;
-const FILE_NAME: &str = "stamps.json";
+const FILE_NAME: &str = "shadowdusk-stamps.json";
 
 /// What must be unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,10 +119,10 @@ pub(crate) struct Stamps {
 }
 
 impl Stamps {
-    /// The memo in `artifact_dir` (`OUT_DIR/shadowdusk`), for a build whose key base is
-    /// `key_base`; entries of another key base are dropped.
-    pub fn load(artifact_dir: &Path, key_base: &blake3::Hasher) -> Stamps {
-        let path = artifact_dir.join(FILE_NAME);
+    /// The memo in `out_dir`, for a build whose key base is `key_base`; entries of another key
+    /// base are dropped.
+    pub fn load(out_dir: &Path, key_base: &blake3::Hasher) -> Stamps {
+        let path = out_dir.join(FILE_NAME);
         let key_base = key_base.clone().finalize().to_hex().to_string();
         let old = std::fs::read(&path)
             .ok()

@@ -118,6 +118,47 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
+/// Keeps a cache folder of `<key>.<index>` + `<key>.mgfx` pairs within `max_bytes`: when the
+/// pairs take more, removes those whose `<key>.<index>` was touched longest ago (a hit touches
+/// it) until at most 80 % is left, the index file first (without it the pair is a miss even if
+/// the `.mgfx` stays). Temporary files ([`write_atomic`]'s, starting with a dot) are not
+/// entries. Best effort: an entry another process removes first is simply gone.
+pub fn prune_pairs(dir: &Path, index: &str, max_bytes: u64) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let suffix = format!(".{index}");
+    let mut entries: Vec<(std::time::SystemTime, u64, PathBuf)> = Vec::new();
+    let mut total = 0u64;
+    for e in read.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(&suffix) || name.starts_with('.') {
+            continue;
+        }
+        let path = e.path();
+        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        let bytes = size(&path).saturating_add(size(&path.with_extension("mgfx")));
+        let used = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .unwrap_or(std::time::UNIX_EPOCH);
+        total = total.saturating_add(bytes);
+        entries.push((used, bytes, path));
+    }
+    if total <= max_bytes {
+        return;
+    }
+    let target = max_bytes / 5 * 4;
+    entries.sort();
+    for (_, bytes, path) in entries {
+        if total <= target {
+            break;
+        }
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(path.with_extension("mgfx"));
+        total = total.saturating_sub(bytes);
+    }
+}
+
 /// Debug builds only: `SHADOWDUSK_TEST_WRITE_PAUSE_MS` holds every write between its temporary
 /// file and the rename, so a test can kill a build in the middle of writing (`tests/tests/
 /// build_faults.rs`). Release builds have no such pause.

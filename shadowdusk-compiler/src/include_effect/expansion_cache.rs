@@ -227,47 +227,7 @@ impl ExpansionCache<'_> {
     }
 }
 
-/// Keeps `dir` within `max_bytes`: when its entries (`<key>.rs` + `<key>.mgfx`) take more,
-/// removes those whose `.rs` was touched longest ago until at most 80 % is left. Best effort: an
-/// entry another process removes first is simply gone.
+/// Keeps `dir` within `max_bytes`, the entries whose `.rs` was touched longest ago going first.
 pub(super) fn prune(dir: &Path, max_bytes: u64) {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<(std::time::SystemTime, u64, PathBuf)> = Vec::new();
-    let mut total = 0u64;
-    for e in read.filter_map(Result::ok) {
-        let path = e.path();
-        if path.extension().is_none_or(|x| x != "rs") || is_temporary(&path) {
-            continue;
-        }
-        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-        let mgfx = path.with_extension("mgfx");
-        let bytes = size(&path).saturating_add(size(&mgfx));
-        let used = std::fs::metadata(&path)
-            .and_then(|m| m.modified())
-            .unwrap_or(std::time::UNIX_EPOCH);
-        total = total.saturating_add(bytes);
-        entries.push((used, bytes, path));
-    }
-    if total <= max_bytes {
-        return;
-    }
-    let target = max_bytes / 5 * 4;
-    entries.sort();
-    for (_, bytes, code) in entries {
-        if total <= target {
-            break;
-        }
-        // The code first: without it the entry is a miss even if the .mgfx stays.
-        let _ = std::fs::remove_file(&code);
-        let _ = std::fs::remove_file(code.with_extension("mgfx"));
-        total = total.saturating_sub(bytes);
-    }
-}
-
-/// `write_atomic`'s temporary files start with a dot.
-fn is_temporary(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    crate::artifact::prune_pairs(dir, "rs", max_bytes);
 }
