@@ -4,11 +4,11 @@
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
 //! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
 //! (fx-pipeline.md §7). Where the library is searched: [`locate`]; the per-user cache a first
-//! use fills from the pinned sources: [`provision`], [`pins`]. This process loads it once
-//! (`instance`) to check it; on Unix the compiles run in worker processes (`isolate`, `worker`,
-//! `worker.c`) that load the same file, so a DXC crash or hang fails one shader. On Windows, and
-//! where no worker can be started, they run in this process through hassle-rs, each leasing its
-//! own compiler instance.
+//! use fills from the pinned sources: [`provision`], [`pins`]. On Unix the compiles run in
+//! worker processes (`isolate`, `worker`, `worker.c`) that load the library file, so a DXC
+//! crash or hang fails one shader, and this process need not load it at all ([`prepare`]). On
+//! Windows, and where no worker can be started, they run in this process through hassle-rs,
+//! which loads it once (`instance`), each compile leasing its own compiler instance.
 //! Refused: nothing by this module itself. DXC warnings are not refusals: fxc only warned about
 //! the same things (implicit truncation, shadowing, unused comparisons), and mgfxc compiles such
 //! files, so they come back in [`Spirv::warnings`].
