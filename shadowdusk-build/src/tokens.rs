@@ -7,8 +7,7 @@
 //! and holds none). Outside cargo, or when its jobserver cannot be used, only the Builder's
 //! job count limits.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// The jobserver cargo named in this process's environment, opened once: its descriptors
 /// belong to the process, and a Builder may run more than once in it.
@@ -25,16 +24,40 @@ fn client() -> Option<&'static jobserver::Client> {
 }
 
 /// The tokens one build shares between its threads.
+///
+/// A thread waiting for a token must also see the implicit one come free: two build scripts
+/// under `cargo -j2` hold both of cargo's tokens, so neither jobserver ever has one to give,
+/// and a thread blocked reading it would wait forever for an effect the other thread has
+/// finished with. So tokens are asked of the jobserver through its helper thread, and a
+/// waiting compile wakes for whichever comes first.
 pub(crate) struct Tokens {
-    client: Option<&'static jobserver::Client>,
+    shared: Arc<Shared>,
+    /// Asks the jobserver for tokens; none outside cargo. Dropped (stopped) with the build.
+    helper: Option<jobserver::HelperThread>,
+}
+
+#[derive(Default)]
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct State {
     /// Whether the token the script was started with is in use.
-    implicit_taken: AtomicBool,
+    implicit_taken: bool,
+    /// Tokens the jobserver gave that no compile has taken yet.
+    granted: Vec<jobserver::Acquired>,
+    /// Requests sent to the helper and not yet answered.
+    requested: usize,
+    /// Whether the jobserver failed: nothing waits for it any more.
+    failed: bool,
 }
 
 /// A token held while one effect compiles; released when dropped.
 pub(crate) enum Token<'a> {
     /// The token the script was started with.
-    Implicit(&'a AtomicBool),
+    Implicit(&'a Shared),
     /// One taken from the jobserver.
     Acquired(#[allow(dead_code)] jobserver::Acquired),
     /// No jobserver to take one from.
@@ -43,63 +66,96 @@ pub(crate) enum Token<'a> {
 
 impl Drop for Token<'_> {
     fn drop(&mut self) {
-        if let Token::Implicit(taken) = self {
-            taken.store(false, Ordering::Release);
+        if let Token::Implicit(shared) = self {
+            shared.lock().implicit_taken = false;
+            shared.changed.notify_all();
         }
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl Tokens {
     /// The jobserver of this process's environment, if cargo gave one.
     pub(crate) fn from_env() -> Tokens {
-        Tokens {
-            client: client(),
-            implicit_taken: AtomicBool::new(false),
-        }
+        Tokens::with_client(client().cloned())
+    }
+
+    fn with_client(client: Option<jobserver::Client>) -> Tokens {
+        let shared = Arc::new(Shared::default());
+        let answers = Arc::clone(&shared);
+        let helper = client.and_then(|c| {
+            c.into_helper_thread(move |token| {
+                let mut state = answers.lock();
+                state.requested = state.requested.saturating_sub(1);
+                match token {
+                    Ok(t) => state.granted.push(t),
+                    Err(_) => state.failed = true,
+                }
+                drop(state);
+                answers.changed.notify_all();
+            })
+            .ok()
+        });
+        Tokens { shared, helper }
     }
 
     /// No jobserver: only the job count limits.
     #[cfg(test)]
     pub(crate) fn none() -> Tokens {
-        Tokens {
-            client: None,
-            implicit_taken: AtomicBool::new(false),
-        }
+        Tokens::with_client(None)
     }
 
-    /// A token for one compile: the implicit one when free, else one from the jobserver
-    /// (waiting for it). A jobserver that fails to answer limits nothing: the build goes on.
+    /// A token for one compile: the implicit one or one from the jobserver, whichever is free
+    /// first (waiting for it). A jobserver that fails limits nothing: the build goes on.
     pub(crate) fn acquire(&self) -> Token<'_> {
-        let Some(client) = self.client else {
+        let Some(helper) = &self.helper else {
             return Token::Unlimited;
         };
-        if self
-            .implicit_taken
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
-        {
-            return Token::Implicit(&self.implicit_taken);
-        }
-        match client.acquire() {
-            Ok(token) => Token::Acquired(token),
-            Err(_) => Token::Unlimited,
+        let shared = &*self.shared;
+        let mut state = shared.lock();
+        let mut asked = false;
+        loop {
+            if !state.implicit_taken {
+                state.implicit_taken = true;
+                return Token::Implicit(shared);
+            }
+            if let Some(t) = state.granted.pop() {
+                return Token::Acquired(t);
+            }
+            if state.failed {
+                return Token::Unlimited;
+            }
+            if !asked {
+                // One request per waiting compile; an answer that comes after the build has
+                // ended is released when the build's `Tokens` is dropped.
+                asked = true;
+                state.requested += 1;
+                helper.request_token();
+            }
+            state = shared
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
     use super::*;
 
     /// With a jobserver of one token besides the implicit one, a third compile waits until
     /// one of the first two ends.
     #[test]
     fn compiles_beyond_the_tokens_wait_for_one() {
-        let server = jobserver::Client::new(1).expect("a jobserver");
-        let tokens = Tokens {
-            client: Some(Box::leak(Box::new(server))),
-            implicit_taken: AtomicBool::new(false),
-        };
+        let tokens = Tokens::with_client(Some(jobserver::Client::new(1).expect("a jobserver")));
         let first = tokens.acquire();
         assert!(matches!(first, Token::Implicit(_)));
         let second = tokens.acquire();
@@ -122,6 +178,26 @@ mod tests {
         drop(first);
         // The implicit token is free again.
         assert!(matches!(tokens.acquire(), Token::Implicit(_)));
+    }
+
+    /// A jobserver with no token to give (other build scripts hold them all): a waiting
+    /// compile takes the implicit token when it comes free, instead of waiting forever.
+    #[test]
+    fn a_waiting_compile_takes_the_implicit_token_when_it_is_released() {
+        let server = jobserver::Client::new(1).expect("a jobserver");
+        let held_elsewhere = server.acquire().expect("the only token");
+        let tokens = Tokens::with_client(Some(server));
+        let first = tokens.acquire();
+        assert!(matches!(first, Token::Implicit(_)));
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| matches!(tokens.acquire(), Token::Implicit(_)));
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            assert!(!waiter.is_finished(), "the second compile did not wait");
+            drop(first);
+            assert!(waiter.join().expect("waiter"), "it took the implicit token");
+        });
+        drop(tokens);
+        drop(held_elsewhere);
     }
 
     #[test]
