@@ -363,7 +363,7 @@ pub fn version() -> Option<String> {
 
 /// What [`version`] will say once DXC is loaded, found without loading it where the library
 /// is known by its file: the one `SHADOWDUSK_DXC` names, or the verified copy in the per-user
-/// cache, identified by their remembered content hashes ([`identity`]). A build whose effects
+/// cache, identified by their remembered content hashes (`identity.rs`). A build whose effects
 /// are all cached then never maps DXC. The system loader's library (and a DXC still to be
 /// fetched) is only known once loaded, so it is loaded here.
 ///
