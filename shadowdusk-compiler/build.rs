@@ -15,7 +15,13 @@ mod locked;
 mod source_id;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not baked in when it is built: one build-script binary may
+    // serve checkouts at other paths that share a target folder (cargo keys path packages by
+    // their place in the workspace), and a baked path would name a checkout that is gone.
+    let root = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let root = root.as_path();
     println!(
         "cargo:rustc-env=SHADOWDUSK_COMPILER_SOURCES={}",
         source_id::source_id(root)

@@ -6,7 +6,11 @@
 mod source_id;
 
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not baked in when it is built (see the compiler's build.rs).
+    let root = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let root = root.as_path();
     println!(
         "cargo:rustc-env=SHADOWDUSK_MGFX_SOURCE_ID={}",
         source_id::source_id(root)
