@@ -1,4 +1,4 @@
-//! Getting one pinned [`Source`](super::pins::Source) into a folder: download with the user's
+//! Getting one pinned [`Source`] into a folder: download with the user's
 //! own clients (`curl`, `pip`, so their proxy and index settings apply and no TLS stack is built
 //! into every build script), check the hash, unpack the members.
 //!

@@ -188,12 +188,11 @@ fn secs(d: Duration) -> String {
 
 /// The time-outs a timed-out client ran with, for its message.
 fn tries(limits: &Limits) -> String {
-    let n = limits.retries + 1;
-    format!(
-        "{n} {}, each failing after {} s without data",
-        if n == 1 { "try" } else { "tries" },
-        secs(limits.stall)
-    )
+    let stall = secs(limits.stall);
+    match limits.retries + 1 {
+        1 => format!("1 try, failing after {stall} s without data"),
+        n => format!("{n} tries, each failing after {stall} s without data"),
+    }
 }
 
 /// The last non-empty line a client printed, or its exit status.
