@@ -1,20 +1,82 @@
-//! Getting one pinned [`Source`](super::pins::Source) into a folder: download with the user's
+//! Getting one pinned [`Source`] into a folder: download with the user's
 //! own clients (`curl`, `pip`, so their proxy and index settings apply and no TLS stack is built
 //! into every build script), check the hash, unpack the members.
 //!
-//! Input: a source and an empty scratch folder. Output: the files named by the source, checked,
-//! in that folder; or a one-line reason. Nothing here touches the cache (see `provision`).
+//! Every step is bounded ([`Limits`]): a client that cannot connect, or stops receiving, fails
+//! within its time-outs and is killed if one run goes on longer than a download may take; no
+//! file downloaded or unpacked may be larger than [`Limits::max_bytes`]. A first build holds the
+//! cache's install lock while it fetches, so every other build waiting on it is bounded too.
+//!
+//! Input: a source, an empty scratch folder and the limits. Output: the files named by the
+//! source, checked, in that folder, with their SHA-256 (the library first); or a one-line reason
+//! that names what timed out or was refused. Nothing here touches the cache (see `provision`).
+
+mod clients;
+mod unpack;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
 use super::pins::{ArchiveFormat, Fetch, Source};
 
-/// Fetches `source` into `scratch` (an existing, empty folder); the library's SHA-256.
-pub fn fetch(source: &Source, scratch: &Path) -> Result<String, String> {
+/// How long a fetch may take and how large what it writes may be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// Time to open a connection (curl; pip's `--timeout` covers connecting too).
+    pub connect: Duration,
+    /// Time without progress before a try fails: curl below 1 KB/s for this long, pip no byte
+    /// for this long.
+    pub stall: Duration,
+    /// Tries after the first, for each client (`--retry`, `--retries`).
+    pub retries: u32,
+    /// Longest one client run may take, every try included; the client is then killed. Catches
+    /// what the clients' own time-outs do not: a name lookup that hangs (pip has no time-out for
+    /// it), a server that trickles just above the stall rate.
+    pub run: Duration,
+    /// Largest file a fetch downloads or unpacks. The largest pinned file is the wheel's 35 MB
+    /// library; a member or download beyond this is broken or hostile, and refused before it
+    /// fills memory or the disk.
+    pub max_bytes: u64,
+    /// Extra environment for the clients: tests point pip at a local index with it.
+    #[cfg(test)]
+    pub env: Vec<(String, String)>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connect: Duration::from_secs(20),
+            stall: Duration::from_secs(30),
+            retries: 2,
+            // 30 MB (the largest pinned download) in 30 minutes is 17 KB/s.
+            run: Duration::from_secs(30 * 60),
+            max_bytes: 256 << 20,
+            #[cfg(test)]
+            env: Vec::new(),
+        }
+    }
+}
+
+/// One file a fetch left in the scratch folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fetched {
+    /// Its name in the folder.
+    pub name: String,
+    /// Its SHA-256 as unpacked.
+    pub sha256: String,
+}
+
+/// Fetches `source` into `scratch` (an existing, empty folder): every file written, the
+/// library first, each with its SHA-256.
+pub(crate) fn fetch(
+    source: &Source,
+    scratch: &Path,
+    limits: &Limits,
+) -> Result<Vec<Fetched>, String> {
+    let library = super::pins::library_file_name();
     match &source.fetch {
         Fetch::PipWheel {
             requirement,
@@ -22,19 +84,19 @@ pub fn fetch(source: &Source, scratch: &Path) -> Result<String, String> {
             member,
             sha256,
         } => {
-            let wheel = pip_download(requirement, platform, scratch)?;
-            let bytes = zip_member(&wheel, member)?;
-            let got = sha256_hex(&bytes);
+            let wheel = clients::pip_download(requirement, platform, scratch, limits)?;
+            let got = unpack::zip_member(&wheel, member, &scratch.join(&library), limits)?;
             if got != *sha256 {
                 return Err(format!(
                     "{member} in {} has SHA-256 {got}, not the pinned {sha256}",
                     file_name(&wheel)
                 ));
             }
-            let name = super::pins::library_file_name();
-            write(&scratch.join(&name), &bytes)?;
             std::fs::remove_file(&wheel).ok();
-            Ok(got)
+            Ok(vec![Fetched {
+                name: library,
+                sha256: got,
+            }])
         }
         Fetch::Archive {
             url,
@@ -42,133 +104,40 @@ pub fn fetch(source: &Source, scratch: &Path) -> Result<String, String> {
             format,
             members,
         } => {
-            let archive = scratch.join("download");
-            download(url, &archive)?;
+            let archive = scratch.join(archive_name(url, members));
+            clients::download(url, &archive, limits)?;
             let got = sha256_file(&archive)?;
             if got != *sha256 {
                 return Err(format!("{url} has SHA-256 {got}, not the pinned {sha256}"));
             }
-            let mut library_sha256 = String::new();
+            let mut fetched = Vec::new();
             for (i, member) in members.iter().enumerate() {
-                let bytes = match format {
-                    ArchiveFormat::Zip => zip_member(&archive, member)?,
-                    ArchiveFormat::TarGz => tar_gz_member(&archive, member)?,
+                // The library under the name the cache looks for; the others under their own.
+                let name = match i {
+                    0 => library.clone(),
+                    _ => super::pins::member_file_name(member).to_string(),
                 };
-                let name = if i == 0 {
-                    // The library under the name the cache looks for.
-                    library_sha256 = sha256_hex(&bytes);
-                    super::pins::library_file_name()
-                } else {
-                    member.rsplit('/').next().unwrap_or(member).to_string()
+                let to = scratch.join(&name);
+                let sha256 = match format {
+                    ArchiveFormat::Zip => unpack::zip_member(&archive, member, &to, limits)?,
+                    ArchiveFormat::TarGz => unpack::tar_gz_member(&archive, member, &to, limits)?,
                 };
-                write(&scratch.join(&name), &bytes)?;
+                fetched.push(Fetched { name, sha256 });
             }
             std::fs::remove_file(&archive).ok();
-            Ok(library_sha256)
+            Ok(fetched)
         }
     }
-}
-
-/// `curl` downloads `url` to `to`, following redirects and failing on an HTTP error.
-fn download(url: &str, to: &Path) -> Result<(), String> {
-    let out = Command::new("curl")
-        .args(["--fail", "--location", "--silent", "--show-error"])
-        .args(["--retry", "2", "--connect-timeout", "20", "--output"])
-        .arg(to)
-        .arg(url)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run curl ({e})"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "curl {url}: {}",
-            last_line(&out.stderr, &out.status)
-        ));
-    }
-    Ok(())
-}
-
-/// The user's `pip` downloads one wheel for `platform` into `dir`.
-fn pip_download(requirement: &str, platform: &str, dir: &Path) -> Result<PathBuf, String> {
-    let mut tried = Vec::new();
-    for python in ["python3", "python"] {
-        let out = Command::new(python)
-            .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:"])
-            .args(["--python-version", "3.11", "--platform", platform])
-            .args(["--disable-pip-version-check", "--no-input", "--quiet"])
-            .arg("--dest")
-            .arg(dir)
-            .arg(requirement)
-            .stdin(Stdio::null())
-            .output();
-        match out {
-            Err(e) => tried.push(format!("cannot run {python} ({e})")),
-            Ok(out) if out.status.success() => {
-                return std::fs::read_dir(dir)
-                    .map_err(|e| format!("{}: {e}", dir.display()))?
-                    .filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .find(|p| p.extension().is_some_and(|x| x == "whl"))
-                    .ok_or_else(|| {
-                        format!(
-                            "pip reported success but left no wheel in {}",
-                            dir.display()
-                        )
-                    })
-            }
-            Ok(out) => {
-                return Err(format!(
-                    "`{python} -m pip download {requirement}`: {}",
-                    last_line(&out.stderr, &out.status)
-                ))
-            }
-        }
-    }
-    Err(tried.join("; "))
-}
-
-/// One member of a zip archive (a wheel is one).
-fn zip_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(archive).map_err(|e| format!("{}: {e}", archive.display()))?;
-    let mut zip = zip::ZipArchive::new(file)
-        .map_err(|e| format!("{}: not a zip archive: {e}", file_name(archive)))?;
-    let mut entry = zip
-        .by_name(member)
-        .map_err(|e| format!("{} has no {member}: {e}", file_name(archive)))?;
-    let mut bytes = Vec::new();
-    entry
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{member} in {}: {e}", file_name(archive)))?;
-    Ok(bytes)
-}
-
-/// One member of a `.tar.gz` archive; a leading `./` in the archive's names is ignored.
-fn tar_gz_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(archive).map_err(|e| format!("{}: {e}", archive.display()))?;
-    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(file));
-    let bad = |e: std::io::Error| format!("{}: not a .tar.gz archive: {e}", file_name(archive));
-    for entry in tar.entries().map_err(bad)? {
-        let mut entry = entry.map_err(bad)?;
-        let path = entry.path().map_err(bad)?.to_string_lossy().into_owned();
-        if path.trim_start_matches("./") == member {
-            let mut bytes = Vec::new();
-            entry.read_to_end(&mut bytes).map_err(bad)?;
-            return Ok(bytes);
-        }
-    }
-    Err(format!("{} has no {member}", file_name(archive)))
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Lowercase hex SHA-256.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+#[cfg(test)]
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Lowercase hex SHA-256 of a file, read in pieces (a DXC library is tens of megabytes).
@@ -185,11 +154,24 @@ pub fn sha256_file(path: &Path) -> Result<String, String> {
         }
         hasher.update(&buf[..n]);
     }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    Ok(hex(&hasher.finalize()))
+}
+
+/// The name a downloaded archive is saved under, for messages: the URL's last segment, unless
+/// it is odd or a member will be written under it.
+fn archive_name(url: &str, members: &[String]) -> String {
+    let last = url.rsplit('/').next().unwrap_or_default();
+    let plain = last
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+    let taken = last == super::pins::library_file_name()
+        || members
+            .iter()
+            .any(|m| super::pins::member_file_name(m) == last);
+    match plain && !last.is_empty() && !last.starts_with('.') && !taken {
+        true => last.to_string(),
+        false => "download".to_string(),
+    }
 }
 
 fn file_name(p: &Path) -> String {
@@ -198,13 +180,10 @@ fn file_name(p: &Path) -> String {
         .unwrap_or_else(|| p.display().to_string())
 }
 
-/// The last non-empty line a client printed, or its exit status.
-fn last_line(stderr: &[u8], status: &std::process::ExitStatus) -> String {
-    String::from_utf8_lossy(stderr)
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("failed ({status})"))
+/// A size for a message: bytes below a megabyte, else megabytes.
+fn size(bytes: u64) -> String {
+    match bytes {
+        n if n < 1 << 20 => format!("{n} bytes"),
+        n => format!("{} MB", n >> 20),
+    }
 }

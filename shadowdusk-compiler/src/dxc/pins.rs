@@ -8,6 +8,13 @@
 //! `build-scripts/download-prebuilt-DirectXShaderCompiler.cmake` (libsdl-org/SDL_shadercross,
 //! commit 61aab92); xmake's package recipe for DXC 1.8.2502 pins the same two values. DXC 1.7
 //! (e.g. in `compushady` 0.17.5) is never listed: its COM layout crashes hassle-rs 0.12.
+//!
+//! An archive's members (the library, and on Windows `dxil.dll`, which `dxcompiler.dll` loads to
+//! sign what it compiles) are checked through the archive's pinned hash: each is hashed as it is
+//! unpacked from the checked archive, and the cache serves a copy only while every member still
+//! has that hash (`provision`). They have no pin of their own here: no file of those archives
+//! can be had on the machines ShadowDusk is developed on (they reach package registries only),
+//! and a hash not taken from the real file would be a guess.
 
 /// SHA-256 of the `libdxcompiler.so` in the `compushady-lrtu==0.18.0` wheel (DXC 1.8).
 pub const WHEEL_LIBRARY_SHA256: &str =
@@ -17,24 +24,24 @@ pub const WHEEL_LIBRARY_SHA256: &str =
 /// names another folder holding the same files.
 pub const RELEASES: &str = "https://github.com/microsoft/DirectXShaderCompiler/releases/download/";
 
-/// One pinned way to get DXC.
+/// One pinned way to get DXC (see [`for_this_platform`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {
     /// Short name, as `SHADOWDUSK_DXC_SOURCES` lists it (`pip`, `release`).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What is fetched, for the one line a first build prints.
-    pub what: String,
+    pub(crate) what: String,
     /// About how many megabytes are downloaded.
-    pub megabytes: u32,
+    pub(crate) megabytes: u32,
     /// How it is fetched.
-    pub fetch: Fetch,
+    pub(crate) fetch: Fetch,
     /// The cache folder's name: the pinned hash of what is fetched.
-    pub key: String,
+    pub(crate) key: String,
 }
 
 /// How a [`Source`] is fetched and checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fetch {
+pub(crate) enum Fetch {
     /// A wheel downloaded by the user's own `pip` (so pip's index settings apply); `member` is
     /// the library inside it, checked against `sha256`.
     PipWheel {
@@ -55,15 +62,15 @@ pub enum Fetch {
         sha256: String,
         /// `.zip` or `.tar.gz`.
         format: ArchiveFormat,
-        /// Archive members to keep, each stored in the cache under its file name; the first is
-        /// the library.
+        /// Archive members to keep. The first is the library, stored under
+        /// [`library_file_name`]; the others under [`member_file_name`].
         members: Vec<String>,
     },
 }
 
 /// The archive formats Microsoft ships DXC in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArchiveFormat {
+pub(crate) enum ArchiveFormat {
     /// Windows.
     Zip,
     /// Linux.
@@ -78,6 +85,12 @@ pub fn library_file_name() -> String {
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     )
+}
+
+/// The file name an archive member other than the library is stored under in the cache: its
+/// name without its folders (`bin/x64/dxil.dll` → `dxil.dll`).
+pub(crate) fn member_file_name(member: &str) -> &str {
+    member.rsplit('/').next().unwrap_or(member)
 }
 
 /// The pinned sources for this machine, in the order they are tried; `mirror` replaces
