@@ -6,6 +6,7 @@ pub mod effect_builder;
 pub mod fixture;
 pub mod gl_harness;
 pub mod gl_state;
+pub mod glsl_check;
 pub mod image_util;
 pub mod textures;
 

@@ -12,7 +12,7 @@ use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
     corpus_dir, entries, Entry, Geometry, Reference, TextureSpec, CLEAR, TARGET_SIZE,
 };
-use shadowdusk_tests::Orientation;
+use shadowdusk_tests::{glsl_check, Orientation};
 
 fn fx_files() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(corpus_dir())
@@ -724,110 +724,116 @@ fn every_shader_lowers_compiles_translates_and_rewrites() {
 /// (GLSL ES 1.00 allows them nowhere else; Mesa is lenient there, GLES2 drivers are not).
 #[test]
 fn depth_writing_shader_compiles_as_glsl_es_100() {
-    use glow::HasContext;
-    use shadowdusk::gl::headless::{Api, HeadlessGl};
-
     let file = "compat_glsl_depth_output.fx";
     let compiled = compile_file(&corpus_dir().join(file), &Options::default())
         .unwrap_or_else(|e| panic!("{file} does not compile:\n{}", e.render(false)));
-    let context = match HeadlessGl::with_api(8, 8, Api::Gles2) {
-        Ok(c) => c,
-        Err(e) => {
-            shadowdusk_tests::skip(
-                "depth_writing_shader_compiles_as_glsl_es_100",
-                &format!("no headless OpenGL ES 2.0 context: {e}"),
-            );
-            return;
-        }
+    let Some(context) = glsl_check::gles2("depth_writing_shader_compiles_as_glsl_es_100") else {
+        return;
     };
-    let gl = context.gl();
     let mut checked = 0;
     for shader in &compiled.effect.shaders {
         let glsl = String::from_utf8(shader.code.clone()).expect("GLSL is text");
         if !glsl.contains("GL_EXT_frag_depth") {
             continue;
         }
-        let first_code = glsl
-            .lines()
-            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-            .expect("a statement");
-        for (k, line) in glsl.lines().enumerate() {
-            if line.trim_start().starts_with("#extension") {
-                assert!(
-                    k < first_code,
-                    "`{line}` after the first statement:\n{glsl}"
-                );
-            }
-        }
-        // SAFETY: the context is current on this thread for the whole block.
-        unsafe {
-            let s = gl
-                .create_shader(glow::FRAGMENT_SHADER)
-                .expect("shader object");
-            gl.shader_source(s, &glsl);
-            gl.compile_shader(s);
-            assert!(
-                gl.get_shader_compile_status(s),
-                "GLSL ES 1.00 compile failed:\n{}\n{glsl}",
-                gl.get_shader_info_log(s)
-            );
-            gl.delete_shader(s);
+        assert_extensions_first(&glsl);
+        if let Err(log) = glsl_check::compile(context.gl(), false, &glsl) {
+            panic!("GLSL ES 1.00 compile failed:\n{log}\n{glsl}");
         }
         checked += 1;
     }
     assert_eq!(checked, 1, "{file}: one depth-writing shader");
 }
 
-/// Every shader of every corpus effect compiles as GLSL ES 1.00 on a GLES 2.0 driver (Mesa),
-/// as MonoGame's mobile and WebGL back ends compile them; vertex shaders as vertex shaders.
-#[test]
-fn every_corpus_shader_compiles_as_glsl_es_100() {
-    use glow::HasContext;
-    use shadowdusk::gl::headless::{Api, HeadlessGl};
-
-    let context = match HeadlessGl::with_api(8, 8, Api::Gles2) {
-        Ok(c) => c,
-        Err(e) => {
-            shadowdusk_tests::skip(
-                "every_corpus_shader_compiles_as_glsl_es_100",
-                &format!("no headless OpenGL ES 2.0 context: {e}"),
+/// GLSL ES 1.00 §3.4: `#extension` lines come before any non-preprocessor token.
+fn assert_extensions_first(glsl: &str) {
+    let first_code = glsl
+        .lines()
+        .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .expect("a statement");
+    for (k, line) in glsl.lines().enumerate() {
+        if line.trim_start().starts_with("#extension") {
+            assert!(
+                k < first_code,
+                "`{line}` after the first statement:\n{glsl}"
             );
-            return;
         }
-    };
-    let gl = context.gl();
-    let mut failures = Vec::new();
-    let mut checked = 0;
+    }
+}
+
+/// Every shader of the corpus: (effect file, shader index, is a vertex shader, GLSL).
+fn corpus_shaders() -> Vec<(String, usize, bool, String)> {
+    let mut shaders = Vec::new();
     for file in fx_files() {
         let Ok(compiled) = compile_file(&corpus_dir().join(&file), &Options::default()) else {
             continue; // every_effect_compiles_and_matches_its_table_entry reports it
         };
         for (k, shader) in compiled.effect.shaders.iter().enumerate() {
             let glsl = String::from_utf8_lossy(&shader.code).into_owned();
-            let kind = match shader.stage {
-                ShaderStage::Vertex => glow::VERTEX_SHADER,
-                ShaderStage::Pixel => glow::FRAGMENT_SHADER,
-            };
-            // SAFETY: the context is current on this thread for the whole block.
-            unsafe {
-                let s = gl.create_shader(kind).expect("shader object");
-                gl.shader_source(s, &glsl);
-                gl.compile_shader(s);
-                if !gl.get_shader_compile_status(s) {
-                    failures.push(format!(
-                        "{file} shader {k}:\n{}\n{glsl}",
-                        gl.get_shader_info_log(s)
-                    ));
-                }
-                gl.delete_shader(s);
-            }
-            checked += 1;
+            let vertex = shader.stage == ShaderStage::Vertex;
+            shaders.push((file.clone(), k, vertex, glsl));
         }
     }
-    assert!(checked > 100, "only {checked} shaders checked");
+    assert!(shaders.len() > 100, "only {} shaders", shaders.len());
+    shaders
+}
+
+/// Every shader of every corpus effect compiles as GLSL ES 1.00 in an OpenGL ES 2.0 context
+/// (Mesa, `MESA_GLES_VERSION_OVERRIDE=2.0`), as MonoGame's mobile and WebGL back ends compile
+/// them; vertex shaders as vertex shaders. Its `#extension` lines come first (GLSL ES allows
+/// them nowhere else, and Mesa does not enforce it).
+#[test]
+fn every_corpus_shader_compiles_as_glsl_es_100() {
+    let shaders = corpus_shaders();
+    let Some(context) = glsl_check::gles2("every_corpus_shader_compiles_as_glsl_es_100") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (file, k, vertex, glsl) in &shaders {
+        assert_extensions_first(glsl);
+        if let Err(log) = glsl_check::compile(context.gl(), *vertex, glsl) {
+            failures.push(format!("{file} shader {k}:\n{log}\n{glsl}"));
+        }
+    }
     assert!(
         failures.is_empty(),
-        "{} of {checked} shaders do not compile as GLSL ES 1.00:\n{}",
+        "{} of {} shaders do not compile as GLSL ES 1.00:\n{}",
+        failures.len(),
+        shaders.len(),
+        failures.join("\n")
+    );
+}
+
+/// The same text on MonoGame's other OpenGL back ends: desktop GLSL 1.10 (no `#version`, as
+/// DesktopGL compiles it) and 1.20, and GLSL ES 3.00 as MonoGame's runtime rewrites it on an
+/// OpenGL ES 3 context (compiled in the desktop context, which takes `#version 300 es` text and
+/// applies the ES rules to it: here an ES 3 context would be made ES 2.0).
+#[test]
+fn every_corpus_shader_compiles_as_desktop_glsl_and_after_monogames_es3_upgrade() {
+    let shaders = corpus_shaders();
+    let test = "every_corpus_shader_compiles_as_desktop_glsl_and_after_monogames_es3_upgrade";
+    let Some(context) = shadowdusk_tests::Headless::or_skip(test, 8, 8) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (file, k, vertex, glsl) in &shaders {
+        let variants = [
+            ("GLSL 1.10", glsl.clone()),
+            ("GLSL 1.20", format!("#version 120\n{glsl}")),
+            (
+                "GLSL ES 3.00 (MonoGame's upgrade)",
+                glsl_check::monogame_es3_upgrade(glsl, *vertex),
+            ),
+        ];
+        for (what, text) in variants {
+            if let Err(log) = glsl_check::compile(context.gl(), *vertex, &text) {
+                failures.push(format!("{file} shader {k} as {what}:\n{log}\n{text}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
         failures.len(),
         failures.join("\n")
     );

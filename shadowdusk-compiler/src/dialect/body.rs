@@ -348,7 +348,14 @@ fn assemble(p: &Plan<'_>, flags: &Flags, writes_position: bool, array: &str, bod
     if flags.depth {
         s.push_str(header::DEPTH);
     }
-    s.push_str(header::precision(p.stage));
+    let volume = p.samplers.iter().any(|smp| smp.dim == Dim::D3);
+    if volume {
+        s.push_str(header::TEXTURE_3D);
+    }
+    if p.targets.iter().any(|&n| n > 0) {
+        s.push_str(header::DRAW_BUFFERS);
+    }
+    s.push_str(&header::precision(p.stage, volume));
     s.push('\n');
     if p.alloc.count > 0 {
         s.push_str(&format!("uniform vec4 {array}[{}];\n", p.alloc.count));

@@ -1,7 +1,12 @@
 //! Test-only headless OpenGL (Mesa llvmpipe through EGL surfaceless, toolchain.md §3, made by
 //! `shadowdusk::gl::headless`): compiles the emitted dialect as desktop GLSL 1.10 and as GLSL ES
 //! 1.00, and renders with it. The shaders are compiled and linked directly, not through the
-//! runtime's loader, so these tests see exactly the text the dialect stage emits.
+//! runtime's loader, so these tests see exactly the text the dialect stage emits (plus one
+//! comment line, see [`Gl::compile`]).
+//!
+//! The GLSL ES 1.00 context is a real OpenGL ES 2.0 one: asked for ES 2, Mesa makes ES 3.2
+//! unless `MESA_GLES_VERSION_OVERRIDE=2.0` (which the workspace's `.cargo/config.toml` sets for
+//! everything cargo runs), and [`context`] fails when the version is not 2.0.
 
 use glow::HasContext;
 use shadowdusk::gl::headless::{Api, HeadlessGl};
@@ -9,6 +14,8 @@ use shadowdusk::gl::headless::{Api, HeadlessGl};
 /// A current context on this thread; dropped → released.
 pub struct Gl {
     context: HeadlessGl,
+    /// `GL_VERSION`.
+    version: String,
 }
 
 /// A context, or `None` after a loud [`shadowdusk_testkit::skip`] (a failure under
@@ -16,7 +23,16 @@ pub struct Gl {
 pub fn context(es: bool) -> Option<Gl> {
     let api = if es { Api::Gles2 } else { Api::DesktopGl };
     match HeadlessGl::with_api(8, 8, api) {
-        Ok(context) => Some(Gl { context }),
+        Ok(context) => {
+            // SAFETY: a query on the context just made current on this thread.
+            let version = unsafe { context.gl().get_parameter_string(glow::VERSION) };
+            assert!(
+                !es || version.starts_with("OpenGL ES 2.0"),
+                "asked for OpenGL ES 2.0, got `{version}`: run the tests through cargo, whose \
+                 .cargo/config.toml sets MESA_GLES_VERSION_OVERRIDE=2.0"
+            );
+            Some(Gl { context, version })
+        }
         Err(e) => {
             let why = format!("GL check ({api:?}): headless OpenGL unavailable: {e}");
             shadowdusk_testkit::skip(&shadowdusk_testkit::this_test(), &why);
@@ -27,7 +43,12 @@ pub fn context(es: bool) -> Option<Gl> {
 
 impl Gl {
     /// Compiles one shader; `Err(log)` on failure, `Ok(log)` otherwise.
+    ///
+    /// The text gets a last line naming this context's version. Mesa's shader cache skips the
+    /// compile of any text that once compiled, in any context of the same driver, and reports
+    /// success: a text desktop GL accepted would then pass as GLSL ES 1.00 unchecked.
     pub fn compile(&self, vertex: bool, src: &str) -> Result<(glow::Shader, String), String> {
+        let src = format!("{src}\n// compiled as {}\n", self.version);
         unsafe {
             let kind = if vertex {
                 glow::VERTEX_SHADER
@@ -35,7 +56,7 @@ impl Gl {
                 glow::FRAGMENT_SHADER
             };
             let s = self.context.gl().create_shader(kind)?;
-            self.context.gl().shader_source(s, src);
+            self.context.gl().shader_source(s, &src);
             self.context.gl().compile_shader(s);
             let log = self.context.gl().get_shader_info_log(s);
             if self.context.gl().get_shader_compile_status(s) {

@@ -396,12 +396,20 @@ fn cbuffer_shared_by_both_stages_gets_separate_arrays_and_links() {
 fn cube_and_volume_samplers_use_their_builtins() {
     let src = "TextureCube Env; Texture3D Vol; Texture2D Base; SamplerState S;\n\
         float4 main(float3 d : TEXCOORD0) : SV_Target { return Env.Sample(S, d) + Vol.Sample(S, d) + Base.Sample(S, d.xy); }";
-    // GLSL ES 1.00 has no sampler3D without OES_texture_3D (which mgfxc does not enable either).
-    let Some(d) = ok_es(src, Stage::Pixel, false) else {
+    let Some(d) = ok(src, Stage::Pixel) else {
         return;
     };
     assert!(d.glsl.contains("uniform samplerCube ps_s"), "{}", d.glsl);
     assert!(d.glsl.contains("uniform sampler3D ps_s"), "{}", d.glsl);
+    // GLSL ES 1.00 spells 3D textures through GL_OES_texture_3D, and neither ES version has a
+    // default sampler3D precision (compiled as GLSL ES 1.00 above).
+    let want = format!(
+        "{}{}",
+        header::TEXTURE_3D,
+        header::precision(Stage::Pixel, true)
+    );
+    assert!(d.glsl.starts_with(&want), "{}", d.glsl);
+    assert!(want.contains("precision mediump sampler3D;\n#endif\n"));
     assert!(
         d.glsl.contains("textureCube(ps_s")
             && d.glsl.contains("texture3D(ps_s")
@@ -483,6 +491,24 @@ fn mrt_writes_every_target_through_gl_fragdata() {
     );
     assert!(!d.glsl.contains("gl_FragColor"), "{}", d.glsl);
     assert!(d.glsl.contains("ps_oC1 ="), "{}", d.glsl);
+    // GLSL ES 1.00 has one gl_FragData element without GL_EXT_draw_buffers (Mesa does not
+    // enforce it, so compiling is not proof).
+    let want = format!(
+        "{}{}",
+        header::DRAW_BUFFERS,
+        header::precision(Stage::Pixel, false)
+    );
+    assert!(d.glsl.starts_with(&want), "{}", d.glsl);
+    assert_extensions_first(&d.glsl);
+    assert_first_endif_closes_the_precision_header(&d.glsl);
+}
+
+#[test]
+fn one_render_target_needs_no_draw_buffers_extension() {
+    let Some(d) = ok(TINT, Stage::Pixel) else {
+        return;
+    };
+    assert!(!d.glsl.contains("GL_EXT_draw_buffers"), "{}", d.glsl);
 }
 
 /// GLSL ES 1.00 §3.4: `#extension` directives come before any non-preprocessor token (Mesa
@@ -497,6 +523,19 @@ fn assert_extensions_first(glsl: &str) {
             assert!(k < first_code, "`{l}` after the first statement:\n{glsl}");
         }
     }
+}
+
+/// On OpenGL ES 3 MonoGame inserts its `out vec4` declaration after the first line that is
+/// exactly `#endif` (see `header`), which must close the precision header: the declaration
+/// needs its default float precision.
+fn assert_first_endif_closes_the_precision_header(glsl: &str) {
+    let lines: Vec<&str> = glsl.lines().collect();
+    let first = lines.iter().position(|l| *l == "#endif").expect("an #endif");
+    assert!(
+        lines[..first].last().is_some_and(|l| l.starts_with("precision "))
+            && lines[..first].contains(&"#ifdef GL_ES"),
+        "the first `#endif` line does not close the precision header:\n{glsl}"
+    );
 }
 
 #[test]
@@ -516,22 +555,27 @@ fn depth_output_goes_to_gl_fragdepth() {
 
 #[test]
 fn every_extension_precedes_the_precision_statements() {
-    // Depth, LOD and derivatives together: all three headers, then the precision block.
-    let src = "Texture2D T; SamplerState S;\n\
-        float4 main(float2 uv : TEXCOORD0, out float depth : SV_Depth) : SV_Target {\n\
-        depth = ddx(uv.x); return T.SampleLevel(S, uv, 1); }";
+    // Depth, LOD, derivatives, a volume texture and two targets together: all five headers,
+    // then the precision block.
+    let src = "Texture2D T; Texture3D V; SamplerState S;\n\
+        struct PO { float4 a : SV_Target0; float4 b : SV_Target1; float depth : SV_Depth; };\n\
+        PO main(float2 uv : TEXCOORD0) {\n\
+        PO o; o.depth = ddx(uv.x); o.a = T.SampleLevel(S, uv, 1); o.b = V.Sample(S, uv.xyx); return o; }";
     let Some(d) = ok(src, Stage::Pixel) else {
         return;
     };
     let want = format!(
-        "{}{}{}{}",
+        "{}{}{}{}{}{}",
         header::DERIVATIVES,
         header::LOD,
         header::DEPTH,
-        header::precision(Stage::Pixel)
+        header::TEXTURE_3D,
+        header::DRAW_BUFFERS,
+        header::precision(Stage::Pixel, true)
     );
     assert!(d.glsl.starts_with(&want), "{}", d.glsl);
     assert_extensions_first(&d.glsl);
+    assert_first_endif_closes_the_precision_header(&d.glsl);
 }
 
 #[test]

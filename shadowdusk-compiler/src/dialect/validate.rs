@@ -146,6 +146,8 @@ pub fn check(glsl: &str) -> Result<(), DialectError> {
                             | "GL_ARB_shader_texture_lod"
                             | "GL_EXT_gpu_shader4"
                             | "GL_EXT_frag_depth"
+                            | "GL_OES_texture_3D"
+                            | "GL_EXT_draw_buffers"
                     ) {
                         return Err(fail(
                             format!("the generated GLSL needs the extension {name}"),

@@ -189,7 +189,8 @@ impl LoadedEffect {
             states::apply_depth_stencil(gl, d);
         }
         if let Some(r) = &pass_rec.rasterizer {
-            states::apply_rasterizer(gl, r, target.is_render_target);
+            states::apply_rasterizer(gl, r, target.is_render_target)
+                .map_err(|log| self.unsupported(technique, pass, "its rasterizer state", log))?;
         }
         Ok(AppliedPass {
             effect: self,
@@ -223,11 +224,26 @@ impl LoadedEffect {
                 gl.active_texture(glow::TEXTURE0 + s.texture_slot as u32);
                 gl.bind_texture(sampler_target, texture.map(GlTexture::raw));
                 if let (Some(state), Some(_)) = (&s.state, texture) {
-                    sampler::apply(gl, sampler_target, state);
+                    sampler::apply(gl, sampler_target, state).map_err(|log| {
+                        let what = format!("the sampler state of `{}`", s.name);
+                        self.unsupported(technique, pass, &what, log)
+                    })?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// [`GlError::Driver`]: the context cannot do `what` of pass (`technique`, `pass`).
+    fn unsupported(&self, technique: usize, pass: usize, what: &str, log: String) -> GlError {
+        let tech_rec = &self.model.techniques[technique];
+        GlError::Driver {
+            context: format!(
+                "applying {what} of pass `{}` of technique `{}`",
+                tech_rec.passes[pass].name, tech_rec.name
+            ),
+            log,
+        }
     }
 
     /// The index into `programs` of pass (`technique`, `pass`), or [`GlError::NoSuchPass`].

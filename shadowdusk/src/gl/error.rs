@@ -192,8 +192,9 @@ pub enum GlError {
         /// The driver's limit for either side.
         max: u32,
     },
-    /// A GL object could not be created, a render target is incomplete, or the framebuffer
-    /// bound for reading cannot be read.
+    /// A GL object could not be created, a render target is incomplete, the framebuffer bound
+    /// for reading cannot be read, or the context cannot apply a pass's state (OpenGL ES has no
+    /// wireframe fill, and `Border` addressing only from ES 3.2 or with an extension).
     #[error("{context}: OpenGL error {log}")]
     Driver {
         /// What was being done.

@@ -11,6 +11,7 @@
 use glow::HasContext;
 
 use super::error::creating;
+use super::formats::{self, Api, DepthStencil};
 use super::pixel_store::{Direction, PackedRows};
 use super::texture::{check_size, set_sampling, TexelFilter};
 use super::{GlContext, GlError, GlTexture, RenderTarget};
@@ -46,13 +47,14 @@ impl RenderTarget {
         // buffer holds.
         unsafe {
             let _packed = PackedRows::set(gl, Direction::Pack);
+            let (format, ty) = formats::READ_BACK;
             gl.read_pixels(
                 0,
                 0,
                 w,
                 h,
-                glow::RGBA,
-                glow::UNSIGNED_BYTE,
+                format,
+                ty,
                 glow::PixelPackData::Slice(Some(&mut pixels)),
             );
         }
@@ -66,13 +68,7 @@ impl RenderTarget {
 /// `Ok` when the framebuffer bound for reading is complete, so `glReadPixels` can read it
 /// (checked up front: `glGetError` afterwards would take the caller's pending errors).
 fn readable(gl: &glow::Context) -> Result<(), GlError> {
-    let version = gl.version();
-    // OpenGL ES 2 has one framebuffer binding for drawing and reading.
-    let target = if version.is_embedded && version.major < 3 {
-        glow::FRAMEBUFFER
-    } else {
-        glow::READ_FRAMEBUFFER
-    };
+    let (target, _) = formats::read_binding(Api::current(gl));
     // SAFETY: a query on the caller's current context.
     let status = unsafe { gl.check_framebuffer_status(target) };
     if status == glow::FRAMEBUFFER_COMPLETE {
@@ -84,9 +80,25 @@ fn readable(gl: &glow::Context) -> Result<(), GlError> {
     })
 }
 
+/// The name of a `glCheckFramebufferStatus` result.
+fn status_name(status: u32) -> &'static str {
+    match status {
+        glow::FRAMEBUFFER_UNSUPPORTED => "GL_FRAMEBUFFER_UNSUPPORTED",
+        glow::FRAMEBUFFER_INCOMPLETE_ATTACHMENT => "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT",
+        glow::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT => {
+            "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT"
+        }
+        glow::FRAMEBUFFER_INCOMPLETE_DIMENSIONS => "GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS",
+        _ => "status",
+    }
+}
+
 /// An offscreen render target: an RGBA8 colour texture (nearest filtering, one mip level) and a
 /// depth24/stencil8 renderbuffer, like MonoGame's
 /// `new RenderTarget2D(device, w, h, false, SurfaceFormat.Color, DepthFormat.Depth24Stencil8)`.
+/// On OpenGL ES 2.0 the texture is unsized `GL_RGBA`, and depth and stencil are what MonoGame
+/// uses there: a packed buffer with `GL_OES_packed_depth_stencil`, otherwise a 16-bit (24 with
+/// `GL_OES_depth24`) depth buffer and an 8-bit stencil buffer.
 ///
 /// Draw into it with [`GlRenderTarget::bind`] and [`GlRenderTarget::target`] as the pass's
 /// [`RenderTarget`], then sample [`GlRenderTarget::texture`] or read it back. Dropping it
@@ -96,7 +108,9 @@ fn readable(gl: &glow::Context) -> Result<(), GlError> {
 pub struct GlRenderTarget {
     ctx: GlContext,
     framebuffer: glow::Framebuffer,
+    /// The depth (or packed depth-stencil) buffer, and a separate stencil buffer if any.
     depth: glow::Renderbuffer,
+    stencil: Option<glow::Renderbuffer>,
     color: GlTexture,
     width: u32,
     height: u32,
@@ -106,14 +120,26 @@ impl GlRenderTarget {
     /// Creates a complete `width`×`height` target (contents undefined until cleared); the
     /// default framebuffer is bound afterwards.
     pub fn new(ctx: &GlContext, width: u32, height: u32) -> Result<GlRenderTarget, GlError> {
+        let layout = formats::depth_stencil_of(ctx.glow());
+        GlRenderTarget::with_depth_stencil(ctx, width, height, layout)
+    }
+
+    /// [`GlRenderTarget::new`] with the given depth and stencil buffers.
+    pub(crate) fn with_depth_stencil(
+        ctx: &GlContext,
+        width: u32,
+        height: u32,
+        layout: DepthStencil,
+    ) -> Result<GlRenderTarget, GlError> {
         let gl = ctx.glow();
         let (w, h) = gl_size(width, height);
         check_size(gl, width, height, glow::MAX_TEXTURE_SIZE)?;
         check_size(gl, width, height, glow::MAX_RENDERBUFFER_SIZE)?;
         let what = "a render target";
+        let separate = matches!(layout, DepthStencil::Separate { .. });
         // SAFETY: object creation on the current context (`GlContext`); the texture is owned
-        // (deleted on an early return) as soon as it exists, the renderbuffer is deleted by hand
-        // if the framebuffer cannot be made.
+        // (deleted on an early return) as soon as it exists, the renderbuffers are deleted by
+        // hand if a later object cannot be made.
         let target = unsafe {
             let color = GlTexture::from_raw(
                 ctx,
@@ -121,23 +147,35 @@ impl GlRenderTarget {
                 glow::TEXTURE_2D,
             );
             let depth = gl.create_renderbuffer().map_err(creating(what))?;
+            let stencil = match separate.then(|| gl.create_renderbuffer()) {
+                Some(Err(log)) => {
+                    gl.delete_renderbuffer(depth);
+                    return Err(creating(what)(log));
+                }
+                made => made.and_then(Result::ok),
+            };
             let framebuffer = match gl.create_framebuffer() {
                 Ok(f) => f,
                 Err(log) => {
                     gl.delete_renderbuffer(depth);
+                    if let Some(stencil) = stencil {
+                        gl.delete_renderbuffer(stencil);
+                    }
                     return Err(creating(what)(log));
                 }
             };
-            // From here on `Drop` deletes all three.
+            // From here on `Drop` deletes them all.
             GlRenderTarget {
                 ctx: ctx.clone(),
                 framebuffer,
                 depth,
+                stencil,
                 color,
                 width,
                 height,
             }
         };
+        let texels = formats::rgba8_texture(Api::current(gl));
         // SAFETY: state calls and storage allocation on the current context for the objects
         // just made; the default bindings are restored.
         let status = unsafe {
@@ -147,20 +185,17 @@ impl GlRenderTarget {
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
                 0,
-                glow::RGBA8 as i32,
+                texels.internal,
                 w,
                 h,
                 0,
-                glow::RGBA,
-                glow::UNSIGNED_BYTE,
+                texels.format,
+                texels.ty,
                 glow::PixelUnpackData::Slice(None),
             );
             drop(packed);
             set_sampling(ctx, glow::TEXTURE_2D, TexelFilter::Nearest);
             gl.bind_texture(glow::TEXTURE_2D, None);
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(target.depth));
-            gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH24_STENCIL8, w, h);
-            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
             gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.framebuffer));
             gl.framebuffer_texture_2d(
                 glow::FRAMEBUFFER,
@@ -169,20 +204,47 @@ impl GlRenderTarget {
                 Some(target.color.raw()),
                 0,
             );
-            gl.framebuffer_renderbuffer(
-                glow::FRAMEBUFFER,
-                glow::DEPTH_STENCIL_ATTACHMENT,
-                glow::RENDERBUFFER,
-                Some(target.depth),
-            );
+            let buffers: [(Option<glow::Renderbuffer>, u32, &[u32]); 2] = match layout {
+                DepthStencil::Packed {
+                    internal,
+                    attachments,
+                } => [(Some(target.depth), internal, attachments), (None, 0, &[])],
+                DepthStencil::Separate { depth, stencil } => [
+                    (Some(target.depth), depth, &[glow::DEPTH_ATTACHMENT]),
+                    (target.stencil, stencil, &[glow::STENCIL_ATTACHMENT]),
+                ],
+            };
+            for (buffer, internal, attachments) in buffers {
+                let Some(buffer) = buffer else { continue };
+                gl.bind_renderbuffer(glow::RENDERBUFFER, Some(buffer));
+                gl.renderbuffer_storage(glow::RENDERBUFFER, internal, w, h);
+                for &attachment in attachments {
+                    gl.framebuffer_renderbuffer(
+                        glow::FRAMEBUFFER,
+                        attachment,
+                        glow::RENDERBUFFER,
+                        Some(buffer),
+                    );
+                }
+            }
+            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
             let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
             status
         };
         if status != glow::FRAMEBUFFER_COMPLETE {
+            let why = if separate {
+                "; this OpenGL ES 2 driver has no GL_OES_packed_depth_stencil, and a render \
+                 target with depth and stencil then needs separate depth and stencil buffers"
+            } else {
+                ""
+            };
             return Err(GlError::Driver {
                 context: format!("creating a {width}x{height} render target"),
-                log: format!("framebuffer incomplete (status 0x{status:04X})"),
+                log: format!(
+                    "framebuffer incomplete ({} 0x{status:04X}){why}",
+                    status_name(status)
+                ),
             });
         }
         Ok(target)
@@ -240,15 +302,18 @@ impl GlRenderTarget {
     }
 
     /// Its pixels as RGBA8, top row first (MonoGame's `RenderTarget2D.GetData` order). The
-    /// framebuffer bound for reading is restored afterwards.
+    /// framebuffer bound for reading (on OpenGL ES 2.0, the one framebuffer binding) is restored
+    /// afterwards.
     pub fn read_rgba8(&self) -> Result<Vec<u8>, GlError> {
         let gl = self.ctx.glow();
+        // OpenGL ES 2.0 has no read binding: there the one framebuffer binding is put back.
+        let (target, binding) = formats::read_binding(Api::current(gl));
         // SAFETY: the context is current (`GlContext`); the previous binding is put back.
         unsafe {
-            let previous = gl.get_parameter_framebuffer(glow::READ_FRAMEBUFFER_BINDING);
-            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.framebuffer));
+            let previous = gl.get_parameter_framebuffer(binding);
+            gl.bind_framebuffer(target, Some(self.framebuffer));
             let pixels = self.target().read_rgba8(&self.ctx);
-            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, previous);
+            gl.bind_framebuffer(target, previous);
             pixels
         }
     }
@@ -262,6 +327,9 @@ impl Drop for GlRenderTarget {
             let gl = self.ctx.glow();
             gl.delete_framebuffer(self.framebuffer);
             gl.delete_renderbuffer(self.depth);
+            if let Some(stencil) = self.stencil {
+                gl.delete_renderbuffer(stencil);
+            }
         }
     }
 }
@@ -330,6 +398,28 @@ mod tests {
         assert_eq!(
             RenderTarget::backbuffer(4, 3).read_rgba8(ctx).unwrap(),
             screen
+        );
+    }
+
+    #[test]
+    fn separate_depth_and_stencil_buffers_the_driver_refuses_are_an_error_saying_why() {
+        // What OpenGL ES 2 without GL_OES_packed_depth_stencil gets, as MonoGame does it; Mesa
+        // (like many drivers) supports no such framebuffer.
+        let test = "separate_depth_and_stencil_buffers_the_driver_refuses_are_an_error_saying_why";
+        let Some(context) = context(test) else {
+            return;
+        };
+        let layout = formats::depth_stencil(Api::Es2, &|_| false);
+        assert!(matches!(layout, DepthStencil::Separate { .. }));
+        let err = GlRenderTarget::with_depth_stencil(context.context(), 2, 2, layout).unwrap_err();
+        let GlError::Driver { context, log } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(context, "creating a 2x2 render target");
+        assert!(
+            log.starts_with("framebuffer incomplete (GL_FRAMEBUFFER_UNSUPPORTED 0x8CDD)")
+                && log.contains("no GL_OES_packed_depth_stencil"),
+            "{log}"
         );
     }
 

@@ -47,7 +47,9 @@ pub enum Api {
     /// `#version` line, as a DesktopGL window does. What [`GlEffect`](super::GlEffect) targets.
     #[default]
     DesktopGl,
-    /// OpenGL ES 2.0 (GLSL ES 1.00), what MonoGame's mobile platforms compile the same text as.
+    /// OpenGL ES 2 (GLSL ES 1.00), what MonoGame's mobile platforms compile the same text as.
+    /// Asked for ES 2, Mesa makes the newest OpenGL ES it has (3.2), which accepts more than
+    /// ES 2.0; with `MESA_GLES_VERSION_OVERRIDE=2.0` in the environment it makes ES 2.0.
     Gles2,
 }
 

@@ -50,6 +50,7 @@ mod context;
 mod dyn_effect;
 mod effect;
 mod error;
+mod formats;
 mod framebuffer;
 #[cfg(feature = "headless")]
 pub mod headless;

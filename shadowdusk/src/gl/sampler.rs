@@ -6,9 +6,17 @@
 //! skipped, as MonoGame does when the capability is missing. MonoGame's quirks are kept: no
 //! `TEXTURE_WRAP_R` (AddressW is ignored) and `TEXTURE_MAX_LEVEL` always goes to the unit's
 //! `TEXTURE_2D` binding.
+//!
+//! OpenGL ES has less, and only what the context's version has is set, as MonoGame's GLES
+//! builds do: no LOD bias (desktop only), no compare mode and max level before ES 3, border
+//! colour and `Border` addressing from ES 3.2 or with `GL_OES_texture_border_clamp` (without
+//! them `Border` is refused, as MonoGame throws), and a texture's level count cannot be asked
+//! before ES 3.1, so there the minification filter is the one without mipmaps, which samples
+//! level 0 of any texture (a mipmapped filter on a texture without mipmaps samples black).
 
 use glow::HasContext;
 
+use super::formats::Api;
 use crate::mgfx::{SamplerState, TextureAddressMode, TextureFilter};
 
 const TEXTURE_MAX_ANISOTROPY: u32 = 0x84FE;
@@ -61,9 +69,53 @@ pub(crate) fn wrap(mode: TextureAddressMode) -> u32 {
     }
 }
 
+/// What a context can set of a sampler state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Capabilities {
+    /// `glGetTexLevelParameter` (desktop, ES 3.1).
+    level_query: bool,
+    /// `TEXTURE_LOD_BIAS` (desktop).
+    lod_bias: bool,
+    /// `TEXTURE_COMPARE_MODE` and `TEXTURE_MAX_LEVEL` (desktop, ES 3).
+    es3_parameters: bool,
+    /// `CLAMP_TO_BORDER` and `TEXTURE_BORDER_COLOR`.
+    border: bool,
+}
+
+impl Capabilities {
+    /// For a context of `version` listing extensions as `has` says.
+    pub(crate) fn of(version: &glow::Version, has: &dyn Fn(&str) -> bool) -> Capabilities {
+        let es_at_least = |major, minor| (version.major, version.minor) >= (major, minor);
+        match Api::of(version) {
+            Api::Desktop => Capabilities {
+                level_query: true,
+                lod_bias: true,
+                es3_parameters: true,
+                border: true,
+            },
+            api => Capabilities {
+                level_query: es_at_least(3, 1),
+                lod_bias: false,
+                es3_parameters: api == Api::Es3,
+                border: es_at_least(3, 2)
+                    || has("GL_OES_texture_border_clamp")
+                    || has("GL_EXT_texture_border_clamp"),
+            },
+        }
+    }
+
+    fn current(gl: &glow::Context) -> Capabilities {
+        let extensions = gl.supported_extensions();
+        Capabilities::of(gl.version(), &|name| extensions.contains(name))
+    }
+}
+
 /// Whether the texture bound to `target` on the active unit has a level 1 (MonoGame:
-/// `LevelCount > 1`).
-fn has_mipmaps(gl: &glow::Context, target: u32) -> bool {
+/// `LevelCount > 1`); `false` where the context cannot say.
+fn has_mipmaps(gl: &glow::Context, target: u32, caps: Capabilities) -> bool {
+    if !caps.level_query {
+        return false;
+    }
     let level_target = if target == glow::TEXTURE_CUBE_MAP {
         glow::TEXTURE_CUBE_MAP_POSITIVE_X
     } else {
@@ -73,9 +125,17 @@ fn has_mipmaps(gl: &glow::Context, target: u32) -> bool {
     unsafe { gl.get_tex_level_parameter_i32(level_target, 1, glow::TEXTURE_WIDTH) > 0 }
 }
 
-/// Applies `state` to the texture bound to `target` on the active texture unit.
-pub(crate) fn apply(gl: &glow::Context, target: u32, state: &SamplerState) {
-    let mipmaps = has_mipmaps(gl, target);
+/// Applies `state` to the texture bound to `target` on the active texture unit; `Err` says
+/// what of it the context cannot do (nothing is set then).
+pub(crate) fn apply(gl: &glow::Context, target: u32, state: &SamplerState) -> Result<(), String> {
+    let caps = Capabilities::current(gl);
+    let border_wanted = [state.address_u, state.address_v].contains(&TextureAddressMode::Border);
+    if border_wanted && !caps.border {
+        return Err("TextureAddressMode.Border needs OpenGL ES 3.2 or \
+                    GL_OES_texture_border_clamp, which this context lacks"
+            .to_string());
+    }
+    let mipmaps = has_mipmaps(gl, target, caps);
     let (min, mag) = filters(state.filter, mipmaps);
     let border = state.border_color.map(|c| c as f32 / 255.0);
     let aniso = gl
@@ -100,18 +160,25 @@ pub(crate) fn apply(gl: &glow::Context, target: u32, state: &SamplerState) {
         gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_S, wrap(state.address_u) as i32);
         gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_T, wrap(state.address_v) as i32);
         // MonoGame sets no TEXTURE_WRAP_R: AddressW has no effect on its GL backend.
-        gl.tex_parameter_f32_slice(target, glow::TEXTURE_BORDER_COLOR, &border);
-        gl.tex_parameter_f32(target, glow::TEXTURE_LOD_BIAS, state.mip_lod_bias);
-        gl.tex_parameter_i32(target, glow::TEXTURE_COMPARE_MODE, glow::NONE as i32);
-        let max_level = if state.max_mip_level > 0 {
-            state.max_mip_level
-        } else {
-            1000
-        };
-        // MonoGame writes MAX_LEVEL to the TEXTURE_2D binding of the unit whatever the
-        // sampler's target; a cube or volume texture keeps its own max level.
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, max_level);
+        if caps.border {
+            gl.tex_parameter_f32_slice(target, glow::TEXTURE_BORDER_COLOR, &border);
+        }
+        if caps.lod_bias {
+            gl.tex_parameter_f32(target, glow::TEXTURE_LOD_BIAS, state.mip_lod_bias);
+        }
+        if caps.es3_parameters {
+            gl.tex_parameter_i32(target, glow::TEXTURE_COMPARE_MODE, glow::NONE as i32);
+            let max_level = if state.max_mip_level > 0 {
+                state.max_mip_level
+            } else {
+                1000
+            };
+            // MonoGame writes MAX_LEVEL to the TEXTURE_2D binding of the unit whatever the
+            // sampler's target; a cube or volume texture keeps its own max level.
+            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, max_level);
+        }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -132,6 +199,41 @@ mod tests {
             filters(TextureFilter::MinPointMagLinearMipLinear, true),
             (glow::NEAREST_MIPMAP_LINEAR, glow::LINEAR)
         );
+    }
+
+    fn version(is_embedded: bool, major: u32, minor: u32) -> glow::Version {
+        glow::Version {
+            major,
+            minor,
+            is_embedded,
+            revision: None,
+            vendor_info: String::new(),
+        }
+    }
+
+    #[test]
+    fn es_contexts_set_only_the_parameters_their_version_has() {
+        let none = |_: &str| false;
+        let clamp = |e: &str| e == "GL_OES_texture_border_clamp";
+        let desktop = Capabilities::of(&version(false, 2, 1), &none);
+        assert!(
+            desktop.level_query && desktop.lod_bias && desktop.es3_parameters && desktop.border
+        );
+        let es2 = Capabilities::of(&version(true, 2, 0), &none);
+        assert_eq!(
+            es2,
+            Capabilities {
+                level_query: false,
+                lod_bias: false,
+                es3_parameters: false,
+                border: false
+            }
+        );
+        assert!(Capabilities::of(&version(true, 2, 0), &clamp).border);
+        let es30 = Capabilities::of(&version(true, 3, 0), &none);
+        assert!(es30.es3_parameters && !es30.level_query && !es30.border && !es30.lod_bias);
+        let es32 = Capabilities::of(&version(true, 3, 2), &none);
+        assert!(es32.level_query && es32.border && !es32.lod_bias);
     }
 
     #[test]

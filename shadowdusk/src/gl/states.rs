@@ -180,7 +180,17 @@ pub(crate) fn depth_bias_scale(depth_bits: i32) -> f32 {
     }
 }
 
-pub(crate) fn apply_rasterizer(gl: &glow::Context, r: &RasterizerState, render_target: bool) {
+/// Applies `r`; `Err` says what of it the context cannot do (nothing is set then): OpenGL ES
+/// has no polygon mode, so a wireframe fill is refused there, as MonoGame's GLES builds throw.
+pub(crate) fn apply_rasterizer(
+    gl: &glow::Context,
+    r: &RasterizerState,
+    render_target: bool,
+) -> Result<(), String> {
+    let desktop = !gl.version().is_embedded;
+    if !desktop && r.fill_mode == FillMode::WireFrame {
+        return Err("FillMode.WireFrame: OpenGL ES has no polygon mode".to_string());
+    }
     // SAFETY: state calls on the caller's current context.
     unsafe {
         match front_face(r.cull_mode, render_target) {
@@ -195,7 +205,9 @@ pub(crate) fn apply_rasterizer(gl: &glow::Context, r: &RasterizerState, render_t
             FillMode::Solid => glow::FILL,
             FillMode::WireFrame => glow::LINE,
         };
-        gl.polygon_mode(glow::FRONT_AND_BACK, mode);
+        if desktop {
+            gl.polygon_mode(glow::FRONT_AND_BACK, mode);
+        }
         if r.scissor_test_enable {
             gl.enable(glow::SCISSOR_TEST);
         } else {
@@ -218,6 +230,7 @@ pub(crate) fn apply_rasterizer(gl: &glow::Context, r: &RasterizerState, render_t
             gl.disable(glow::POLYGON_OFFSET_FILL);
         }
     }
+    Ok(())
 }
 
 /// Whether `GL_DEPTH_BITS` may be queried: OpenGL ES, desktop GL before 3.1, and

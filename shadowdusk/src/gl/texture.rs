@@ -7,6 +7,7 @@ use std::rc::Rc;
 use glow::HasContext;
 
 use super::error::creating;
+use super::formats::{self, Api};
 use super::pixel_store::{Direction, PackedRows};
 use super::{GlContext, GlError};
 
@@ -67,7 +68,8 @@ impl GlTexture {
     /// One mip level (no mipmaps, so a mipmapped minification filter cannot sample black),
     /// clamped to the edge. The texture is left unbound. The pixel-store state is set for the
     /// upload (packed rows, no pixel buffer) and the caller's restored afterwards, so state
-    /// other code left behind cannot make GL read past `rgba`.
+    /// other code left behind cannot make GL read past `rgba`. Its internal format is the one
+    /// the context's version takes (`GL_RGBA8`; unsized `GL_RGBA` on OpenGL ES 2.0).
     pub fn from_rgba8(
         ctx: &GlContext,
         width: u32,
@@ -88,6 +90,7 @@ impl GlTexture {
         let texture = unsafe { gl.create_texture() }.map_err(creating("a texture"))?;
         // Owned from here on: an error below deletes it.
         let made = GlTexture::from_raw(ctx, texture, glow::TEXTURE_2D);
+        let texels = formats::rgba8_texture(Api::current(gl));
         // SAFETY: the context is current (`GlContext`); with the pixel-store state set for
         // packed rows and no unpack buffer, GL reads exactly the `width * height * 4` bytes
         // of the slice.
@@ -97,12 +100,12 @@ impl GlTexture {
             gl.tex_image_2d(
                 glow::TEXTURE_2D,
                 0,
-                glow::RGBA8 as i32,
+                texels.internal,
                 w,
                 h,
                 0,
-                glow::RGBA,
-                glow::UNSIGNED_BYTE,
+                texels.format,
+                texels.ty,
                 glow::PixelUnpackData::Slice(Some(rgba)),
             );
         }
@@ -202,8 +205,7 @@ fn pixel_data(width: u32, height: u32, needed: usize, got: usize) -> GlError {
 /// set.
 pub fn set_sampling(ctx: &GlContext, target: u32, filter: TexelFilter) {
     let gl = ctx.glow();
-    let version = gl.version();
-    let es2 = version.is_embedded && version.major < 3;
+    let es2 = Api::current(gl) == Api::Es2;
     let r = (!es2 && target != glow::TEXTURE_2D).then_some(glow::TEXTURE_WRAP_R);
     // SAFETY: the context is current (`GlContext`); parameter calls on whatever texture is
     // bound (the default texture object when none is).
