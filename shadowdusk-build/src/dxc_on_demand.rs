@@ -1,14 +1,18 @@
-//! DXC for one build, loaded by the first effect that no cache holds.
+//! DXC for one build, readied by the first effect that no cache holds.
 //!
 //! A build whose effects are all cached (the usual build-script run after an edit elsewhere)
 //! must not pay for DXC: mapping the 35 MB library, creating a compiler, starting worker
-//! processes. The cache key still names the DXC that would compile, so it comes from
-//! [`dxc::expected_version`], which identifies the library by its remembered content hash
-//! without loading it. The first miss readies DXC (where compiles run in worker processes, they
-//! load it, not this one); should a library this process loaded not be the one
-//! predicted (the predicted file failed to load and the loader fell back to another), the keys
-//! were wrong and the caller builds again with the loaded one's.
+//! processes. The cache key still names the DXC that compiles, so it comes from
+//! [`dxc::expected_version`]: the same decision compiles take, made without loading DXC where
+//! the library is a file (its content hash is remembered). The first miss readies DXC (where
+//! compiles run in worker processes, they load it, not this one).
+//!
+//! A DXC replaced on disk while the build runs is the one later compiles take, while the keys
+//! still name the old one. Each compile says which DXC did it (`Compiled::dxc`): one that is
+//! not the keys' is stored nowhere ([`DxcOnDemand::check`]), and the build runs again, keyed
+//! with the DXC now on disk.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use shadowdusk_compiler::dxc;
@@ -18,22 +22,26 @@ pub(crate) struct DxcOnDemand {
     expected: Result<String, String>,
     /// Set by the first miss: whether DXC loaded.
     loaded: OnceLock<Result<(), String>>,
+    /// Set when an effect was compiled by another DXC than the keys name.
+    drifted: AtomicBool,
 }
 
 impl DxcOnDemand {
-    /// The DXC this process would load, identified without loading it where possible.
+    /// The DXC compiles will use, identified without loading it where possible.
     pub(crate) fn expected() -> DxcOnDemand {
-        DxcOnDemand {
-            expected: dxc::expected_version(),
-            loaded: OnceLock::new(),
-        }
+        DxcOnDemand::with(dxc::expected_version())
     }
 
-    /// A build keyed on `version` (after [`Self::drifted`] said the first guess was wrong).
-    pub(crate) fn known(version: String) -> DxcOnDemand {
+    /// A build with no effect: DXC is not asked about.
+    pub(crate) fn unused() -> DxcOnDemand {
+        DxcOnDemand::with(Ok(String::new()))
+    }
+
+    fn with(expected: Result<String, String>) -> DxcOnDemand {
         DxcOnDemand {
-            expected: Ok(version),
+            expected,
             loaded: OnceLock::new(),
+            drifted: AtomicBool::new(false),
         }
     }
 
@@ -59,15 +67,50 @@ impl DxcOnDemand {
         self.loaded.get()?.as_ref().err().map(String::as_str)
     }
 
-    /// The loaded DXC's identity, when it is not the one the keys were made with. Workers load
-    /// the predicted file itself; only a library this process loaded (the system's, or a
-    /// fallback after the predicted one failed) can differ.
-    pub(crate) fn drifted(&self) -> Option<String> {
-        self.loaded.get()?.as_ref().ok()?;
-        if !dxc::is_loaded() {
-            return None;
+    /// `Ok` when `used`, the DXC that compiled an effect (`Compiled::dxc`; `None`: no shader
+    /// needed one), is the one the keys name. Otherwise nothing of that compile may be stored
+    /// under its key: `Err` says why, and [`Self::drifted`] is set.
+    pub(crate) fn check(&self, used: Option<&str>) -> Result<(), String> {
+        let Some(used) = used else { return Ok(()) };
+        if Some(used) == self.expected.as_deref().ok() {
+            return Ok(());
         }
-        let loaded = dxc::version()?;
-        (Some(loaded.as_str()) != self.expected.as_deref().ok()).then_some(loaded)
+        self.drifted.store(true, Ordering::Relaxed);
+        Err(format!(
+            "DXC changed on disk while this build ran (the cache key names DXC {}, and DXC {} \
+             compiled the effect), so nothing was stored; build again",
+            short(self.key_identity()),
+            short(used)
+        ))
+    }
+
+    /// Whether an effect was compiled by another DXC than the keys name ([`Self::check`]).
+    pub(crate) fn drifted(&self) -> bool {
+        self.drifted.load(Ordering::Relaxed)
+    }
+}
+
+/// The start of the content hash in a DXC identity (`dxcompiler:<sha256>:<arguments>`).
+fn short(identity: &str) -> String {
+    let sha = identity.strip_prefix("dxcompiler:").unwrap_or(identity);
+    sha.split(" & ")
+        .map(|one| one.chars().take(12).collect::<String>() + "…")
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compile_by_another_dxc_is_refused_and_remembered() {
+        let d = DxcOnDemand::with(Ok("dxcompiler:aaaa:-O3".into()));
+        assert_eq!(d.check(None), Ok(()));
+        assert_eq!(d.check(Some("dxcompiler:aaaa:-O3")), Ok(()));
+        assert!(!d.drifted());
+        let e = d.check(Some("dxcompiler:bbbb:-O3")).unwrap_err();
+        assert!(e.contains("aaaa") && e.contains("bbbb"), "{e}");
+        assert!(d.drifted());
     }
 }

@@ -46,7 +46,7 @@
 //! | `OUT_DIR` | where artifacts go | [`Builder::out_dir`] |
 //! | `NUM_JOBS` | how many effects compile at once (else the machine's parallelism) | [`Builder::jobs`] |
 //! | `SHADOWDUSK_CACHE_DIR` | a cache folder shared between crates and machines | [`Builder::cache_dir`], [`Builder::no_cache_dir`] |
-//! | `SHADOWDUSK_DXC` | `libdxcompiler.so` (see [`dxc::locate`](shadowdusk_compiler::dxc::locate)) | — |
+//! | `SHADOWDUSK_DXC` | `libdxcompiler.so` (see [`LIBRARY_VAR`](shadowdusk_compiler::dxc::LIBRARY_VAR)) | — |
 //!
 //! # Cache
 //!
@@ -418,7 +418,7 @@ impl Builder {
         };
         // DXC is loaded by the first effect no cache holds, not here.
         let dxc = if effects.is_empty() {
-            DxcOnDemand::known(String::new())
+            DxcOnDemand::unused()
         } else {
             DxcOnDemand::expected()
         };
@@ -436,10 +436,10 @@ impl Builder {
         };
         output::remove_stale_temporaries(&artifact_dir);
         let mut outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
-        if let Some(loaded) = ctx.dxc.drifted() {
-            // The keys named another DXC than the one that compiled: build again with the
-            // loaded one's (each effect is then a miss or a correct hit).
-            ctx.dxc = DxcOnDemand::known(loaded);
+        if ctx.dxc.drifted() {
+            // DXC was replaced on disk during the build: what it compiled under the old one's
+            // keys was stored nowhere. Build again, keyed with the DXC now on disk.
+            ctx.dxc = DxcOnDemand::expected();
             ctx.key_base = key_base(&ctx.dxc);
             ctx.stamps = stamps::Stamps::load(&ctx.out_dir, &ctx.key_base);
             outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
@@ -551,7 +551,7 @@ impl Builder {
             self.sink
                 .line(format!("cargo:rerun-if-changed={}", p.display()));
         }
-        for var in [shadowdusk_compiler::dxc::locate::ENV_VAR, cargo::CACHE_DIR] {
+        for var in [shadowdusk_compiler::dxc::LIBRARY_VAR, cargo::CACHE_DIR] {
             self.sink.line(format!("cargo:rerun-if-env-changed={var}"));
         }
     }

@@ -268,6 +268,15 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         ..ctx.options.clone()
     };
     let compiled = pipeline::compile_file(&f.abs, &options).map_err(shader_failure)?;
+    // Stored only under the key of the DXC that compiled it.
+    if let Err(e) = ctx.dxc.check(compiled.dxc.as_deref()) {
+        return Err(EffectFailure::other(
+            f.rel.clone(),
+            f.abs.clone(),
+            compiled.deps,
+            e,
+        ));
+    }
     timings.compile = Some(CompileTimes {
         wall: t.elapsed(),
         stages: compiled.timings,

@@ -99,6 +99,19 @@ impl Manifest {
 /// later build after this one is killed — sees the old file or the new one, never half of one.
 /// The CLI and the build script write every output this way.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, bytes, None)
+}
+
+/// [`write_atomic`], the file given the permission bits `mode` on Unix (the DXC worker
+/// executable's `0o755`) before it is renamed into place, so it is never there without them.
+/// The temporary file is created anew (never opened through a file or link already there).
+#[cfg_attr(not(all(unix, feature = "compile")), allow(dead_code))]
+pub(crate) fn write_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+) -> std::io::Result<()> {
+    use std::io::Write;
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -111,11 +124,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         std::process::id(),
         COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
-    std::fs::write(&tmp, bytes)?;
-    test_hook_pause();
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let mut file = match std::fs::File::create_new(&tmp) {
+        // Left by a killed process that had this process id.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(&tmp)?;
+            std::fs::File::create_new(&tmp)?
+        }
+        other => other?,
+    };
+    let written = file.write_all(bytes).and_then(|()| {
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        Ok(())
+    });
+    drop(file);
+    written
+        .and_then(|()| {
+            test_hook_pause();
+            std::fs::rename(&tmp, path)
+        })
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// Keeps a cache folder of `<key>.<index>` + `<key>.mgfx` pairs within `max_bytes`: when the

@@ -10,7 +10,7 @@
 //!   `unresolved` when the build had no `Cargo.lock` to read).
 //!
 //! The DXC library is not a build-time input: the Builder adds its content hash
-//! (`dxc::version`) at run time. Joined at compile time (no allocation, still a `&str`).
+//! (`dxc::expected_version`) at run time. Joined at compile time (no allocation, still a `&str`).
 
 /// The parts of the id, in order.
 pub(crate) const PARTS: [(&str, &str); 4] = [

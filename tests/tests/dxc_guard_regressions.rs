@@ -157,7 +157,7 @@ fn every_case_of_the_set_crashes_the_pinned_dxc_past_the_guard() {
             return;
         }
     };
-    if sha.as_deref() != Some(dxc::locate::PINNED_SHA256) {
+    if sha.as_deref() != Some(dxc::pins::WHEEL_LIBRARY_SHA256) {
         let why = format!("the loaded DXC ({sha:?}) is not the pinned build these cases crash");
         shadowdusk_tests::skip(test, &why);
         return;

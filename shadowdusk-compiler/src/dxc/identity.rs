@@ -7,8 +7,8 @@
 //! says nothing about the bytes behind it, so the file is hashed.
 //!
 //! Hashing 35 MB takes 2.5 s unoptimised, as build scripts and their dependencies are built,
-//! and every build script run would pay it (the loader hashes the library too: a cached copy
-//! is verified against its pin, `locate::sha256_file` for the others). So the hash is
+//! and every build script run would pay it (a cached copy is verified against its pin, and
+//! `choice` identifies whichever file it picks). So the hash is
 //! remembered on disk, in `library-ids.json` in the per-user DXC cache, under the file's real
 //! path (symlinks resolved) and its [`Stamp`]: size and modification time, and on Unix also
 //! the device, inode and status-change time, which no tool can set back (a file rewritten to
@@ -16,9 +16,9 @@
 //! anything is a miss and the file is hashed again. The memo is best effort: a missing,
 //! damaged or unwritable file only costs the hash.
 //!
-//! Input: a library path (or none, for the system loader's). Output: its SHA-256 in lowercase
-//! hex, or an identity no other run shares when the file cannot be found or read, so a cache is
-//! never served by an unknown DXC (every build then recompiles).
+//! Input: a library path. Output: its SHA-256 in lowercase hex. A library with no file to hash
+//! gets an identity no other run shares ([`unidentified`]), so a cache is never served by an
+//! unknown DXC (every build then recompiles).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -29,17 +29,6 @@ use serde::{Deserialize, Serialize};
 const MEMO_FILE: &str = "library-ids.json";
 /// Entries kept in the memo (the most recently hashed): one per DXC a user has loaded lately.
 const MEMO_ENTRIES: usize = 16;
-
-/// The identity of the DXC library loaded from `loaded` (`None`: found by the system loader),
-/// for cache keys: its content hash.
-pub fn library_id(loaded: Option<&Path>) -> String {
-    let file = match loaded {
-        Some(p) => Some(p.to_path_buf()),
-        None => system_library_file(),
-    };
-    file.and_then(|f| content_id(&f).ok())
-        .unwrap_or_else(unidentified)
-}
 
 /// SHA-256 (lowercase hex) of the file at `path` (symlinks followed), remembered in the
 /// per-user cache by real path, size and times.
@@ -80,9 +69,9 @@ fn hash(path: &Path) -> io::Result<String> {
     super::fetch::sha256_file(path).map_err(io::Error::other)
 }
 
-/// What must be unchanged for a remembered hash to stand.
+/// What must be unchanged for a remembered hash to stand (and for `choice` to keep a decision).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamp {
+pub struct Stamp {
     len: u64,
     /// Modification time, nanoseconds since the Unix epoch.
     modified_ns: u128,
@@ -93,7 +82,8 @@ struct Stamp {
 }
 
 impl Stamp {
-    fn of(path: &Path) -> io::Result<Stamp> {
+    /// The stamp of the file at `path` (symlinks followed).
+    pub fn of(path: &Path) -> io::Result<Stamp> {
         let m = std::fs::metadata(path)?;
         let modified_ns = m
             .modified()?
@@ -153,7 +143,7 @@ fn write_memo(memo: &Path, entries: &[Entry]) {
 
 /// The file the system loader took DXC from: on Linux the file mapped into this process, under
 /// its real (versioned) name; otherwise the first match on the loader's search path.
-fn system_library_file() -> Option<PathBuf> {
+pub fn system_library_file() -> Option<PathBuf> {
     let name = super::pins::library_file_name();
     super::locate::mapped_file(&name).or_else(|| on_search_path(&name))
 }
@@ -177,7 +167,7 @@ fn on_search_path(name: &str) -> Option<PathBuf> {
 }
 
 /// An identity no other run has: a DXC that cannot be identified never shares a cache entry.
-fn unidentified() -> String {
+pub fn unidentified() -> String {
     static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let now = std::time::SystemTime::now()
@@ -272,8 +262,7 @@ mod tests {
     /// A DXC nobody can identify gets an identity no other build shares.
     #[test]
     fn an_unidentified_library_matches_nothing() {
-        let missing = Path::new("/nonexistent/libdxcompiler.so");
-        let (a, b) = (library_id(Some(missing)), library_id(Some(missing)));
+        let (a, b) = (unidentified(), unidentified());
         assert!(a.starts_with("unidentified:"), "{a}");
         assert_ne!(a, b);
     }

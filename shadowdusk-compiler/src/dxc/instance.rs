@@ -1,6 +1,11 @@
-//! The process-wide DXC library and the pool of compiler objects compiles lease.
+//! The DXC library loaded into this process, and the pool of compiler objects compiles lease.
 //!
-//! The shared object is loaded once per process; loading it twice would map two copies of LLVM.
+//! The shared object is loaded once per process: loading it twice would map two copies of LLVM,
+//! and a file replaced at the same path cannot be loaded again (the loader hands back the one
+//! it mapped). So every in-process compile checks, by content, that the loaded library is the
+//! one [`Choice`] names: after the DXC file was replaced on disk, an in-process compile is an
+//! error that says to restart the process, never a compile by the old library under the new
+//! one's name (worker processes, started anew, take the new file at once).
 //! A *failed* load is not remembered: the next use tries again, so a long-lived process (a
 //! rust-analyzer session expanding `include_effect!`) recovers once DXC is in place (`shadowdusk setup`, or `SHADOWDUSK_DXC`).
 //! The compiler objects hassle-rs creates from it (`DxcCompiler`, `DxcLibrary`) are kept in a
@@ -13,14 +18,15 @@ use std::sync::{Mutex, OnceLock};
 
 use hassle_rs::{Dxc, DxcCompiler, DxcLibrary};
 
-use super::locate::{self, Candidate};
-use super::{pins, provision};
+use super::choice::{self, Choice};
+use super::{identity, pins};
 
 struct Loaded {
     dxc: Dxc,
-    path: Option<PathBuf>,
-    /// SHA-256 of the loaded file (`None` when the system loader's file cannot be found).
-    sha256: Option<String>,
+    /// The file loaded (a bare name: the system loader's, its file unknown).
+    path: PathBuf,
+    /// Its content identity, as [`Choice::sha256`] gives it.
+    sha256: String,
 }
 
 static LIBRARY: OnceLock<Loaded> = OnceLock::new();
@@ -35,83 +41,95 @@ pub fn exclusive<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-fn library() -> Result<&'static Loaded, String> {
-    if let Some(l) = LIBRARY.get() {
-        return Ok(l);
-    }
-    exclusive(|| {
-        if let Some(l) = LIBRARY.get() {
-            return Ok(l);
-        }
-        let loaded = load()?;
-        Ok(LIBRARY.get_or_init(|| loaded))
-    })
-}
-
-fn load() -> Result<Loaded, String> {
-    let mut failures = Vec::new();
-    for c in locate::candidates()? {
-        let (path, sha256) = match c {
-            Candidate::Explicit(p) => {
-                let sha256 = locate::sha256_file(&p).ok();
-                (Some(p), sha256)
-            }
-            Candidate::Cached(c) => (Some(c.path), Some(c.sha256)),
-            Candidate::System => (None, None),
-            Candidate::Fetch(cache) => match cache.provide(&provision::notice) {
-                Ok(c) => (Some(c.path), Some(c.sha256)),
-                Err(e) => {
-                    failures.push(e);
-                    continue;
-                }
-            },
-        };
-        match Dxc::new(path.clone()) {
-            Ok(dxc) => {
-                // A library that loads but cannot create a compiler (e.g. the DXC 1.7 COM layout
-                // hassle-rs 0.12 does not match) is as useless as a missing one.
-                if dxc.create_compiler().is_ok() && dxc.create_library().is_ok() {
-                    let sha256 = sha256.or_else(|| {
-                        locate::mapped_file(&pins::library_file_name())
-                            .and_then(|f| locate::sha256_file(&f).ok())
-                    });
-                    return Ok(Loaded { dxc, path, sha256 });
-                }
-                failures.push(format!(
-                    "{}: loaded but could not create a compiler",
-                    describe(&path)
-                ));
-            }
-            Err(e) => failures.push(format!("{}: {e}", describe(&path))),
-        }
+/// The loaded library, loading `choice`'s when none is; `Err` when it cannot be loaded, or when
+/// the library this process loaded is not `choice`'s.
+fn library(choice: &Choice) -> Result<&'static Loaded, String> {
+    let loaded = match LIBRARY.get() {
+        Some(l) => l,
+        None => exclusive(|| match LIBRARY.get() {
+            Some(l) => Ok(l),
+            None => load(choice).map(|l| LIBRARY.get_or_init(|| l)),
+        })?,
+    };
+    if loaded.sha256 == choice.sha256 {
+        return Ok(loaded);
     }
     Err(format!(
-        "could not load the DXC shader compiler ({}): {}",
-        pins::library_file_name(),
-        failures.join("; ")
+        "this process loaded DXC from {} ({}) to compile in process, and the DXC to use is now \
+         {} ({}): a process loads DXC once, so restart it to compile with the new one",
+        loaded.path.display(),
+        short(&loaded.sha256),
+        choice.path.display(),
+        short(&choice.sha256),
     ))
 }
 
-fn describe(p: &Option<PathBuf>) -> String {
-    match p {
+/// The first characters of a hash, for messages.
+fn short(sha256: &str) -> String {
+    let head: String = sha256.chars().take(12).collect();
+    format!("SHA-256 {head}…")
+}
+
+fn load(choice: &Choice) -> Result<Loaded, String> {
+    let dxc = open(Some(choice.path.clone()))?;
+    if !choice.file_unchanged() {
+        // The loader may have mapped the new file: it is never used under the old one's name.
+        // Not unloaded either: no DXC code runs on its way out (see [`IDLE`]).
+        std::mem::forget(dxc);
+        return Err(format!(
+            "the DXC file {} changed while it was loaded; try again",
+            choice.path.display()
+        ));
+    }
+    Ok(Loaded {
+        dxc,
+        path: choice.path.clone(),
+        sha256: choice.sha256.clone(),
+    })
+}
+
+/// Loads the system loader's DXC, unless this process has loaded one, and says which it is:
+/// its file (the real, versioned name mapped into this process, or only its name where the file
+/// cannot be found) and its content identity. `Err` when the loader finds none.
+pub fn load_system() -> Result<(PathBuf, String), String> {
+    exclusive(|| {
+        if let Some(l) = LIBRARY.get() {
+            return Ok((l.path.clone(), l.sha256.clone()));
+        }
+        let dxc = open(None)?;
+        let file = identity::system_library_file();
+        let identified = file.as_deref().and_then(|f| choice::identify(f).ok());
+        let (path, sha256) = match identified {
+            Some((path, _, sha256)) => (path, sha256),
+            None => (pins::library_file_name().into(), identity::unidentified()),
+        };
+        let l = LIBRARY.get_or_init(|| Loaded { dxc, path, sha256 });
+        Ok((l.path.clone(), l.sha256.clone()))
+    })
+}
+
+/// Loads `path` (`None`: the system loader's) and checks that it can create a compiler.
+fn open(path: Option<PathBuf>) -> Result<Dxc, String> {
+    let describe = match &path {
         Some(p) => p.display().to_string(),
         None => format!("the system's {}", pins::library_file_name()),
-    }
+    };
+    let failure = match Dxc::new(path) {
+        // A library that loads but cannot create a compiler (e.g. the DXC 1.7 COM layout
+        // hassle-rs 0.12 does not match) is as useless as a missing one.
+        Ok(dxc) if dxc.create_compiler().is_ok() && dxc.create_library().is_ok() => return Ok(dxc),
+        Ok(_) => format!("{describe}: loaded but could not create a compiler"),
+        Err(e) => format!("{describe}: {e}"),
+    };
+    Err(format!(
+        "could not load the DXC shader compiler ({}): {failure}",
+        pins::library_file_name()
+    ))
 }
 
-/// Whether the library is loaded in this process.
+/// Whether a DXC library is loaded in this process.
 pub fn is_loaded() -> bool {
     LIBRARY.get().is_some()
-}
-
-/// The path DXC was loaded from (`None` = system loader), or the load error.
-pub fn loaded_path() -> Result<Option<PathBuf>, String> {
-    library().map(|l| l.path.clone())
-}
-
-/// SHA-256 of the loaded library file, or the load error.
-pub fn loaded_sha256() -> Result<Option<String>, String> {
-    library().map(|l| l.sha256.clone())
 }
 
 /// One compiler and its library, used by one thread at a time.
@@ -155,8 +173,12 @@ impl Drop for Lease {
 
 /// Runs `f` with a compiler and library no other thread is using, creating them if every
 /// existing one is busy (so there are as many as the most concurrent compiles ever were).
-pub fn with_instance<R>(f: impl FnOnce(&DxcCompiler, &DxcLibrary) -> R) -> Result<R, String> {
-    let lease = lease()?;
+/// `Err` as [`library`] says.
+pub fn with_instance<R>(
+    choice: &Choice,
+    f: impl FnOnce(&DxcCompiler, &DxcLibrary) -> R,
+) -> Result<R, String> {
+    let lease = lease(choice)?;
     let i = lease
         .0
         .as_ref()
@@ -164,8 +186,8 @@ pub fn with_instance<R>(f: impl FnOnce(&DxcCompiler, &DxcLibrary) -> R) -> Resul
     Ok(f(&i.compiler, &i.library))
 }
 
-fn lease() -> Result<Lease, String> {
-    let lib = library()?;
+fn lease(choice: &Choice) -> Result<Lease, String> {
+    let lib = library(choice)?;
     let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
     let instance = match idle {
         Some(i) => i,
@@ -201,8 +223,9 @@ mod tests {
         if super::super::missing_skips() {
             return;
         }
-        let id = std::thread::spawn(|| {
-            let lease = lease().expect("instance");
+        let choice = choice::current().expect("DXC is available");
+        let id = std::thread::spawn(move || {
+            let lease = lease(&choice).expect("instance");
             lease.0.as_ref().expect("held").id
         })
         .join()

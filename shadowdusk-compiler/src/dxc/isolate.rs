@@ -20,15 +20,16 @@
 //!
 //! A worker ends itself when no request comes for [`Limits::idle`] or its input ends (this
 //! process is gone), and it dies of SIGALRM when one request runs past [`Limits::request`] plus a
-//! margin, so an orphan never loops forever. This side drops idle workers a little before that,
-//! keeps at most [`Limits::max_idle`], and [`Pool::release`] ends them all.
+//! margin, so an orphan never loops forever. This side ends idle workers a little before that
+//! (a thread of the pool's, as they expire), keeps at most [`Limits::max_idle`], and
+//! [`Pool::release`] ends them all.
 
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The largest answer read from a worker. SPIR-V of a real shader is kilobytes and DXC's error
@@ -130,24 +131,52 @@ enum Failure {
     Failed(Died),
 }
 
-/// Idle workers of one kind. A worker is taken out for one request and put back after a good
-/// answer; one that failed is gone.
+/// Idle workers, all of one kind. A worker is taken out for one request and put back after a
+/// good answer; one that failed is gone.
+///
+/// Workers of one kind are interchangeable (here: started on one DXC file). A request for
+/// another kind ends the idle workers of the old one first, and a busy one of the old kind is
+/// ended when it comes back: a DXC replaced on disk gets new workers before the next compile.
+///
+/// Idle workers are ended when they expire without waiting for the next request: a thread,
+/// started while some are idle and gone when none is, sleeps until the next one expires and
+/// ends it (killed, then reaped), so no expired worker lingers as a zombie in a process that
+/// stopped compiling (a game between hot reloads).
 pub struct Pool {
-    idle: Mutex<Vec<Worker>>,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    /// Wakes the reaper: a worker was added or the pool released.
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    idle: Vec<Worker>,
+    /// The kind of the idle workers (and of the last request).
+    kind: String,
+    /// Whether the reaper thread is running.
+    reaping: bool,
 }
 
 impl Pool {
     /// No workers yet.
-    pub const fn new() -> Pool {
+    pub fn new() -> Pool {
         Pool {
-            idle: Mutex::new(Vec::new()),
+            shared: Arc::new(Shared {
+                state: Mutex::new(State::default()),
+                wake: Condvar::new(),
+            }),
         }
     }
 
-    /// Sends `request` to an idle worker, or to a new one from `spawn` when none is idle, and
-    /// returns its answer. A worker gone before it read the request is replaced once.
+    /// Sends `request` to an idle worker of `kind`, or to a new one from `spawn` when none is
+    /// idle, and returns its answer. A worker gone before it read the request is replaced once.
     pub fn ask(
         &self,
+        kind: &str,
         request: &[u8],
         limits: &Limits,
         spawn: impl Fn() -> Result<Worker, Died>,
@@ -155,7 +184,8 @@ impl Pool {
         if request.len() > MAX_REQUEST {
             return Err(Died::TooLarge(request.len()));
         }
-        let mut worker = match self.take(limits) {
+        let spawn = || spawn().map(|w| w.of_kind(kind));
+        let mut worker = match self.take(kind) {
             Some(w) => w,
             None => spawn()?,
         };
@@ -175,78 +205,135 @@ impl Pool {
         }
     }
 
-    /// Starts a worker now and keeps it idle for the next request: a build that is about to
-    /// compile learns at once whether workers can load DXC, and the first compile finds one
-    /// ready.
-    pub fn start(
+    /// Makes sure a worker of `kind` is idle for the next request, starting one with `spawn`
+    /// if none is: a build that is about to compile learns at once whether workers can load
+    /// DXC, and the first compile finds one ready.
+    pub fn ready(
         &self,
+        kind: &str,
         limits: &Limits,
         spawn: impl Fn() -> Result<Worker, Died>,
     ) -> Result<(), Died> {
-        let worker = spawn()?;
-        self.put_back(worker, limits);
+        match self.take(kind) {
+            Some(w) => self.put_back(w, limits),
+            None => self.put_back(spawn()?.of_kind(kind), limits),
+        }
         Ok(())
     }
 
     /// Ends every idle worker (killed and reaped). Later requests start new ones.
     pub fn release(&self) {
-        let idle = std::mem::take(&mut *self.lock());
+        let idle = std::mem::take(&mut self.lock().idle);
+        self.shared.wake.notify_all();
         drop(idle);
     }
 
     /// Workers now alive in this pool and idle.
     #[cfg(test)]
     pub fn idle_count(&self) -> usize {
-        self.lock().len()
+        self.lock().idle.len()
     }
 
     /// The process ids of the idle workers.
     #[cfg(test)]
     pub fn idle_pids(&self) -> Vec<u32> {
-        self.lock().iter().map(Worker::pid).collect()
+        self.lock().idle.iter().map(Worker::pid).collect()
     }
 
-    /// Adds a worker started elsewhere.
+    /// Adds a worker started elsewhere, as one of `kind`.
     #[cfg(test)]
-    pub fn put_back_for_tests(&self, worker: Worker) {
-        self.lock().push(worker);
+    pub fn put_back_for_tests(&self, kind: &str, worker: Worker, limits: &Limits) {
+        self.lock().kind = kind.to_string();
+        self.put_back(worker.of_kind(kind), limits);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.shared.lock()
     }
 
-    /// The most recently used idle worker that is still alive and not about to expire; the
-    /// ones past it are ended here rather than found dead by a request.
-    fn take(&self, limits: &Limits) -> Option<Worker> {
-        let mut idle = self.lock();
+    /// The most recently used idle worker of `kind` that is still alive and not about to
+    /// expire. Idle workers of another kind, and the ones past their time, are ended here
+    /// rather than found dead by a request.
+    fn take(&self, kind: &str) -> Option<Worker> {
+        let mut state = self.lock();
         // Dropped after the lock is released: ending a worker waits for it.
-        let mut expired = Vec::new();
-        let margin = limits.idle.mul_f32(0.8);
-        let mut keep = Vec::with_capacity(idle.len());
-        for mut w in idle.drain(..) {
-            if w.last_used.elapsed() >= margin || w.has_exited() {
-                expired.push(w);
-            } else {
-                keep.push(w);
-            }
+        let mut ended = Vec::new();
+        if state.kind != kind {
+            state.kind = kind.to_string();
+            ended = std::mem::take(&mut state.idle);
         }
-        *idle = keep;
-        let w = idle.pop();
-        drop(idle);
-        drop(expired);
+        ended.extend(state.drain_ended(Instant::now()));
+        let w = state.idle.pop();
+        drop(state);
+        drop(ended);
         w
     }
 
     fn put_back(&self, mut worker: Worker, limits: &Limits) {
-        worker.last_used = Instant::now();
-        let mut idle = self.lock();
-        if idle.len() < limits.max_idle {
-            idle.push(worker);
+        worker.expires = Instant::now() + limits.idle.mul_f32(0.8);
+        let mut state = self.lock();
+        if worker.kind != state.kind || state.idle.len() >= limits.max_idle {
+            drop(state);
+            drop(worker);
             return;
         }
-        drop(idle);
-        drop(worker);
+        state.idle.push(worker);
+        if state.reaping {
+            drop(state);
+            self.shared.wake.notify_all();
+            return;
+        }
+        let shared = Arc::clone(&self.shared);
+        let started = std::thread::Builder::new()
+            .name("shadowdusk-dxc-reaper".into())
+            .spawn(move || shared.reap());
+        // Without the thread, expired workers are still ended by the next request.
+        state.reaping = started.is_ok();
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The reaper thread: ends idle workers as they expire; returns when none is idle.
+    fn reap(&self) {
+        let mut state = self.lock();
+        loop {
+            let now = Instant::now();
+            let ended = state.drain_ended(now);
+            if !ended.is_empty() {
+                drop(state);
+                drop(ended);
+                state = self.lock();
+                continue;
+            }
+            let Some(next) = state.idle.iter().map(|w| w.expires).min() else {
+                state.reaping = false;
+                return;
+            };
+            state = self
+                .wake
+                .wait_timeout(state, next.saturating_duration_since(now))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+impl State {
+    /// Takes out the idle workers that have expired by `now` or have ended.
+    fn drain_ended(&mut self, now: Instant) -> Vec<Worker> {
+        let mut ended = Vec::new();
+        for mut w in std::mem::take(&mut self.idle) {
+            if w.expires <= now || w.has_ended() {
+                ended.push(w);
+            } else {
+                self.idle.push(w);
+            }
+        }
+        ended
     }
 }
 
@@ -256,11 +343,20 @@ impl Default for Pool {
     }
 }
 
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
 /// One worker process and this process's end of its socket (the worker's stdin and stdout).
 pub struct Worker {
     child: Child,
     socket: UnixStream,
-    last_used: Instant,
+    /// What it serves (see [`Pool`]).
+    kind: String,
+    /// When it is ended if still idle.
+    expires: Instant,
 }
 
 impl Worker {
@@ -283,7 +379,8 @@ impl Worker {
         let mut worker = Worker {
             child,
             socket: ours,
-            last_used: Instant::now(),
+            kind: String::new(),
+            expires: Instant::now(),
         };
         let deadline = Instant::now() + hello_within;
         match read_frame(&worker.socket, deadline) {
@@ -325,8 +422,13 @@ impl Worker {
         read_frame(&self.socket, deadline).map_err(|e| Failure::Failed(self.end_after(e, limit)))
     }
 
+    fn of_kind(mut self, kind: &str) -> Worker {
+        self.kind = kind.to_string();
+        self
+    }
+
     /// Whether the worker has ended (reaping it if so).
-    fn has_exited(&mut self) -> bool {
+    fn has_ended(&mut self) -> bool {
         !matches!(self.child.try_wait(), Ok(None))
     }
 

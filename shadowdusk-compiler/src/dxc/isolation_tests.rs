@@ -35,9 +35,7 @@ fn compiles(pool: &Pool, limits: &Limits) -> bool {
 }
 
 fn library() -> std::path::PathBuf {
-    instance::loaded_path()
-        .expect("loaded")
-        .unwrap_or_else(|| pins::library_file_name().into())
+    choice::current().expect("DXC is available").path
 }
 
 #[test]
@@ -106,14 +104,14 @@ fn an_orphaned_worker_ends_by_its_own_alarm_or_end_of_input() {
     }
     let exe = worker::executable().expect("worker executable");
     let spawn = |alarm: &str| {
-        let mut c = std::process::Command::new(exe);
+        let mut c = std::process::Command::new(&exe);
         c.arg(library()).arg("30").arg(alarm);
         isolate::Worker::spawn(c, Duration::from_secs(60)).expect("worker")
     };
     // Busy in DXC with nobody waiting: SIGALRM after its 1 s limit, though we would wait 120 s.
     let pool = Pool::new();
     let w = spawn("1");
-    pool.put_back_for_tests(w);
+    pool.put_back_for_tests("busy", w, &limits());
     let start = Instant::now();
     let request = worker::Request {
         source: ENDLESS,
@@ -122,7 +120,7 @@ fn an_orphaned_worker_ends_by_its_own_alarm_or_end_of_input() {
         profile: "ps_6_0",
         arguments: &args::arguments(Stage::Pixel, true),
     };
-    let died = pool.ask(&request.encode(), &limits(), || {
+    let died = pool.ask("busy", &request.encode(), &limits(), || {
         unreachable!("one worker is idle")
     });
     assert_eq!(died, Err(Died::Signal(libc::SIGALRM)));
@@ -212,4 +210,80 @@ fn in_process_compiles_race_worker_starts() {
 fn alive(pid: u32) -> bool {
     // SAFETY: signal 0 only checks that the process exists.
     unsafe { libc::kill(pid as i32, 0) == 0 }
+}
+
+/// Set in the child process of [`a_noexec_temp_folder_gives_one_warning`].
+const NOEXEC_CHILD: &str = "SHADOWDUSK_TEST_NOEXEC_CHILD";
+
+/// Where the worker executable can only go to a temporary folder mounted `noexec`, no worker
+/// starts: compiles run in process, and one line (standard error outside the Builder) says so
+/// and what it costs. In a child process of this test binary, whose worker executable may only
+/// go to the temporary folder (`worker::TEMP_ONLY_VAR`).
+#[test]
+fn a_noexec_temp_folder_gives_one_warning() {
+    if std::env::var_os(NOEXEC_CHILD).is_some() {
+        return compile_twice_without_workers();
+    }
+    let test = "dxc::isolation_tests::a_noexec_temp_folder_gives_one_warning";
+    if missing_skips() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "noexec", "tmpfs"])
+        .arg(dir.path())
+        .output();
+    match mounted {
+        Ok(o) if o.status.success() => {}
+        other => {
+            let why = format!("cannot mount a noexec tmpfs here: {other:?}");
+            shadowdusk_testkit::skip(test, &why);
+            return;
+        }
+    }
+    struct Unmount<'a>(&'a std::path::Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(dir.path());
+    let out = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(NOEXEC_CHILD, "1")
+        .env(worker::TEMP_ONLY_VAR, "1")
+        .env("TMPDIR", dir.path())
+        .env_remove(IN_PROCESS_VAR)
+        .output()
+        .expect("run the child");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("compiled twice in process"),
+        "{stdout}\n{stderr}"
+    );
+    let notices: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("without isolation"))
+        .collect();
+    assert_eq!(notices.len(), 1, "{stderr}");
+    assert!(
+        notices[0].contains("Permission denied")
+            && notices[0].contains("DXC crash now ends this process"),
+        "{}",
+        notices[0]
+    );
+}
+
+/// The child of [`a_noexec_temp_folder_gives_one_warning`].
+fn compile_twice_without_workers() {
+    for k in 0..2 {
+        let src = format!("float4 main(float4 c : COLOR0) : SV_Target {{ return c * {k}; }}");
+        let spirv = compile(&src, "main", Stage::Pixel).expect("compiled in process");
+        assert_eq!(spirv.dxc, expected_version().expect("DXC"));
+    }
+    assert_eq!(worker_starts().0, 2, "each compile tried a worker");
+    assert!(is_loaded());
+    println!("compiled twice in process");
 }

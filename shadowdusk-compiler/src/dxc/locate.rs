@@ -7,18 +7,12 @@
 //! A cached copy is loaded only when its SHA-256 is the one it must have.
 //!
 //! Input: the environment and the file system. Output: an ordered list of candidates. Nothing is
-//! loaded here (see `super::instance`).
+//! loaded here; `super::choice` takes the first that is there.
 
 use std::path::{Path, PathBuf};
 
 use super::provision::{Cached, Provisioner};
-
-/// Environment variable naming the DXC library file explicitly.
-pub const ENV_VAR: &str = "SHADOWDUSK_DXC";
-
-/// SHA-256 of the DXC 1.8 `libdxcompiler.so` CI tests against (from the `compushady-lrtu==0.18.0`
-/// wheel).
-pub const PINNED_SHA256: &str = super::pins::WHEEL_LIBRARY_SHA256;
+use super::LIBRARY_VAR as ENV_VAR;
 
 /// One place to try loading DXC from.
 #[derive(Clone, Debug)]
@@ -69,12 +63,6 @@ fn candidates_with(cache: Provisioner) -> Vec<Candidate> {
     out.push(Candidate::System);
     out.push(Candidate::Fetch(cache));
     out
-}
-
-/// Lowercase hex SHA-256 of a file, remembered across runs by the file's size and times
-/// (`super::identity`), so loading a 35 MB library does not hash it every time.
-pub fn sha256_file(path: &Path) -> Result<String, String> {
-    super::identity::content_id(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The file a shared object named `name` was mapped from in this process, for hashing what the
@@ -152,15 +140,7 @@ mod tests {
     }
 
     #[test]
-    fn hashes_files_and_finds_mapped_libraries() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let f = dir.path().join("abc");
-        std::fs::write(&f, b"abc").unwrap();
-        assert_eq!(
-            sha256_file(&f).unwrap(),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-        assert!(sha256_file(&dir.path().join("missing")).is_err());
+    fn finds_mapped_libraries() {
         assert_eq!(mapped_file("no-such-library.so"), None);
         // This test binary maps the C library it links dynamically, also found under its
         // unversioned name, as a system DXC behind `libdxcompiler.so` is.

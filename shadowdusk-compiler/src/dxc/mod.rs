@@ -2,13 +2,15 @@
 //!
 //! Input: lowered HLSL text (modern syntax, see the `lower` stage), an entry point and a stage.
 //! Output: [`Spirv`] words, or [`DxcError`] with DXC's messages parsed into positions in the
-//! lowered text (the pipeline maps them back to the user's file). Arguments: [`args`]
-//! (fx-pipeline.md §7). Where the library is searched: [`locate`]; the per-user cache a first
-//! use fills from the pinned sources: [`provision`], [`pins`]. On Unix the compiles run in
-//! worker processes (`isolate`, `worker`, `worker.c`) that load the library file, so a DXC
-//! crash or hang fails one shader, and this process need not load it at all ([`prepare`]). On
-//! Windows, and where no worker can be started, they run in this process through hassle-rs,
-//! which loads it once (`instance`), each compile leasing its own compiler instance.
+//! lowered text (the pipeline maps them back to the user's file), and the identity of the DXC
+//! that compiled it. Arguments: [`args`] (fx-pipeline.md §7). Which library compiles is one
+//! decision (`choice`, in `locate`'s order; the per-user cache a first use fills from the
+//! pinned sources: [`provision`], [`pins`]) that the cache key ([`expected_version`]), the
+//! workers and in-process compiles all take. On Unix the compiles run in worker processes
+//! (`isolate`, `worker`, `worker.c`) that load the library file, so a DXC crash or hang fails
+//! one shader, and this process need not load it at all ([`prepare`]). On Windows, and where no
+//! worker can be started, they run in this process through hassle-rs, which loads it once
+//! (`instance`), each compile leasing its own compiler instance.
 //! Refused: nothing by this module itself. DXC warnings are not refusals: fxc only warned about
 //! the same things (implicit truncation, shadowing, unused comparisons), and mgfxc compiles such
 //! files, so they come back in [`Spirv::warnings`].
@@ -23,12 +25,13 @@
 
 pub mod args;
 mod blob;
+mod choice;
 mod fetch;
 mod identity;
 mod instance;
 #[cfg(unix)]
 mod isolate;
-pub mod locate;
+mod locate;
 mod messages;
 pub mod pins;
 pub mod provision;
@@ -46,6 +49,8 @@ pub struct Spirv {
     pub words: Vec<u32>,
     /// DXC's warnings, positioned in the lowered text (`is_error` is always `false`).
     pub warnings: Vec<DxcMessage>,
+    /// The DXC that compiled it, as [`expected_version`] names a DXC.
+    pub dxc: String,
 }
 
 /// One message DXC printed, positioned in the lowered text.
@@ -93,11 +98,16 @@ impl std::fmt::Display for DxcError {
 /// The source name DXC sees; messages start with it.
 pub const SOURCE_NAME: &str = "shader.hlsl";
 
-/// Compiles one entry point of lowered HLSL to SPIR-V; warnings come back with the module.
+/// Environment variable naming the DXC library file to use (loaded as named).
+pub const LIBRARY_VAR: &str = "SHADOWDUSK_DXC";
+
+/// Compiles one entry point of lowered HLSL to SPIR-V; warnings come back with the module, with
+/// the identity of the DXC that compiled it ([`Spirv::dxc`]).
 ///
 /// On Unix the compile runs in a worker process (`isolate`): a DXC crash or hang is
 /// [`DxcError::Crashed`] for this shader, never the end of the calling process. Where no worker
-/// can be started, and on Windows, it runs in this process.
+/// can be started, and on Windows, it runs in this process (and the first time, where workers
+/// were meant to run, one line says so: a DXC crash then ends this process).
 pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
     #[cfg(unix)]
     if !in_process_asked() {
@@ -106,7 +116,13 @@ pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError>
             // worker cannot load, a process at its limit): compile here, as without isolation,
             // rather than fail a shader DXC can compile. Loading here also says exactly why
             // DXC is unavailable when it is.
-            Err(isolate::Died::Spawn(_)) => in_process(hlsl, entry, stage),
+            Err(isolate::Died::Spawn(why)) => {
+                let result = in_process(hlsl, entry, stage);
+                if !matches!(result, Err(DxcError::Unavailable(_))) {
+                    no_workers(&why);
+                }
+                result
+            }
             Err(died) => Err(DxcError::Crashed(died.to_string())),
             Ok(result) => result,
         };
@@ -114,20 +130,19 @@ pub fn compile(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError>
     in_process(hlsl, entry, stage)
 }
 
-/// The library file workers load: the one this process loaded, or, when it has not loaded
-/// DXC, the file a load would take, found without loading it (`SHADOWDUSK_DXC`, the verified
-/// per-user copy), so a process whose compiles all run in workers never maps DXC itself. The
-/// system loader's library and a DXC still to be fetched are only had by loading.
+/// Says once per process that DXC compiles in this process because no worker could start, and
+/// what that costs. Through [`provision::notice`]: standard error, or a cargo warning from the
+/// Builder.
 #[cfg(unix)]
-fn worker_library() -> Result<std::path::PathBuf, String> {
-    if !instance::is_loaded() {
-        match locate::candidates()?.into_iter().next() {
-            Some(locate::Candidate::Explicit(path)) => return Ok(path),
-            Some(locate::Candidate::Cached(cached)) => return Ok(cached.path),
-            _ => {}
-        }
-    }
-    Ok(instance::loaded_path()?.unwrap_or_else(|| pins::library_file_name().into()))
+fn no_workers(why: &str) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        provision::notice(&format!(
+            "shadowdusk: DXC compiles in this process, without isolation: no DXC worker \
+             process could be started ({why}). A DXC crash now ends this process (the build \
+             script, rustc or the game) instead of failing one shader"
+        ))
+    });
 }
 
 /// Set to `1`, DXC compiles in the calling process, without isolation: to measure what the
@@ -141,7 +156,7 @@ fn in_process_asked() -> bool {
 
 /// The workers [`compile`] uses.
 #[cfg(unix)]
-static WORKERS: isolate::Pool = isolate::Pool::new();
+static WORKERS: std::sync::LazyLock<isolate::Pool> = std::sync::LazyLock::new(isolate::Pool::new);
 
 /// Workers started by this process, and the time spent starting them (until each said it had
 /// loaded DXC): the benchmarks' view of what isolation costs a build.
@@ -149,8 +164,10 @@ static WORKERS: isolate::Pool = isolate::Pool::new();
 static STARTS: std::sync::Mutex<(usize, std::time::Duration)> =
     std::sync::Mutex::new((0, std::time::Duration::ZERO));
 
-/// How many DXC worker processes this process has started, and how long they took to start in
-/// all (spawn until the worker has loaded DXC). Always zero where compiles run in process.
+/// Not API (ShadowDusk's benchmarks and tests): how many DXC worker processes this process has
+/// started, and how long they took to start in all (spawn until the worker has loaded DXC).
+/// Always zero where compiles run in process.
+#[doc(hidden)]
 pub fn worker_starts() -> (usize, std::time::Duration) {
     #[cfg(unix)]
     return *STARTS.lock().unwrap_or_else(|e| e.into_inner());
@@ -166,21 +183,37 @@ pub fn release_workers() {
     WORKERS.release();
 }
 
-/// Starts a worker on `library`, counted in [`worker_starts`].
+/// The pool's kind for workers of `choice`: one file, by path and content.
+#[cfg(unix)]
+fn worker_kind(choice: &choice::Choice) -> String {
+    format!("{}\n{}", choice.path.display(), choice.sha256)
+}
+
+/// Starts a worker on `choice`'s file, counted in [`worker_starts`]. The worker loaded the
+/// chosen file only if it is unchanged now: a worker that may have loaded a replacement is ended.
 #[cfg(unix)]
 fn spawn_worker(
-    library: &std::path::Path,
+    choice: &choice::Choice,
     limits: &isolate::Limits,
 ) -> Result<isolate::Worker, isolate::Died> {
     let t = std::time::Instant::now();
-    let worker = worker::spawn(library, limits);
+    let worker = worker::spawn(&choice.path, limits);
     let mut starts = STARTS.lock().unwrap_or_else(|e| e.into_inner());
     starts.0 += 1;
     starts.1 += t.elapsed();
-    worker
+    drop(starts);
+    let worker = worker?;
+    if !choice.file_unchanged() {
+        return Err(isolate::Died::Spawn(format!(
+            "{} changed while a worker loaded it",
+            choice.path.display()
+        )));
+    }
+    Ok(worker)
 }
 
-/// [`compile`] through `pool`'s workers: `Err` only when a worker died or could not start.
+/// [`compile`] through `pool`'s workers, on the DXC [`choice::current`] names: `Err` only when a
+/// worker died or could not start. A DXC replaced while a worker started is decided again.
 #[cfg(unix)]
 fn compile_isolated(
     pool: &isolate::Pool,
@@ -189,10 +222,33 @@ fn compile_isolated(
     entry: &str,
     stage: Stage,
 ) -> Result<Result<Spirv, DxcError>, isolate::Died> {
-    let library = worker_library().map_err(isolate::Died::Spawn)?;
-    let spawn = || spawn_worker(&library, limits);
+    let mut tries = 0;
+    loop {
+        let choice = match choice::current() {
+            Ok(c) => c,
+            Err(e) => return Ok(Err(DxcError::Unavailable(e))),
+        };
+        match compile_on(pool, limits, &choice, hlsl, entry, stage) {
+            Err(isolate::Died::Spawn(_)) if !choice.file_unchanged() && tries < 3 => tries += 1,
+            other => return other,
+        }
+    }
+}
+
+/// [`compile_isolated`] on one chosen DXC.
+#[cfg(unix)]
+fn compile_on(
+    pool: &isolate::Pool,
+    limits: &isolate::Limits,
+    choice: &choice::Choice,
+    hlsl: &str,
+    entry: &str,
+    stage: Stage,
+) -> Result<Result<Spirv, DxcError>, isolate::Died> {
+    let kind = worker_kind(choice);
+    let spawn = || spawn_worker(choice, limits);
     let mut died = None;
-    let result = compile_with(|warnings_as_errors| {
+    let result = compile_with(choice, |warnings_as_errors| {
         let arguments = args::arguments(stage, warnings_as_errors);
         let request = worker::Request {
             source: hlsl,
@@ -201,11 +257,13 @@ fn compile_isolated(
             profile: args::profile(stage),
             arguments: &arguments,
         };
-        let answer = pool.ask(&request.encode(), limits, spawn).map_err(|d| {
-            let crashed = DxcError::Crashed(d.to_string());
-            died = Some(d);
-            crashed
-        })?;
+        let answer = pool
+            .ask(&kind, &request.encode(), limits, spawn)
+            .map_err(|d| {
+                let crashed = DxcError::Crashed(d.to_string());
+                died = Some(d);
+                crashed
+            })?;
         let answer = worker::Answer::decode(&answer)
             .map_err(|e| failure(format!("DXC's process answered unreadably: {e}")))?;
         if answer.compiled() {
@@ -226,12 +284,13 @@ fn compile_isolated(
     }
 }
 
-/// [`compile`] in this process.
+/// [`compile`] in this process, with the library [`choice::current`] names (loaded once per
+/// process: after it was replaced on disk, an error that says so).
 fn in_process(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> {
-    load().map_err(DxcError::Unavailable)?;
-    warm_up();
-    instance::with_instance(|compiler, library| {
-        compile_with(|warnings_as_errors| {
+    let choice = choice::current().map_err(DxcError::Unavailable)?;
+    warm_up(&choice);
+    instance::with_instance(&choice, |compiler, library| {
+        compile_with(&choice, |warnings_as_errors| {
             compile_once(compiler, library, hlsl, entry, stage, warnings_as_errors)
         })
     })
@@ -240,24 +299,24 @@ fn in_process(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> 
 
 /// Compiles with `-WX`, and on failure again without it (see the module docs): `call` makes one
 /// DXC call, with or without warnings as errors.
+/// The module comes back named as compiled by `choice`.
 fn compile_with(
+    choice: &choice::Choice,
     mut call: impl FnMut(bool) -> Result<Vec<u32>, DxcError>,
 ) -> Result<Spirv, DxcError> {
+    let spirv = |words, warnings| Spirv {
+        words,
+        warnings,
+        dxc: choice.version(),
+    };
     let strict = match call(true) {
-        Ok(words) => {
-            return Ok(Spirv {
-                words,
-                warnings: Vec::new(),
-            })
-        }
+        Ok(words) => return Ok(spirv(words, Vec::new())),
         Err(DxcError::Compile { messages, .. }) => messages,
         Err(e) => return Err(e),
     };
     let words = call(false)?;
-    Ok(Spirv {
-        words,
-        warnings: strict.into_iter().filter_map(promoted_warning).collect(),
-    })
+    let warnings = strict.into_iter().filter_map(promoted_warning).collect();
+    Ok(spirv(words, warnings))
 }
 
 /// A message of the `-WX` run, as the warning it was: `error: text [-Werror,-Wconversion]`
@@ -353,38 +412,22 @@ fn failure(text: String) -> DxcError {
     }
 }
 
-/// A string identifying the DXC build, for cache keys; `None` when DXC is unavailable: the
-/// loaded library's SHA-256 (its contents, not its size or path; see `identity.rs`) and the
-/// arguments it is run with.
-pub fn version() -> Option<String> {
-    let sha = identity::library_id(instance::loaded_path().ok()?.as_deref());
-    Some(version_of(&sha))
-}
-
-/// What [`version`] will say once DXC is loaded, found without loading it where the library
-/// is known by its file: the one `SHADOWDUSK_DXC` names, or the verified copy in the per-user
-/// cache, identified by their remembered content hashes (`identity.rs`). A build whose effects
-/// are all cached then never maps DXC. The system loader's library (and a DXC still to be
-/// fetched) is only known once loaded, so it is loaded here.
+/// The identity of the DXC the next compile uses, for cache keys: the library's SHA-256 (its
+/// contents, not its size or path; see `identity.rs`) and the arguments it is run with. It is
+/// the one decision compiles take too (`choice.rs`), made without loading DXC where the library
+/// is known by its file (`SHADOWDUSK_DXC`, the verified per-user copy: their content hashes are
+/// remembered), so a build whose effects are all cached never maps DXC. The system loader's
+/// library (and a DXC still to be fetched) is only known once loaded, so it is loaded here.
 ///
-/// Should the predicted file then fail to load and the loader fall back to another, [`version`]
-/// differs from this answer; callers that key on it compare the two after loading. `Err` is
-/// why DXC is unavailable (as [`load`] says it).
+/// A DXC replaced on disk later is a new identity from the next call on, and compiles take the
+/// new file too ([`Spirv::dxc`] names the one that did). `Err` is why DXC is unavailable.
 pub fn expected_version() -> Result<String, String> {
-    match locate::candidates()?.into_iter().next() {
-        Some(locate::Candidate::Explicit(path)) => {
-            Ok(version_of(&identity::library_id(Some(&path))))
-        }
-        Some(locate::Candidate::Cached(cached)) => Ok(version_of(&cached.sha256)),
-        _ => {
-            load()?;
-            version().ok_or_else(|| "DXC was loaded but is not identified".to_string())
-        }
-    }
+    choice::current().map(|c| c.version())
 }
 
-/// Whether this process has loaded DXC (tests check that a build served from its caches
-/// never did).
+/// Not API (ShadowDusk's tests): whether this process has loaded DXC (a build served from its
+/// caches never does).
+#[doc(hidden)]
 pub fn is_loaded() -> bool {
     instance::is_loaded()
 }
@@ -399,22 +442,25 @@ fn version_of(sha: &str) -> String {
 
 /// Loads DXC as a compile would, fetching a pinned build into the per-user cache when it is
 /// nowhere else (what `shadowdusk setup` and `cargo xtask setup` do), and says from where:
-/// the file, with its SHA-256, or `None` for the system loader's.
+/// the file (`None`: the system loader's, its file unknown) and its SHA-256 (`None` when it
+/// cannot be read).
 pub fn setup() -> Result<(Option<std::path::PathBuf>, Option<String>), String> {
-    load()?;
-    Ok((instance::loaded_path()?, instance::loaded_sha256()?))
+    let choice = loaded()?;
+    let file = choice.path.is_absolute().then_some(choice.path);
+    let sha256 = (!choice.sha256.starts_with("unidentified:")).then_some(choice.sha256);
+    Ok((file, sha256))
 }
 
 /// Whether DXC can be loaded (tests use this to skip loudly).
 pub fn available() -> bool {
-    instance::loaded_path().is_ok()
+    load().is_ok()
 }
 
 /// For unit tests: `true` when DXC cannot be loaded, after a loud skip of the running test
 /// (a failure under `SHADOWDUSK_REQUIRE_ALL=1`).
 #[cfg(test)]
 pub(crate) fn missing_skips() -> bool {
-    let Err(e) = instance::loaded_path() else {
+    let Err(e) = load() else {
         return false;
     };
     let why = format!("DXC unavailable: {e}");
@@ -426,40 +472,50 @@ pub(crate) fn missing_skips() -> bool {
 /// the per-user cache when it is nowhere else). Loading it here checks that it can create a
 /// compiler; the workers load the same file.
 pub fn load() -> Result<(), String> {
-    instance::loaded_path().map(drop)
+    loaded().map(drop)
 }
 
-/// Readies DXC for compiles as [`compile`] will run them: where they run in worker processes
-/// and the library is known by its file, only finds it (the workers load it); otherwise loads
-/// it here ([`load`]). `Err` says why DXC is unavailable.
+/// The chosen DXC, loaded into this process.
+fn loaded() -> Result<choice::Choice, String> {
+    let choice = choice::current()?;
+    instance::with_instance(&choice, |_, _| ())?;
+    Ok(choice)
+}
+
+/// Readies DXC for compiles as [`compile`] will run them: where they run in worker processes,
+/// starts one (it loads the library; this process only finds it), and where none can start,
+/// loads it here ([`load`]), saying so once. `Err` says why DXC is unavailable.
 pub fn prepare() -> Result<(), String> {
     #[cfg(unix)]
-    if !in_process_asked() && !instance::is_loaded() {
-        if let Some(
-            locate::Candidate::Explicit(library)
-            | locate::Candidate::Cached(provision::Cached { path: library, .. }),
-        ) = locate::candidates()?.into_iter().next()
-        {
-            let limits = isolate::Limits::standard();
-            // A worker that starts has loaded the library; one that cannot falls through to
-            // loading here, which says why (or finds that only workers fail).
-            if WORKERS
-                .start(&limits, || spawn_worker(&library, &limits))
-                .is_ok()
-            {
-                return Ok(());
+    if !in_process_asked() {
+        let choice = choice::current()?;
+        let limits = isolate::Limits::standard();
+        let started = WORKERS.ready(&worker_kind(&choice), &limits, || {
+            spawn_worker(&choice, &limits)
+        });
+        // A worker that starts has loaded the library; one that cannot falls through to
+        // loading here, which says why (or finds that only workers fail).
+        return match started {
+            Ok(()) => Ok(()),
+            Err(died) => {
+                load()?;
+                match died {
+                    isolate::Died::Spawn(why) => no_workers(&why),
+                    other => no_workers(&other.to_string()),
+                }
+                Ok(())
             }
-        }
+        };
     }
     load()
 }
 
 /// Before the first in-process compile: one trivial compile alone, so DXC's lazily built global
 /// state is set up once, before threads compile in parallel.
-fn warm_up() {
+fn warm_up(choice: &choice::Choice) {
     static WARM: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     WARM.get_or_init(|| {
-        let _ = instance::with_instance(|compiler, library| {
+        let _ = instance::with_instance(choice, |compiler, library| {
             instance::exclusive(|| {
                 compile_once(
                     compiler,
@@ -490,18 +546,19 @@ mod tests {
                    float4 main(float4 c : COLOR0, float2 uv : TEXCOORD0) : SV_Target { return T.Sample(S, uv) * c * Tint; }";
         let spv = compile(src, "main", Stage::Pixel).unwrap();
         assert_eq!(spv.words[0], 0x0723_0203, "SPIR-V magic");
-        assert!(version().unwrap().starts_with("dxcompiler:"));
+        assert!(spv.dxc.starts_with("dxcompiler:"), "{}", spv.dxc);
     }
 
-    /// The prediction made without loading is the identity the loaded library has.
+    /// The identity the key takes is the one compiles report, in workers and in process.
     #[test]
-    fn the_expected_version_is_the_loaded_one() {
+    fn the_expected_version_names_the_dxc_that_compiles() {
         if missing_skips() {
             return;
         }
         let expected = expected_version().expect("DXC is available");
-        load().unwrap();
-        assert_eq!(Some(expected), version());
+        let src = "float4 main() : SV_Target { return 1; }";
+        assert_eq!(compile(src, "main", Stage::Pixel).unwrap().dxc, expected);
+        assert_eq!(in_process(src, "main", Stage::Pixel).unwrap().dxc, expected);
         assert!(is_loaded());
     }
 

@@ -79,6 +79,9 @@ pub struct Compiled {
     pub warnings: Diagnostics,
     /// Per-stage timings.
     pub timings: StageTimings,
+    /// The DXC that compiled its shaders, as `dxc::expected_version` names a DXC (`None` when
+    /// no shader needed one): a cache stores the effect only under this DXC's key.
+    pub dxc: Option<String>,
 }
 
 /// A failed compile: the diagnostics plus the files needed to render them.
@@ -160,8 +163,16 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
     let mut diags = Diagnostics::new();
     let mut warnings = expanded.warnings.clone();
     warnings.extend(parsed.warnings.clone());
+    let mut dxc = None;
     for job in &plan.shaders {
-        match shader::compile(&expanded, &parsed, job, &mut timings, &mut warnings) {
+        match shader::compile(
+            &expanded,
+            &parsed,
+            job,
+            &mut timings,
+            &mut warnings,
+            &mut dxc,
+        ) {
             Ok(s) => shaders.push(s),
             Err(d) => diags.extend(d),
         }
@@ -239,5 +250,6 @@ fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compile
         files,
         warnings,
         timings,
+        dxc,
     })
 }

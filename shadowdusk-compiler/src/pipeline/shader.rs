@@ -16,13 +16,15 @@ use crate::lower::{self, Lowered, SamplerBinding, Stage};
 use crate::preprocess::Expanded;
 use crate::source::Span;
 
-/// Compiles one planned shader; its warnings are added to `warnings`.
+/// Compiles one planned shader; its warnings are added to `warnings`, and the DXC that compiled
+/// it to `dxc` ([`note_dxc`]).
 pub fn compile(
     expanded: &Expanded,
     parsed: &ParsedEffect,
     job: &ShaderJob,
     timings: &mut StageTimings,
     warnings: &mut Diagnostics,
+    dxc: &mut Option<String>,
 ) -> Result<ShaderInput, Diagnostics> {
     let at = expanded.map.span(job.shader.range.clone());
     let what = format!(
@@ -72,6 +74,7 @@ pub fn compile(
             ));
         }
     };
+    note_dxc(dxc, &spirv.dxc);
     warnings.extend(dxc_messages::warnings(
         expanded,
         &lowered,
@@ -105,6 +108,17 @@ pub fn compile(
     check_register_limit(expanded, parsed, &d, job, at, &what, warnings)?;
 
     Ok(shader_input(job.stage, d, &lowered))
+}
+
+/// Adds `used` to the DXC identity of an effect's shaders (`Compiled::dxc`): the one DXC that
+/// compiled them all, or, when a DXC was replaced between two of its shaders, both, joined as no
+/// DXC's identity is, so the effect matches no cache key.
+fn note_dxc(dxc: &mut Option<String>, used: &str) {
+    match dxc {
+        None => *dxc = Some(used.to_string()),
+        Some(d) if d.split(" & ").any(|one| one == used) => {}
+        Some(d) => *d = format!("{d} & {used}"),
+    }
 }
 
 /// The constant registers fxc lets a Shader Model 1–3 profile address; `None` for the profiles
@@ -389,4 +403,20 @@ fn dialect_diagnostic(
         ))
         .with_help(e.help.clone())
         .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::note_dxc;
+
+    #[test]
+    fn an_effect_compiled_by_two_dxcs_is_named_as_neither() {
+        let mut dxc = None;
+        note_dxc(&mut dxc, "dxcompiler:a:-O3");
+        note_dxc(&mut dxc, "dxcompiler:a:-O3");
+        assert_eq!(dxc.as_deref(), Some("dxcompiler:a:-O3"));
+        note_dxc(&mut dxc, "dxcompiler:b:-O3");
+        note_dxc(&mut dxc, "dxcompiler:a:-O3");
+        assert_eq!(dxc.as_deref(), Some("dxcompiler:a:-O3 & dxcompiler:b:-O3"));
+    }
 }

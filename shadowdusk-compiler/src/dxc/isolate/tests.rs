@@ -4,6 +4,9 @@
 use super::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// The kind of every stand-in worker.
+const KIND: &str = "stand-in";
+
 /// `printf` text of a frame: its u32 length, then `body`.
 fn frame(body: &str) -> String {
     let len = body.len() as u32;
@@ -58,7 +61,7 @@ fn a_worker_answers_request_after_request() {
     let pool = Pool::new();
     for _ in 0..3 {
         assert_eq!(
-            pool.ask(b"hello", &limits(), spawn(|| answering("yes"))),
+            pool.ask(KIND, b"hello", &limits(), spawn(|| answering("yes"))),
             Ok(b"yes".to_vec())
         );
     }
@@ -69,6 +72,7 @@ fn a_worker_answers_request_after_request() {
 fn a_crash_after_the_request_is_read_fails_that_request() {
     let pool = Pool::new();
     let died = pool.ask(
+        KIND,
         b"hello",
         &limits(),
         spawn(|| script("printf R; kill -SEGV $$")),
@@ -84,7 +88,12 @@ fn a_crash_after_the_request_is_read_fails_that_request() {
 #[test]
 fn an_exit_without_answer_is_reported() {
     let pool = Pool::new();
-    let died = pool.ask(b"hello", &limits(), spawn(|| script("printf R; exit 7")));
+    let died = pool.ask(
+        KIND,
+        b"hello",
+        &limits(),
+        spawn(|| script("printf R; exit 7")),
+    );
     assert_eq!(died, Err(Died::Exit(7)));
 }
 
@@ -102,7 +111,7 @@ fn a_worker_gone_before_reading_is_replaced_once() {
         Worker::spawn(command, Duration::from_secs(20))
     };
     assert_eq!(
-        pool.ask(b"hello", &limits(), spawn_dead_then_good),
+        pool.ask(KIND, b"hello", &limits(), spawn_dead_then_good),
         Ok(b"fine".to_vec())
     );
     assert_eq!(started.load(Ordering::SeqCst), 2);
@@ -115,7 +124,7 @@ fn a_worker_gone_before_reading_is_replaced_once() {
         Worker::spawn(script("exit 4"), Duration::from_secs(20))
     };
     assert_eq!(
-        pool.ask(b"hello", &limits(), always_dead),
+        pool.ask(KIND, b"hello", &limits(), always_dead),
         Err(Died::Exit(4))
     );
     assert_eq!(started.load(Ordering::SeqCst), 2);
@@ -125,12 +134,18 @@ fn a_worker_gone_before_reading_is_replaced_once() {
 fn a_worker_killed_while_idle_is_not_a_failure() {
     let pool = Pool::new();
     let spawn = spawn(|| answering("yes"));
-    assert_eq!(pool.ask(b"hello", &limits(), &spawn), Ok(b"yes".to_vec()));
-    let pid = pool.lock()[0].pid();
+    assert_eq!(
+        pool.ask(KIND, b"hello", &limits(), &spawn),
+        Ok(b"yes".to_vec())
+    );
+    let pid = pool.lock().idle[0].pid();
     // SAFETY: `pid` is our child, alive and not reaped (the pool holds it).
     unsafe { libc::kill(pid as i32, libc::SIGKILL) };
     std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(pool.ask(b"hello", &limits(), &spawn), Ok(b"yes".to_vec()));
+    assert_eq!(
+        pool.ask(KIND, b"hello", &limits(), &spawn),
+        Ok(b"yes".to_vec())
+    );
 }
 
 #[test]
@@ -138,6 +153,7 @@ fn a_garbage_length_is_refused_without_allocating_it() {
     let pool = Pool::new();
     // An acknowledgement, then a length of 4 GiB - 1.
     let died = pool.ask(
+        KIND,
         b"hello",
         &limits(),
         spawn(|| script("printf 'R\\377\\377\\377\\377'; sleep 30")),
@@ -152,14 +168,21 @@ fn a_garbage_length_is_refused_without_allocating_it() {
 fn a_request_over_the_cap_reaches_no_worker() {
     let pool = Pool::new();
     let big = vec![b' '; MAX_REQUEST + 1];
-    let died = pool.ask(&big, &limits(), || unreachable!("no worker is started"));
+    let died = pool.ask(KIND, &big, &limits(), || {
+        unreachable!("no worker is started")
+    });
     assert_eq!(died, Err(Died::TooLarge(MAX_REQUEST + 1)));
 }
 
 #[test]
 fn a_wrong_acknowledgement_is_refused() {
     let pool = Pool::new();
-    let died = pool.ask(b"hello", &limits(), spawn(|| script("printf X; sleep 30")));
+    let died = pool.ask(
+        KIND,
+        b"hello",
+        &limits(),
+        spawn(|| script("printf X; sleep 30")),
+    );
     assert!(matches!(died, Err(Died::Garbage(_))), "{died:?}");
 }
 
@@ -168,7 +191,12 @@ fn a_worker_that_never_answers_is_killed_at_the_deadline() {
     let pool = Pool::new();
     let short = short();
     let start = Instant::now();
-    let died = pool.ask(b"hello", &short, spawn(|| script("printf R; sleep 60")));
+    let died = pool.ask(
+        KIND,
+        b"hello",
+        &short,
+        spawn(|| script("printf R; sleep 60")),
+    );
     assert_eq!(died, Err(Died::Timeout(short.request)));
     assert!(
         start.elapsed() < Duration::from_secs(10),
@@ -185,7 +213,7 @@ fn a_worker_that_stops_reading_cannot_block_the_request() {
     let short = short();
     let big = vec![0u8; 16 << 20];
     let start = Instant::now();
-    let died = pool.ask(&big, &short, spawn(|| script("sleep 60")));
+    let died = pool.ask(KIND, &big, &short, spawn(|| script("sleep 60")));
     assert_eq!(died, Err(Died::Timeout(short.request)));
     assert!(
         start.elapsed() < Duration::from_secs(10),
@@ -220,9 +248,9 @@ fn idle_workers_expire_and_are_bounded() {
         idle: Duration::from_millis(200),
         ..limits()
     };
-    assert_eq!(pool.ask(b"hello", &quick, spawn), Ok(b"yes".to_vec()));
+    assert_eq!(pool.ask(KIND, b"hello", &quick, spawn), Ok(b"yes".to_vec()));
     std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(pool.ask(b"hello", &quick, spawn), Ok(b"yes".to_vec()));
+    assert_eq!(pool.ask(KIND, b"hello", &quick, spawn), Ok(b"yes".to_vec()));
     assert_eq!(
         started.load(Ordering::SeqCst),
         2,
@@ -247,15 +275,22 @@ fn every_ended_worker_is_reaped() {
     let pool = Pool::new();
     let marked = |s: &str| script(&format!(": reaped-test; {s}"));
     let _ = pool.ask(
+        KIND,
         b"hello",
         &limits(),
         spawn(|| marked("printf R; kill -SEGV $$")),
     );
     let short = short();
-    let _ = pool.ask(b"hello", &short, spawn(|| marked("printf R; sleep 60")));
-    let _ = pool.ask(b"hello", &limits(), spawn(|| marked("exit 0")));
+    let _ = pool.ask(
+        KIND,
+        b"hello",
+        &short,
+        spawn(|| marked("printf R; sleep 60")),
+    );
+    let _ = pool.ask(KIND, b"hello", &limits(), spawn(|| marked("exit 0")));
     assert_eq!(
         pool.ask(
+            KIND,
             b"hello",
             &limits(),
             spawn(|| answering(": reaped-test; yes"))
@@ -274,6 +309,79 @@ fn every_ended_worker_is_reaped() {
         "left behind: {:?}",
         children("reaped-test")
     );
+}
+
+/// A worker that ended by itself while idle (as a real one does after its idle time) is reaped
+/// without another request: no zombie is left in a process that stopped compiling.
+#[test]
+fn an_idle_worker_that_ends_is_reaped_without_another_request() {
+    let pool = Pool::new();
+    let quick = Limits {
+        idle: Duration::from_millis(500),
+        ..limits()
+    };
+    pool.ready(KIND, &quick, spawn(|| script("sleep 0.1")))
+        .expect("worker");
+    let pid = pool.idle_pids()[0];
+    let start = Instant::now();
+    while alive(pid) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "worker {pid} ended but was not reaped (a zombie)"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(pool.idle_count(), 0);
+}
+
+/// An idle worker is ended when it expires, whether or not a request comes.
+#[test]
+fn an_idle_worker_is_ended_when_it_expires() {
+    let pool = Pool::new();
+    let quick = Limits {
+        idle: Duration::from_millis(300),
+        ..limits()
+    };
+    pool.ready(KIND, &quick, spawn(|| answering("yes")))
+        .expect("worker");
+    // Ready again: the idle one serves, no second worker.
+    pool.ready(KIND, &quick, || unreachable!("a worker is idle"))
+        .expect("ready");
+    let pid = pool.idle_pids()[0];
+    let start = Instant::now();
+    while alive(pid) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "idle worker {pid} outlived its time"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(pool.idle_count(), 0);
+}
+
+/// Workers serve one kind (one DXC file): a request of another kind ends the idle ones and
+/// starts a new one.
+#[test]
+fn a_request_of_another_kind_ends_the_idle_workers() {
+    let pool = Pool::new();
+    let ask =
+        |kind: &'static str| pool.ask(kind, b"hello", &limits(), spawn(move || answering(kind)));
+    assert_eq!(ask("old"), Ok(b"old".to_vec()));
+    let old = pool.idle_pids();
+    assert_eq!(ask("new"), Ok(b"new".to_vec()));
+    assert!(
+        !alive(old[0]),
+        "the old kind's worker {} is still there",
+        old[0]
+    );
+    assert_eq!(pool.idle_count(), 1);
+    assert_eq!(ask("new"), Ok(b"new".to_vec()));
+}
+
+/// Whether `pid` names a process, live or a zombie (a reaped child no longer does).
+fn alive(pid: u32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    unsafe { libc::kill(pid as i32, 0) == 0 }
 }
 
 /// This process's live or unreaped children whose command line contains `marker`.
