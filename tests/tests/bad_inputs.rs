@@ -598,6 +598,10 @@ fn dxc() -> Vec<Case> {
         case(S, "redefined function", format!("{PS}{PS}{TECH}"), at("SD0100", "effect.fx", 2, 8)),
         // DXC points at the recursive function's definition.
         case(S, "recursive function", format!("float F(float x) {{ return F(x); }}\n{}", ps("    return F(uv.x);")), at("SD0100", "effect.fx", 1, 1)),
+        // fxc's X3507, at the function's name as fxc puts it.
+        case(S, "entry that returns nothing", ps("    float4 c = float4(uv, 0, 1);"), at("SD0111", "effect.fx", 1, 8).saying("no path through it returns a value")),
+        case(S, "helper that returns nothing", format!("float4 Shade(float2 uv)\n{{\n    float4 c = float4(uv, 0, 1);\n}}\n{}", ps("    return Shade(uv);")), at("SD0111", "effect.fx", 1, 8).saying("`Shade` returns `float4`")),
+        case(S, "entry that ends in discard", ps("    discard;"), at("SD0111", "effect.fx", 1, 8)),
         case(S, "missing entry point", format!("{PS}{}", pass("PixelShader = compile ps_2_0 Nope();")), at("SD0102", "effect.fx", 2, 53)),
         case(S, "entry point spelt in the wrong case", format!("{PS}{}", pass("PixelShader = compile ps_2_0 ps();")), at("SD0102", "effect.fx", 2, 53)),
         case(S, "entry point naming a variable", format!("float Gain;\n{PS}{}", pass("PixelShader = compile ps_2_0 Gain();")), at("SD0102", "effect.fx", 3, 53)),
