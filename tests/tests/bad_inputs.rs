@@ -563,6 +563,9 @@ fn lowering() -> Vec<Case> {
         case(S, "int array passed whole", format!("int Counts[4];\nfloat First(int c[4]) {{ return c[0]; }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return First(Counts); }}\n{TECH}"), at("FX0012", "effect.fx", 3, 58)),
         case(S, "sampler parameter given a float", format!("float Gain;\nfloat4 Shade(sampler2D s, float2 uv) {{ return tex2D(s, uv); }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Shade(Gain, uv); }}\n{TECH}"), at("FX0012", "effect.fx", 3, 58)),
         case(S, "sampler parameter used as 2D and CUBE", format!("sampler S;\nfloat4 Shade(sampler s, float3 d) {{ return tex2D(s, d.xy) + texCUBE(s, d); }}\nfloat4 PS(float3 d : TEXCOORD0) : COLOR0 {{ return Shade(S, d); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 61)),
+        // fxc's X3004, at the name (a declaration lost to an `#include` or `#if`).
+        case(S, "tex2D on an undeclared sampler", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return tex2D(PreviousSampler, uv); }}\n{TECH}"), at("FX0012", "effect.fx", 1, 58).saying("undeclared identifier `PreviousSampler`")),
+        case(S, "undeclared sampler passed to a sampler parameter", format!("float4 Shade(sampler2D s, float2 uv) {{ return tex2D(s, uv); }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Shade(PreviousSampler, uv); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 58).saying("undeclared identifier `PreviousSampler`")),
         case(S, "tex2D with one argument", format!("sampler2D S;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return tex2D(S); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 52)),
         case(S, "lerp with two arguments", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return lerp(uv.x, uv.y); }}\n{TECH}"), at("SD0100", "effect.fx", 1, 52).saying("takes 3 arguments")),
         // The compile-literal count errors point at the entry named by the `compile`.

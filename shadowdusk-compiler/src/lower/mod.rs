@@ -195,6 +195,7 @@ fn lower_inner(
         .collect();
     let param =
         |n: &str, at: usize| sampler_params::in_scope(&params, n, at).map(|p| (p.dim, p.texture()));
+    let declared = |n: &str| scope::declared_anywhere(parsed, src, &toks, n);
     let mut uses = BTreeMap::new();
     let calls = emit::find_calls(
         src,
@@ -203,6 +204,7 @@ fn lower_inner(
         &|n| legacy.get(n).copied(),
         &param,
         &locals,
+        &declared,
         &mut uses,
     )?;
     let args = sampler_params::arguments(
@@ -213,6 +215,7 @@ fn lower_inner(
         sampler_params::Names {
             params: &params,
             locals: &locals,
+            declared: &declared,
         },
         &|n| legacy.contains_key(n),
         &mut uses,
