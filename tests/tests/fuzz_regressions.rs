@@ -166,7 +166,8 @@ fn misspelt_struct_parameter_then_misspelt_use() {
 /// combination here crashed DXC 1.8 before `pipeline::dxc_guard`; each is now an error at the
 /// name: SD0028 for the effect type, FX0001 for the undeclared look-alike (and for a global
 /// array of state objects, which the effect parser stops at) — except effect-style texture
-/// types on parameters and struct members, which lowering turns into `Texture2D` & co.
+/// types on parameters and struct members, which lowering turns into `Texture2D` & co., and
+/// shader and state-object parameters, which lowering removes (fxc compiles nothing for them).
 #[test]
 fn effect_types_in_code_never_reach_dxc() {
     const HEAD: &str = "Texture2D Sprite;\nsampler2D S = sampler_state { Texture = <Sprite>; };\n";
@@ -245,8 +246,12 @@ fn effect_types_in_code_never_reach_dxc() {
             // & co., as fxc takes them: the member compiles, and the entry's parameter gets
             // DXC's ordinary complaint about an input without a semantic.
             let texture = shadowdusk_compiler::effect::types::texture_keyword(name).is_some();
+            // A shader or state-object parameter leaves the entry, as fxc compiles nothing for
+            // it (the other places: `dxc_guard_regressions.rs`, against the pinned DXC).
+            let object = shadowdusk_compiler::effect::types::code_object(name);
             let checked = match context {
                 "member" if texture => check_compiles(&file, &source),
+                "parameter" if object => check_compiles(&file, &source),
                 "parameter" if texture => {
                     let p = col + name.len() as u32 + 1;
                     check_error(&file, &source, ("SD0100", line, p, "semantic"))

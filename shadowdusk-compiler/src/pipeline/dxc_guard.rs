@@ -1,8 +1,8 @@
 //! Text that crashes DXC 1.8 or that it silently misreads, refused before it sees it.
 //!
 //! DXC keeps the effect framework's types (`texture`, `VertexShader`, `BlendState`, …) as
-//! half-built classes. Used anywhere in HLSL code — a function parameter, a struct member, a
-//! cast, an array element, a constructor-style call — completing one dereferences null in
+//! half-built classes. Where DXC has to complete one — a struct member, a cast, an array
+//! element, a constructor-style call — it dereferences null in
 //! `clang::CXXRecordDecl::mayBeAbstract` and takes the whole process down: the user's build
 //! script, the CLI or the editor session (found by fuzzing). Its spelling correction does the same
 //! with an undeclared name close to one (`Textur2D`, `VertexShaderOutpt`, `Blendstate`).
@@ -11,18 +11,24 @@
 //! (`TEXCOORD4294967296` becomes `TEXCOORD0`).
 //!
 //! Lowering has replaced every effect-object declaration ShadowDusk supports (effect-style
-//! texture types on parameters and struct members included) and turned pixel
-//! outputs into `SV_TargetN`, so what is left in the lowered text is refused here, at its place
-//! in the user's file: SD0028 for an effect type used in code, FX0001 for an undeclared name DXC
-//! would take for one, SD0029 for a render target above 7 (fxc's limit too) or an index over 32
-//! bits. A name the file declares (a struct, a variable, a function) is the user's and passes.
+//! texture types on parameters and struct members included), removed shader and state-object
+//! parameters (fxc compiles nothing for them) and turned pixel outputs into `SV_TargetN`. What
+//! is left in the lowered text is refused here, at its place in the user's file, only where it
+//! crashes DXC (`tests/tests/dxc_guard_regressions.rs` holds the guard to that, name by name
+//! and place by place, with the pinned DXC): SD0028 for one of DXC's own effect types as a
+//! struct member, in a cast, as an array element or called; the same for any other spelling of
+//! one, and FX0001 for an undeclared name DXC would take for one, wherever it stands (DXC never
+//! compiles those: it corrects them and fails, or crashes); SD0029 for a render target above 7
+//! (fxc's limit too) or an index over 32 bits. DXC's own effect types elsewhere (a local
+//! `BlendState b;`, a global, a typedef, a return type) pass: DXC ignores them, as fxc does. A
+//! name the file declares (a struct, a variable, a function) is the user's and passes.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::effect::lexer::{tokenize, Token, TokenKind};
-use crate::effect::types;
+use crate::effect::types::{self, CODE_OBJECTS};
 use crate::lower::Lowered;
 use crate::preprocess::Expanded;
 use crate::source::Span;
@@ -118,7 +124,8 @@ fn effect_type_help(effect_type: &str) -> &'static str {
          hold or pass them"
     } else {
         "declare the state object as a global (`BlendState Additive { ... };`) and set it in a \
-         pass (`SetBlendState(Additive, float4(0, 0, 0, 0), 0xFFFFFFFF);`)"
+         pass (`SetBlendState(Additive, float4(0, 0, 0, 0), 0xFFFFFFFF);`); code cannot hold one \
+         in a struct, an array or a cast"
     }
 }
 
@@ -142,6 +149,26 @@ enum Kind {
     IndexOverflow,
 }
 
+/// Where a name stands, as far as DXC's crashes go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// A struct member's type (`struct Q { BlendState b; }`).
+    Member,
+    /// `(BlendState)x`.
+    Cast,
+    /// An array's element type, global, local or member (`BlendState b[2];`).
+    Array,
+    /// `BlendState(1)`.
+    Call,
+    /// Anywhere else: a local, a global, a parameter, a return type, a typedef.
+    Elsewhere,
+}
+
+/// DXC's own spellings of the effect types: [`CODE_OBJECTS`] and the untyped texture.
+fn dxc_spelling(name: &str) -> bool {
+    CODE_OBJECTS.contains(&name) || name == "texture" || name == "Texture"
+}
+
 /// The first hazard in `text`, if any.
 fn find(text: &str) -> Option<Hazard<'_>> {
     let toks: Vec<Token> = tokenize(text)
@@ -159,6 +186,25 @@ fn find(text: &str) -> Option<Hazard<'_>> {
         .filter(|&i| !ident(i + 1) && word(i + 1) != "<")
         .map(word)
         .collect();
+    let members = struct_member_tokens(text, &toks);
+    let place = |i: usize| {
+        let operand = |k: usize| {
+            ident(k)
+                || toks.get(k).is_some_and(|t| t.kind == TokenKind::Number)
+                || matches!(word(k), "(" | "-" | "+" | "!" | "~")
+        };
+        if ident(i + 1) && word(i + 2) == "[" {
+            Place::Array
+        } else if members.contains(&i) && ident(i + 1) {
+            Place::Member
+        } else if i > 0 && word(i - 1) == "(" && word(i + 1) == ")" && operand(i + 2) {
+            Place::Cast
+        } else if word(i + 1) == "(" {
+            Place::Call
+        } else {
+            Place::Elsewhere
+        }
+    };
     let hazard = |i: usize, kind| Hazard {
         range: toks[i].range.clone(),
         name: word(i),
@@ -171,6 +217,8 @@ fn find(text: &str) -> Option<Hazard<'_>> {
             Some(".") => None,
             Some(":") => semantic(name).map(|kind| hazard(i, kind)),
             _ if builtin(name) || declared.contains(name) => None,
+            // DXC ignores its own spelling of one elsewhere (a local, a global, a typedef).
+            _ if dxc_spelling(name) && place(i) == Place::Elsewhere => None,
             _ => EFFECT_TYPES
                 .iter()
                 .find(|e| e.eq_ignore_ascii_case(name))
@@ -179,6 +227,30 @@ fn find(text: &str) -> Option<Hazard<'_>> {
                 .map(|kind| hazard(i, kind)),
         }
     })
+}
+
+/// Indices of the tokens directly inside a struct's braces (not inside a method's body).
+fn struct_member_tokens(text: &str, toks: &[Token]) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    // For each open brace: whether it opens a struct.
+    let mut stack: Vec<bool> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t.text(text) {
+            "{" => {
+                let opens_struct = (i >= 1 && toks[i - 1].text(text) == "struct")
+                    || (i >= 2 && toks[i - 2].text(text) == "struct");
+                stack.push(opens_struct);
+            }
+            "}" => {
+                stack.pop();
+            }
+            _ if stack.last() == Some(&true) => {
+                out.insert(i);
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What is wrong with a semantic (`TEXCOORD0`, `SV_Target9`), if anything.
@@ -284,8 +356,20 @@ mod tests {
     fn effect_types_and_names_dxc_would_correct_to_one() {
         for (text, want) in [
             (
-                "float f(Texture t) { return 0; }",
+                "float f(float x) { return (Texture)x; }",
                 ("Texture", "texture", true),
+            ),
+            (
+                "struct S { float a; BlendState b; };",
+                ("BlendState", "BlendState", true),
+            ),
+            (
+                "float f() { VertexShader v[2]; return 0; }",
+                ("VertexShader", "VertexShader", true),
+            ),
+            (
+                "float f(blendstate b) { return 0; }",
+                ("blendstate", "BlendState", true),
             ),
             (
                 "struct S { float a; blendstate b; };",
@@ -328,6 +412,21 @@ mod tests {
             "float f() { float texture0 = 1, textures = 2; return texture0 + textures; }",
             "float VertexShader(float x) { return x; } float g() { return VertexShader(1); }",
             "float4 f(float4 p : TEXTURE0) : COLOR0 { return p; }",
+        ] {
+            assert_eq!(hazard(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn dxc_spellings_pass_where_dxc_ignores_them() {
+        // DXC 1.8 drops these declarations ("effect object ignored") and compiles the rest.
+        for ok in [
+            "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { BlendState b; VertexShader v, w; texture t; return 0; }",
+            "BlendState F(); PixelShader G(float x);",
+            "VertexShader Shaders; typedef RasterizerState R; cbuffer C { DepthStencilView d; };",
+            "float4 F(BlendState b, float2 uv);",
+            // A struct method's local is a local.
+            "struct S { float f() { BlendState b; return 1; } };",
         ] {
             assert_eq!(hazard(ok), None, "{ok}");
         }
