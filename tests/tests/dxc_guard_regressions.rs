@@ -31,8 +31,8 @@ use shadowdusk_compiler::preprocess::{preprocess, Options as PreOptions};
 use shadowdusk_compiler::source::SourceFiles;
 use shadowdusk_tests::corpus::corpus_dir;
 
-/// The codes `pipeline::dxc_guard` refuses with: an effect type used in code, a render target
-/// or semantic index DXC misreads, an undeclared name DXC would correct to an effect type.
+/// The codes `pipeline::dxc_guard` refuses with: an effect type where DXC crashes on it, a
+/// render target above 7, an undeclared name DXC would correct to an effect type.
 const GUARD_CODES: [Code; 3] = [Code::SD0028, Code::SD0029, Code::FX0001];
 
 fn regression_set() -> Vec<PathBuf> {

@@ -68,8 +68,8 @@ pub enum Code {
     /// a shader or state type on a parameter or member, any effect type in a cast, a call, a
     /// local or a global array.
     SD0028,
-    /// A semantic index out of range: a pixel-shader output above render target 7 (`COLOR8`,
-    /// `SV_Target9`), or any index that does not fit in 32 bits.
+    /// A pixel-shader output above render target 7 (`COLOR8`, `SV_Target9`; the index read into
+    /// 32 bits, as fxc reads it).
     SD0029,
     /// A bad command line (unknown option, unsupported `/Profile:`, missing file argument).
     SD0030,

@@ -1,4 +1,4 @@
-//! Text that crashes DXC 1.8 or that it silently misreads, refused before it sees it.
+//! Text that crashes DXC 1.8, refused before it sees it.
 //!
 //! DXC keeps the effect framework's types (`texture`, `VertexShader`, `BlendState`, …) as
 //! half-built classes. Where DXC has to complete one — a struct member, a cast, an array
@@ -6,9 +6,9 @@
 //! `clang::CXXRecordDecl::mayBeAbstract` and takes the whole process down: the user's build
 //! script, the CLI or the editor session (found by fuzzing). Its spelling correction does the same
 //! with an undeclared name close to one (`Textur2D`, `VertexShaderOutpt`, `Blendstate`).
-//! Semantic indices are read into 32 bits: a pixel output of a huge render target
-//! (`COLOR22222222222`) crashes it in `finalizeStageIOLocations`, and any other huge index wraps
-//! (`TEXCOORD4294967296` becomes `TEXCOORD0`).
+//! A pixel output of a huge render target (`COLOR2222…`, 46 digits) crashes it in
+//! `finalizeStageIOLocations`; other huge semantic indices wrap into 32 bits
+//! (`TEXCOORD4294967297` is `TEXCOORD1`), exactly as fxc reads them, so they pass.
 //!
 //! Lowering has replaced every effect-object declaration ShadowDusk supports (effect-style
 //! texture types on parameters and struct members included), removed shader and state-object
@@ -19,7 +19,7 @@
 //! struct member, in a cast, as an array element or called; the same for any other spelling of
 //! one, and FX0001 for an undeclared name DXC would take for one, wherever it stands (DXC never
 //! compiles those: it corrects them and fails, or crashes); SD0029 for a render target above 7
-//! (fxc's limit too) or an index over 32 bits. DXC's own effect types elsewhere (a local
+//! once its index is read into 32 bits (fxc's limit too). DXC's own effect types elsewhere (a local
 //! `BlendState b;`, a global, a typedef, a return type) pass: DXC ignores them, as fxc does. A
 //! name the file declares (a struct, a variable, a function) is the user's and passes.
 
@@ -94,21 +94,19 @@ pub fn check(expanded: &Expanded, lowered: &Lowered, at: Option<Span>) -> Result
         }
         Kind::RenderTarget(n) => {
             let sem = user_word.filter(|w| !w.is_empty()).unwrap_or(name);
+            let written = semantic_index(sem).map(|(_, digits)| digits.trim_start_matches('0'));
+            let wrapped = if written.is_some_and(|d| d != n.to_string()) {
+                " (read into 32 bits, as fxc reads it)"
+            } else {
+                ""
+            };
             Diagnostic::error(
                 Code::SD0029,
                 format!(
-                    "`{sem}` writes render target {n}; a pixel shader has render targets 0 to 7"
+                    "`{sem}` writes render target {n}{wrapped}; a pixel shader has render targets 0 to 7"
                 ),
             )
             .with_help("use COLOR0 to COLOR7 (SV_Target0 to SV_Target7)")
-        }
-        Kind::IndexOverflow => {
-            let sem = user_word.filter(|w| !w.is_empty()).unwrap_or(name);
-            Diagnostic::error(
-                Code::SD0029,
-                format!("the index of semantic `{sem}` does not fit in 32 bits"),
-            )
-            .with_help("use a small index (TEXCOORD0 to TEXCOORD15); DXC would wrap this one round to another")
         }
     };
     Err(d.at_opt(span).into())
@@ -129,7 +127,7 @@ fn effect_type_help(effect_type: &str) -> &'static str {
     }
 }
 
-/// Text DXC would crash on or misread.
+/// Text DXC would crash on.
 #[derive(Debug, PartialEq, Eq)]
 struct Hazard<'a> {
     range: Range<usize>,
@@ -143,10 +141,8 @@ enum Kind {
     EffectType(&'static str),
     /// An undeclared name DXC would correct to this effect type.
     LookAlike(&'static str),
-    /// A pixel output `SV_TargetN` with N above 7.
-    RenderTarget(u128),
-    /// A semantic index of more than 32 bits.
-    IndexOverflow,
+    /// A pixel output `SV_TargetN` with N (read into 32 bits) above 7.
+    RenderTarget(u32),
 }
 
 /// Where a name stands, as far as DXC's crashes go.
@@ -255,20 +251,20 @@ fn struct_member_tokens(text: &str, toks: &[Token]) -> HashSet<usize> {
 
 /// What is wrong with a semantic (`TEXCOORD0`, `SV_Target9`), if anything.
 fn semantic(name: &str) -> Option<Kind> {
+    let (base, digits) = semantic_index(name)?;
+    // fxc and DXC read the index into 32 bits, wrapping (`TEXCOORD4294967297` is `TEXCOORD1`
+    // to both, and to MojoShader after fxc), so the rest of the pipeline agrees with mgfxc; only
+    // the render target must be checked on the wrapped value.
+    let n = digits.bytes().fold(0u32, |n, d| {
+        n.wrapping_mul(10).wrapping_add(u32::from(d - b'0'))
+    });
+    (base.eq_ignore_ascii_case("SV_Target") && n > 7).then_some(Kind::RenderTarget(n))
+}
+
+/// A semantic split into its name and the digits of its index, when it has one.
+fn semantic_index(name: &str) -> Option<(&str, &str)> {
     let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 {
-        return None;
-    }
-    let (base, index) = name.split_at(name.len() - digits);
-    // Past 38 digits even u128 overflows; such an index is over 32 bits all the same.
-    let n = index.parse::<u128>().unwrap_or(u128::MAX);
-    if n > u128::from(u32::MAX) {
-        Some(Kind::IndexOverflow)
-    } else if base.eq_ignore_ascii_case("SV_Target") && n > 7 {
-        Some(Kind::RenderTarget(n))
-    } else {
-        None
-    }
+    (digits > 0).then(|| name.split_at(name.len() - digits))
 }
 
 /// HLSL's own names near the effect types, which DXC takes as they are.
@@ -441,21 +437,21 @@ mod tests {
             kind("float4 PS() : SV_Target8 { return 0; }"),
             Some(("SV_Target8", Kind::RenderTarget(8)))
         );
+        // The 46-digit index that crashed DXC: above 7 once read into 32 bits, as fxc reads it.
+        let huge = format!("SV_Target{}0", "2".repeat(45));
         assert_eq!(
-            kind("struct V { float2 uv : TEXCOORD4294967296; };"),
-            Some(("TEXCOORD4294967296", Kind::IndexOverflow))
+            kind(&format!("float4 PS() : {huge} {{ return 0; }}")).map(|k| k.1),
+            Some(Kind::RenderTarget(2_386_092_940))
         );
         assert_eq!(
-            kind(&format!(
-                "float4 PS() : SV_Target{} {{ return 0; }}",
-                "2".repeat(60)
-            ))
-            .map(|k| k.1),
-            Some(Kind::IndexOverflow)
+            kind("float4 PS() : SV_Target4294967297 { return 0; }").map(|k| k.1),
+            None,
+            "render target 1, to fxc as to DXC"
         );
         for ok in [
             "float4 PS(float4 c : COLOR0, float2 uv : TEXCOORD15) : SV_Target7 { return c; }",
             "struct V { float4 p : POSITION0; float2 uv : TEXCOORD4294967295; };",
+            "struct V { float2 uv : TEXCOORD4294967296; };",
             "float f(bool c, float a, float b2) { return c ? a : b2; }",
         ] {
             assert_eq!(find(ok), None, "{ok}");
