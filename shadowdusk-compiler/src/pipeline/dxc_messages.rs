@@ -296,3 +296,39 @@ fn help(text: &str) -> &'static str {
         "fix the HLSL at this position; ShadowDusk rewrote D3D9-style code before DXC saw it, so DXC's wording may name the modern form"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::pipeline::{compile_source, Options};
+
+    /// The codes of `source`'s diagnostics, errors and warnings, in order.
+    fn codes(source: &str) -> Result<Vec<Code>, Vec<Code>> {
+        let path = std::path::Path::new("returns.fx");
+        match compile_source(path, source, &Options::default()) {
+            Ok(c) => Ok(c.warnings.iter().map(|d| d.code).collect()),
+            Err(e) => Err(e.diagnostics.iter().map(|d| d.code).collect()),
+        }
+    }
+
+    #[test]
+    fn only_reached_functions_that_never_return_are_errors() {
+        if crate::dxc::missing_skips() {
+            return;
+        }
+        const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n";
+        // fxc never compiles a function no entry reaches.
+        let unreached = format!(
+            "float4 Broken(float2 uv) {{ float4 c = float4(uv, 0, 1); }}\n\
+             float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return float4(uv, 0, 1); }}\n{TECH}"
+        );
+        assert_eq!(codes(&unreached), Ok(vec![]));
+        let reached = unreached.replace("return float4(uv, 0, 1);", "return Broken(uv);");
+        assert_eq!(codes(&reached), Err(vec![Code::SD0111]));
+        // Some paths return: fxc decides once constants are folded, DXC warns.
+        let some = format!(
+            "float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ if (uv.x > 0.5) return 1; }}\n{TECH}"
+        );
+        assert_eq!(codes(&some), Ok(vec![Code::SD0110]));
+    }
+}
