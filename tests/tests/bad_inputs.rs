@@ -563,6 +563,9 @@ fn lowering() -> Vec<Case> {
         case(S, "int array passed whole", format!("int Counts[4];\nfloat First(int c[4]) {{ return c[0]; }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return First(Counts); }}\n{TECH}"), at("FX0012", "effect.fx", 3, 58)),
         case(S, "sampler parameter given a float", format!("float Gain;\nfloat4 Shade(sampler2D s, float2 uv) {{ return tex2D(s, uv); }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Shade(Gain, uv); }}\n{TECH}"), at("FX0012", "effect.fx", 3, 58)),
         case(S, "sampler parameter used as 2D and CUBE", format!("sampler S;\nfloat4 Shade(sampler s, float3 d) {{ return tex2D(s, d.xy) + texCUBE(s, d); }}\nfloat4 PS(float3 d : TEXCOORD0) : COLOR0 {{ return Shade(S, d); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 61)),
+        // fxc's X3004, at the name (a declaration lost to an `#include` or `#if`).
+        case(S, "tex2D on an undeclared sampler", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return tex2D(PreviousSampler, uv); }}\n{TECH}"), at("FX0012", "effect.fx", 1, 58).saying("undeclared identifier `PreviousSampler`")),
+        case(S, "undeclared sampler passed to a sampler parameter", format!("float4 Shade(sampler2D s, float2 uv) {{ return tex2D(s, uv); }}\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return Shade(PreviousSampler, uv); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 58).saying("undeclared identifier `PreviousSampler`")),
         case(S, "tex2D with one argument", format!("sampler2D S;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return tex2D(S); }}\n{TECH}"), at("FX0012", "effect.fx", 2, 52)),
         case(S, "lerp with two arguments", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return lerp(uv.x, uv.y); }}\n{TECH}"), at("SD0100", "effect.fx", 1, 52).saying("takes 3 arguments")),
         // The compile-literal count errors point at the entry named by the `compile`.
@@ -598,6 +601,10 @@ fn dxc() -> Vec<Case> {
         case(S, "redefined function", format!("{PS}{PS}{TECH}"), at("SD0100", "effect.fx", 2, 8)),
         // DXC points at the recursive function's definition.
         case(S, "recursive function", format!("float F(float x) {{ return F(x); }}\n{}", ps("    return F(uv.x);")), at("SD0100", "effect.fx", 1, 1)),
+        // fxc's X3507, at the function's name as fxc puts it.
+        case(S, "entry that returns nothing", ps("    float4 c = float4(uv, 0, 1);"), at("SD0111", "effect.fx", 1, 8).saying("no path through it returns a value")),
+        case(S, "helper that returns nothing", format!("float4 Shade(float2 uv)\n{{\n    float4 c = float4(uv, 0, 1);\n}}\n{}", ps("    return Shade(uv);")), at("SD0111", "effect.fx", 1, 8).saying("`Shade` returns `float4`")),
+        case(S, "entry that ends in discard", ps("    discard;"), at("SD0111", "effect.fx", 1, 8)),
         case(S, "missing entry point", format!("{PS}{}", pass("PixelShader = compile ps_2_0 Nope();")), at("SD0102", "effect.fx", 2, 53)),
         case(S, "entry point spelt in the wrong case", format!("{PS}{}", pass("PixelShader = compile ps_2_0 ps();")), at("SD0102", "effect.fx", 2, 53)),
         case(S, "entry point naming a variable", format!("float Gain;\n{PS}{}", pass("PixelShader = compile ps_2_0 Gain();")), at("SD0102", "effect.fx", 3, 53)),

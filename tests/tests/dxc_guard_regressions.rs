@@ -14,6 +14,11 @@
 //! So that the set stays honest, each case is also lowered and handed to DXC directly, past the
 //! guard: with the pinned DXC it must crash (`DxcError::Crashed`); a case that no longer does is
 //! reported, so it can be dropped or replaced.
+//!
+//! And so that the guard refuses no more than it must, every effect type (as DXC spells it, in
+//! another letter case, misspelt) in every place code can name a type is tried both ways with
+//! the pinned DXC: what crashes it past the guard must be refused by the guard, and what it
+//! compiles must not be.
 
 use std::path::{Path, PathBuf};
 
@@ -26,8 +31,8 @@ use shadowdusk_compiler::preprocess::{preprocess, Options as PreOptions};
 use shadowdusk_compiler::source::SourceFiles;
 use shadowdusk_tests::corpus::corpus_dir;
 
-/// The codes `pipeline::dxc_guard` refuses with: an effect type used in code, a render target
-/// or semantic index DXC misreads, an undeclared name DXC would correct to an effect type.
+/// The codes `pipeline::dxc_guard` refuses with: an effect type where DXC crashes on it, a
+/// render target above 7, an undeclared name DXC would correct to an effect type.
 const GUARD_CODES: [Code; 3] = [Code::SD0028, Code::SD0029, Code::FX0001];
 
 fn regression_set() -> Vec<PathBuf> {
@@ -124,9 +129,14 @@ fn every_known_dxc_crash_is_refused_by_the_guard_before_dxc() {
 /// Every shader of `case`, lowered (before the guard): `(stage, entry, text)`.
 fn lowered_shaders(case: &Path) -> Result<Vec<(Stage, String, String)>, String> {
     let text = std::fs::read_to_string(case).expect("read case");
+    lowered(&compiled_as(case), &text)
+}
+
+/// Every shader of the effect `text` (compiled as `path`), lowered (before the guard).
+fn lowered(path: &Path, text: &str) -> Result<Vec<(Stage, String, String)>, String> {
     let mut files = SourceFiles::new();
     let options = PreOptions::default();
-    let expanded = preprocess(&compiled_as(case), Some(&text), &options, &mut files)
+    let expanded = preprocess(path, Some(text), &options, &mut files)
         .map_err(|d| format!("preprocess: {:?}", d.0.first().map(|d| d.code.as_str())))?;
     let parsed = parse(&expanded)
         .map_err(|d| format!("effect parse: {:?}", d.0.first().map(|d| d.code.as_str())))?;
@@ -175,5 +185,216 @@ fn every_case_of_the_set_crashes_the_pinned_dxc_past_the_guard() {
             Err(e) => wrong.push(format!("{}: not lowered ({e})", case.display())),
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The places code can name a type: (name, text at file scope, the pixel shader), `@` standing
+/// for the type.
+const PLACES: &[(&str, &str, &str)] = &[
+    (
+        "entry parameter",
+        "",
+        "float4 PS(float2 uv : TEXCOORD0, @ p) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "uniform entry parameter",
+        "",
+        "float4 PS(float2 uv : TEXCOORD0, uniform @ p) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "parameter of a reached helper",
+        "float4 F(@ p, float2 uv) { return tex2D(S, uv); }",
+        "@ g;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 { @ q; return F(q, uv) + F(g, uv); }",
+    ),
+    (
+        "parameter of an unreached helper",
+        "float4 F(@ p, float2 uv) { return tex2D(S, uv); }",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "struct member",
+        "struct Q { float a; @ b; };",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { Q q; q.a = uv.x; return tex2D(S, uv) * q.a; }",
+    ),
+    (
+        "struct array member",
+        "struct Q { float a; @ b[2]; };",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "cast",
+        "",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { float q = (@)uv.x; return tex2D(S, uv * q); }",
+    ),
+    (
+        "global array",
+        "@ g[2];",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "local array",
+        "",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { @ q[2]; return tex2D(S, uv); }",
+    ),
+    (
+        "call",
+        "",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { float q = @(1); return tex2D(S, uv * q); }",
+    ),
+    (
+        "local",
+        "",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { @ q; @ r, t; return tex2D(S, uv); }",
+    ),
+    (
+        "global",
+        "@ g;",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "static global",
+        "static @ g;",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "typedef",
+        "typedef @ X;",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "cbuffer member",
+        "cbuffer C { @ x; };",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }",
+    ),
+    (
+        "return type",
+        "@ F() { @ x; return x; }",
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { F(); return tex2D(S, uv); }",
+    ),
+];
+
+/// Effect types as DXC spells them, in other letter case, and names its spelling correction
+/// takes for one.
+const TYPE_NAMES: &[&str] = &[
+    "texture",
+    "Texture",
+    "TEXTURE",
+    "texture1D",
+    "texture2D",
+    "texture3D",
+    "textureCUBE",
+    "VertexShader",
+    "vertexshader",
+    "PixelShader",
+    "pixelshader",
+    "Pixelshader",
+    "GeometryShader",
+    "HullShader",
+    "DomainShader",
+    "ComputeShader",
+    "computeshader",
+    "PixelFragment",
+    "pixelfragment",
+    "VertexFragment",
+    "vertexfragment",
+    "BlendState",
+    "blendstate",
+    "Blendstate",
+    "BLENDSTATE",
+    "DepthStencilState",
+    "RasterizerState",
+    "rasterizerstate",
+    "RenderTargetView",
+    "DepthStencilView",
+    "StateBlock",
+    "Textur2D",
+    "Textre",
+    "TextureCub",
+    "VertexShder",
+    "VertexShaderOutpt",
+    "Blendstat",
+];
+
+/// What the pinned DXC does with text that passed lowering (the guard skipped).
+#[derive(Debug, PartialEq, Eq)]
+enum Dxc {
+    Compiles,
+    Refuses,
+    Crashes,
+}
+
+#[test]
+fn the_guard_refuses_exactly_what_crashes_the_pinned_dxc() {
+    let test = "the_guard_refuses_exactly_what_crashes_the_pinned_dxc";
+    let sha = match dxc::setup() {
+        Ok((_, sha)) => sha,
+        Err(e) => {
+            shadowdusk_tests::skip(test, &format!("DXC is not available: {e}"));
+            return;
+        }
+    };
+    if sha.as_deref() != Some(dxc::locate::PINNED_SHA256) {
+        let why = format!("the loaded DXC ({sha:?}) is not the pinned build these cases crash");
+        shadowdusk_tests::skip(test, &why);
+        return;
+    }
+    const HEAD: &str = "Texture2D Sprite;\nsampler2D S = sampler_state { Texture = <Sprite>; };\n";
+    const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n";
+    let (mut wrong, mut counts) = (Vec::new(), [0usize; 4]);
+    for name in TYPE_NAMES {
+        for (place, global, function) in PLACES {
+            let text = format!(
+                "{HEAD}{}\n{}\n{TECH}",
+                global.replace('@', name),
+                function.replace('@', name)
+            );
+            let path = corpus_dir().join(format!("guard_{place}_{name}.fx").replace(' ', "_"));
+            // What the effect parser or the lowering refuses never reaches the guard.
+            let Ok(shaders) = lowered(&path, &text) else {
+                counts[3] += 1;
+                continue;
+            };
+            let dxc = shaders
+                .iter()
+                .map(
+                    |(stage, entry, lowered)| match dxc::compile(lowered, entry, *stage) {
+                        Ok(_) => Dxc::Compiles,
+                        Err(DxcError::Crashed(_)) => Dxc::Crashes,
+                        Err(_) => Dxc::Refuses,
+                    },
+                )
+                .max_by_key(|d| match d {
+                    Dxc::Compiles => 0,
+                    Dxc::Refuses => 1,
+                    Dxc::Crashes => 2,
+                })
+                .unwrap_or(Dxc::Compiles);
+            let first_error = match compile_source(&path, &text, &Options::default()) {
+                Ok(_) => None,
+                Err(e) => e.diagnostics.iter().find(|d| d.is_error()).map(|d| d.code),
+            };
+            let guarded = first_error.is_some_and(|c| GUARD_CODES.contains(&c));
+            let case = format!("{name} as {place}");
+            match (&dxc, guarded) {
+                (Dxc::Crashes, false) => wrong.push(format!(
+                    "{case}: crashes DXC, not refused by the guard (first error: {first_error:?})"
+                )),
+                (Dxc::Compiles, true) => wrong.push(format!(
+                    "{case}: DXC compiles it, the guard refuses it ({first_error:?})"
+                )),
+                _ => {}
+            }
+            counts[match dxc {
+                Dxc::Compiles => 0,
+                Dxc::Refuses => 1,
+                Dxc::Crashes => 2,
+            }] += 1;
+        }
+    }
+    // The matrix must keep meaning something: each outcome occurs.
+    assert!(
+        counts.iter().take(3).all(|&n| n > 10),
+        "compiles, refuses, crashes, not lowered: {counts:?}"
+    );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

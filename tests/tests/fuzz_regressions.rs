@@ -166,7 +166,8 @@ fn misspelt_struct_parameter_then_misspelt_use() {
 /// combination here crashed DXC 1.8 before `pipeline::dxc_guard`; each is now an error at the
 /// name: SD0028 for the effect type, FX0001 for the undeclared look-alike (and for a global
 /// array of state objects, which the effect parser stops at) — except effect-style texture
-/// types on parameters and struct members, which lowering turns into `Texture2D` & co.
+/// types on parameters and struct members, which lowering turns into `Texture2D` & co., and
+/// shader and state-object parameters, which lowering removes (fxc compiles nothing for them).
 #[test]
 fn effect_types_in_code_never_reach_dxc() {
     const HEAD: &str = "Texture2D Sprite;\nsampler2D S = sampler_state { Texture = <Sprite>; };\n";
@@ -245,8 +246,12 @@ fn effect_types_in_code_never_reach_dxc() {
             // & co., as fxc takes them: the member compiles, and the entry's parameter gets
             // DXC's ordinary complaint about an input without a semantic.
             let texture = shadowdusk_compiler::effect::types::texture_keyword(name).is_some();
+            // A shader or state-object parameter leaves the entry, as fxc compiles nothing for
+            // it (the other places: `dxc_guard_regressions.rs`, against the pinned DXC).
+            let object = shadowdusk_compiler::effect::types::code_object(name);
             let checked = match context {
                 "member" if texture => check_compiles(&file, &source),
+                "parameter" if object => check_compiles(&file, &source),
                 "parameter" if texture => {
                     let p = col + name.len() as u32 + 1;
                     check_error(&file, &source, ("SD0100", line, p, "semantic"))
@@ -270,8 +275,8 @@ fn effect_types_in_code_never_reach_dxc() {
 /// output semantic mutated to `COLOR222…220` (46 digits). Lowered to `SV_Target222…`, it crashed
 /// DXC 1.8 in `DeclResultIdMapper::finalizeStageIOLocations` (SIGSEGV): DXC reads the index
 /// into 32 bits. Now SD0029 at the semantic, as is any pixel output above render target 7
-/// (which used to compile to `gl_FragData[8]` and beyond, no GL driver's limit) and any index
-/// over 32 bits (`TEXCOORD4294967296` was silently read as `TEXCOORD0`).
+/// (which used to compile to `gl_FragData[8]` and beyond, no GL driver's limit). Other indices
+/// over 32 bits wrap as fxc wraps them: `huge_indices_wrap_as_fxc_reads_them`.
 #[test]
 fn semantic_indices_out_of_range() {
     let huge = format!("COLOR{}0", "2".repeat(45));
@@ -284,11 +289,12 @@ fn semantic_indices_out_of_range() {
         ),
         ("render_target_8.fx", "COLOR8", "TEXCOORD0", "COLOR8"),
         ("sv_target_9.fx", "SV_Target9", "TEXCOORD0", "SV_Target9"),
+        // Render target 8 once read into 32 bits.
         (
-            "wrapped_index.fx",
-            "COLOR0",
-            "TEXCOORD4294967296",
-            "TEXCOORD4294967296",
+            "wrapped_render_target.fx",
+            "COLOR4294967304",
+            "TEXCOORD0",
+            "COLOR4294967304",
         ),
     ] {
         let line = format!("float4 PS(float2 uv : {input}) : {out} {{ return tex2D(S, uv); }}");
@@ -301,4 +307,52 @@ fn semantic_indices_out_of_range() {
             ("SD0029", 2, col, wrong),
         );
     }
+}
+
+/// fxc reads a semantic index into 32 bits, wrapping (`TEXCOORD4294967297` is `TEXCOORD1`,
+/// `COLOR4294967296` is `COLOR0`: the same D3D9 bytecode, checked with the fxc oracle), and so
+/// does DXC; the guard refused them once as misreads. Now they compile, and the varying, the
+/// vertex attribute and the render target are the wrapped ones, as MojoShader names them from
+/// fxc's bytecode.
+#[test]
+fn huge_indices_wrap_as_fxc_reads_them() {
+    let test = "huge_indices_wrap_as_fxc_reads_them";
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_tests::skip(test, "DXC is not available (run `cargo xtask setup`)");
+        return;
+    }
+    let source = "\
+struct V { float4 p : POSITION0; float2 uv : TEXCOORD4294967297; };
+V VS(float4 p : POSITION0, float2 uv : TEXCOORD4294967296) { V o; o.p = p; o.uv = uv; return o; }
+float4 PS(float2 uv : TEXCOORD1) : COLOR4294967296 { return float4(uv, 0, 1); }
+technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }
+";
+    let compiled = compile_source(&dir().join("wrapped.fx"), source, &Options::default())
+        .unwrap_or_else(|e| panic!("{test}: {}", e.render_mgfxc()));
+    let glsl: Vec<String> = compiled
+        .effect
+        .shaders
+        .iter()
+        .map(|s| String::from_utf8_lossy(&s.code).into_owned())
+        .collect();
+    assert!(
+        glsl.iter().all(|g| g.contains("varying vec4 vTexCoord1;")),
+        "{glsl:#?}"
+    );
+    let vertex = compiled
+        .effect
+        .shaders
+        .iter()
+        .find(|s| !s.attributes.is_empty())
+        .expect("the vertex shader");
+    let uv = vertex
+        .attributes
+        .iter()
+        .find(|a| a.usage == shadowdusk::mgfx::VertexElementUsage::TextureCoordinate)
+        .expect("a texture-coordinate attribute");
+    assert_eq!(uv.index, 0, "{:?}", vertex.attributes);
+    assert!(
+        glsl.iter().any(|g| g.contains("ps_oC0 gl_FragColor")),
+        "{glsl:#?}"
+    );
 }

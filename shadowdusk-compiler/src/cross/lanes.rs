@@ -14,17 +14,15 @@
 //! chain loses its last index and points at the vector, and each load through it loads the
 //! vector and extracts the component. A chain used other than by loads is left alone.
 //!
-//! DXC also turns every run-time index into a `uint` (an `OpBitcast` of the `int`) before it
-//! indexes a vector or an access chain with it. GLSL 1.10 has no `uint`, and SPIR-V takes a
-//! signed index as well, so such indices use the `int` itself ([`signed_indices`]); the cast is
-//! then unused and SPIRV-Cross does not spell it (used twice, it was a `uint` temporary).
+//! DXC turns every run-time index into a `uint` (an `OpBitcast` of the `int`) before it indexes
+//! with it; `integers`, which runs first, has already made that type signed, so the cast is an
+//! `int` copy by then and no `uint` is left for GLSL 1.10 to lack.
 //!
 //! Input and output are SPIR-V words; the module is only rewritten when something matches.
 
 use super::spirv::{instructions, module, Inst};
 use std::collections::{BTreeMap, BTreeSet};
 
-const OP_TYPE_INT: u16 = 21;
 const OP_TYPE_VECTOR: u16 = 23;
 const OP_TYPE_MATRIX: u16 = 24;
 const OP_TYPE_ARRAY: u16 = 28;
@@ -38,8 +36,6 @@ const OP_LOAD: u16 = 61;
 const OP_ACCESS_CHAIN: u16 = 65;
 const OP_IN_BOUNDS_ACCESS_CHAIN: u16 = 66;
 const OP_VECTOR_EXTRACT_DYNAMIC: u16 = 77;
-const OP_VECTOR_INSERT_DYNAMIC: u16 = 78;
-const OP_BITCAST: u16 = 124;
 /// Names, strings, line markers and decorations: they mention ids without using them.
 const DEBUG_AND_ANNOTATIONS: [u16; 6] = [5, 6, 7, 8, 71, 72];
 const STORAGE_UNIFORM: u32 = 2;
@@ -65,11 +61,10 @@ struct Split {
     lane: u32,
 }
 
-/// Rewrites the module if it indexes with a `uint` cast of an `int`, or reads a uniform
-/// vector's component at a run-time index; `None` when it does neither.
+/// Rewrites the module if it reads a uniform vector's component at a run-time index; `None`
+/// when it does not.
 pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
-    let mut insts = instructions(words)?;
-    let signed = signed_indices(&mut insts);
+    let insts = instructions(words)?;
 
     let mut types: BTreeMap<u32, Type> = BTreeMap::new();
     let mut constants: BTreeMap<u32, u32> = BTreeMap::new();
@@ -172,7 +167,7 @@ pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
             splits.remove(&w);
         }
     }
-    if splits.is_empty() && !signed {
+    if splits.is_empty() {
         return None;
     }
 
@@ -234,72 +229,4 @@ pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
         }
     }
     Some(module(words, bound, out))
-}
-
-/// Replaces each index that is a `uint` bitcast of a 32-bit `int` by the `int`, in access
-/// chains and dynamic vector extracts and inserts. Returns whether anything changed.
-fn signed_indices(insts: &mut Vec<Inst>) -> bool {
-    // 32-bit integer type id → signed.
-    let ints: BTreeMap<u32, bool> = insts
-        .iter()
-        .filter(|x| x.op() == OP_TYPE_INT && x.operand(1) == Some(32))
-        .filter_map(|x| Some((x.operand(0)?, x.operand(2)? == 1)))
-        .collect();
-    // Value id → type id (definitions come before uses, so the first mention wins).
-    let mut type_of: BTreeMap<u32, u32> = BTreeMap::new();
-    for x in insts
-        .iter()
-        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
-    {
-        if let (Some(t), Some(id)) = (x.operand(0), x.operand(1)) {
-            type_of.entry(id).or_insert(t);
-        }
-    }
-    let unsigned_of_signed: BTreeMap<u32, u32> = insts
-        .iter()
-        .filter(|x| x.op() == OP_BITCAST)
-        .filter_map(|x| {
-            let (t, result, source) = (x.operand(0)?, x.operand(1)?, x.operand(2)?);
-            let from = *ints.get(type_of.get(&source)?)?;
-            (ints.get(&t) == Some(&false) && from).then_some((result, source))
-        })
-        .collect();
-    let mut changed = false;
-    for x in insts.iter_mut() {
-        // Word positions of index operands.
-        let positions: Vec<usize> = match x.op() {
-            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => (4..x.0.len()).collect(),
-            OP_VECTOR_EXTRACT_DYNAMIC => vec![4],
-            OP_VECTOR_INSERT_DYNAMIC => vec![5],
-            _ => continue,
-        };
-        for k in positions {
-            if let Some(&source) = x.0.get(k).and_then(|w| unsigned_of_signed.get(w)) {
-                x.0[k] = source;
-                changed = true;
-            }
-        }
-    }
-    // Casts nothing reads any more go, with their names: SPIRV-Cross would still ask for
-    // `GL_EXT_gpu_shader4` because of their type.
-    let used: BTreeSet<u32> = insts
-        .iter()
-        .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
-        .flat_map(|x| {
-            let skip = if x.op() == OP_BITCAST { 3 } else { 1 };
-            x.0[skip.min(x.0.len())..].to_vec()
-        })
-        .collect();
-    let dead: BTreeSet<u32> = unsigned_of_signed
-        .keys()
-        .filter(|r| !used.contains(r))
-        .copied()
-        .collect();
-    insts.retain(|x| {
-        let defines = x.op() == OP_BITCAST && x.operand(1).is_some_and(|r| dead.contains(&r));
-        let names = DEBUG_AND_ANNOTATIONS.contains(&x.op())
-            && x.operand(0).is_some_and(|r| dead.contains(&r));
-        !defines && !names
-    });
-    changed
 }

@@ -20,14 +20,14 @@
 //! samplers `sd_cs<k>`, stage inputs `sd_in_<SEM>`, stage outputs `sd_out_<SEM>`.
 //!
 //! Before SPIRV-Cross, three SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
-//! into what fxc computed (signed only; `/` and `%` as truncated float division), `widen`
+//! into what fxc computed (signed only; `/` and `%` as float maths, exact below 2^24), `widen`
 //! gives non-square matrix temporaries a square shape, and `lanes` rewrites run-time vector
-//! lanes of uniforms and DXC's `uint` index casts (see each module).
+//! lanes of uniforms (see each module).
 //!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with
 //! `flattened_name: None`, so the dialect stage can name the offending member (SD0210).
-//! Errors returned are SPIRV-Cross failures (SD0101).
+//! Errors returned are SPIRV-Cross failures and SPIR-V the rewrites cannot read (SD0101).
 
 mod integers;
 mod lanes;
@@ -169,7 +169,7 @@ pub fn to_glsl_with_registers(
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
-    let integers = integers::lower(&spirv.words);
+    let integers = integers::lower(&spirv.words)?;
     let words = integers.as_deref().unwrap_or(&spirv.words);
     let widened = widen::widen(words);
     let words = widened.as_deref().unwrap_or(words);

@@ -68,8 +68,8 @@ pub enum Code {
     /// a shader or state type on a parameter or member, any effect type in a cast, a call, a
     /// local or a global array.
     SD0028,
-    /// A semantic index out of range: a pixel-shader output above render target 7 (`COLOR8`,
-    /// `SV_Target9`), or any index that does not fit in 32 bits.
+    /// A pixel-shader output above render target 7 (`COLOR8`, `SV_Target9`; the index read into
+    /// 32 bits, as fxc reads it).
     SD0029,
     /// A bad command line (unknown option, unsupported `/Profile:`, missing file argument).
     SD0030,
@@ -107,6 +107,8 @@ pub enum Code {
     SD0104,
     /// A DXC warning (fxc warned about the same thing; the effect still compiles).
     SD0110,
+    /// A function a shader reaches has no path that returns a value (fxc's X3507).
+    SD0111,
 
     // ---- dialect rewrite (things MonoGame's GL runtime cannot bind) -----------------------
     /// A uniform whose type the MonoGame GL runtime cannot bind (struct, non-square matrix, ...).
@@ -189,6 +191,7 @@ impl Code {
             SD0103 => "SD0103",
             SD0104 => "SD0104",
             SD0110 => "SD0110",
+            SD0111 => "SD0111",
             SD0210 => "SD0210",
             SD0211 => "SD0211",
             SD0212 => "SD0212",
@@ -248,6 +251,7 @@ impl Code {
         Code::SD0103,
         Code::SD0104,
         Code::SD0110,
+        Code::SD0111,
         Code::SD0210,
         Code::SD0211,
         Code::SD0212,

@@ -108,6 +108,33 @@ pub fn texture_type(dim: Dim) -> &'static str {
     }
 }
 
+/// DXC's own spellings of the effect framework's non-texture object types: shaders, fragments,
+/// state objects and views. Code can declare one (DXC ignores a local or a parameter of one) but
+/// never read it; fxc compiles nothing for one. Textures are not here: they are lowered to
+/// `Texture2D` & co. ([`texture_keyword`]).
+pub const CODE_OBJECTS: &[&str] = &[
+    "VertexShader",
+    "vertexshader",
+    "PixelShader",
+    "pixelshader",
+    "GeometryShader",
+    "HullShader",
+    "DomainShader",
+    "ComputeShader",
+    "pixelfragment",
+    "vertexfragment",
+    "BlendState",
+    "DepthStencilState",
+    "RasterizerState",
+    "RenderTargetView",
+    "DepthStencilView",
+];
+
+/// Whether `ty` (as written) is one of [`CODE_OBJECTS`].
+pub fn code_object(ty: &str) -> bool {
+    CODE_OBJECTS.contains(&ty.trim())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,3 +171,4 @@ mod tests {
         assert_eq!(texture_keyword("Texture2DArray"), None);
     }
 }
+

@@ -90,7 +90,9 @@ pub struct Call {
 }
 
 /// Finds every `tex*` call in `toks` and checks it against the legacy samplers. `uses` collects
-/// the dimension each plain `sampler` is used with.
+/// the dimension each plain `sampler` is used with; `declared` tells a name the effect declares
+/// as something else from one it never declares.
+#[allow(clippy::too_many_arguments)]
 pub fn find_calls(
     src: &str,
     toks: &[Token],
@@ -98,6 +100,7 @@ pub fn find_calls(
     is_legacy: &dyn Fn(&str) -> Option<Option<Dim>>,
     param: &ParamLookup<'_>,
     locals: &Locals,
+    declared: &dyn Fn(&str) -> bool,
     uses: &mut BTreeMap<String, (Dim, Range<usize>)>,
 ) -> Result<Vec<Call>, Box<Diagnostic>> {
     let mut calls = Vec::new();
@@ -148,11 +151,12 @@ pub fn find_calls(
             ));
         };
         let name = locals.resolve(toks[k].text(src), toks[k].range.start);
-        let (declared, texture) = match param(name, toks[k].range.start) {
+        let (declared_as, texture) = match param(name, toks[k].range.start) {
             Some((d, t)) => (Some(Some(d)), Some(t)),
             None => (is_legacy(name), None),
         };
-        match declared {
+        match declared_as {
+            None if !declared(name) => return Err(Box::new(undeclared(intr.name, name, map.span(toks[k].range.clone())))),
             None => {
                 return Err(fail(
                     format!("`{}` on `{name}`, which is not a sampler", intr.name),
@@ -236,6 +240,19 @@ pub fn split_args(src: &str, toks: &[Token], open: usize) -> Option<(Vec<Range<u
         last_end = t.range.end;
     }
     None
+}
+
+/// A sampler argument (of `intrinsic`, a `tex*` call or a function taking a sampler) that names
+/// nothing the effect declares: fxc's X3004, said as such at the name, since the usual cause is
+/// a declaration lost to an `#include` or `#if`, not a wrong sampler.
+pub fn undeclared(intrinsic: &str, name: &str, at: Option<crate::source::Span>) -> Diagnostic {
+    Diagnostic::error(Code::FX0012, format!("undeclared identifier `{name}`"))
+        .at_opt(at)
+        .with_note(format!("`{intrinsic}` takes a sampler here"))
+        .with_help(format!(
+            "declare the sampler (`sampler2D {name} = sampler_state {{ Texture = <…>; }};`), or check \
+             that the `#include` or `#if` that declares it is active for the OpenGL profile"
+        ))
 }
 
 /// Emits `src` with edits and call rewrites applied.
@@ -326,6 +343,7 @@ mod tests {
             &|n| (n == "s").then_some(Some(Dim::D2)),
             &|_, _| None,
             &Locals::default(),
+            &|_| true,
             &mut uses,
         )
         .unwrap();

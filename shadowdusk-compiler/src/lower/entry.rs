@@ -31,7 +31,7 @@
 //! FX0003).
 
 use super::emit::Edits;
-use super::{RetypedUniform, Stage};
+use super::{object_params, RetypedUniform, Stage};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::{ParsedEffect, ShaderRef, ENTRY_UNIFORM_SIGIL};
 use crate::source::SourceMap;
@@ -253,6 +253,7 @@ pub fn rewrite(
         .zip(sites)
         .filter(|(p, _)| p.qualifier == "uniform")
         .skip(shader.args.len())
+        .filter(|(p, _)| !object_params::removed(p))
         .map(|(p, site)| entry_uniform(src, p, site, f, shader, map))
         .collect::<Result<_, _>>()?;
 
@@ -323,6 +324,13 @@ pub fn rewrite(
     let mut post = String::new();
     let mut copies = String::new();
     for (p, site) in f.params.iter().zip(sites) {
+        // Gone from the user's function (`object_params`); a `uniform` one takes its literal.
+        if object_params::removed(p) {
+            if p.qualifier == "uniform" {
+                literals.next();
+            }
+            continue;
+        }
         if p.qualifier == "uniform" {
             match literals.next() {
                 Some(literal) => call_args.push(literal.clone()),

@@ -13,6 +13,8 @@
 //! interpolate every varying); stage-qualified registers keep only this stage's binding;
 //! `int`/`bool` uniforms are carried as floats (MonoGame uploads every register as float);
 //! effect-style texture types on function parameters and struct members become `Texture2D` & co.;
+//! shader, state-object and view parameters leave their functions and calls, as fxc compiles
+//! nothing for them (`object_params`);
 //! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry; the bodies of
 //! functions the entry does not reach are left out, as fxc never compiles them (`reach`).
 //!
@@ -38,6 +40,7 @@ mod declarations;
 mod emit;
 mod entry;
 mod intrinsics;
+mod object_params;
 mod reach;
 mod sampler_locals;
 mod sampler_params;
@@ -179,6 +182,8 @@ fn lower_inner(
     }
     let scopes = scope::Scopes::new(parsed, src, &toks);
     let mut edits = Edits::default();
+    object_params::remove(parsed, src, &toks, &mut edits);
+    object_params::remove_declarations(parsed, src, &toks, &mut edits);
     let params = sampler_params::params(parsed, src, &toks, &mut edits);
     let locals = sampler_locals::locals(parsed, src, &live, map, &params, &mut edits)?;
     // A D3D10-style `SamplerState S;` handed to `tex2D` is used the D3D9 way, as real effects
@@ -195,6 +200,7 @@ fn lower_inner(
         .collect();
     let param =
         |n: &str, at: usize| sampler_params::in_scope(&params, n, at).map(|p| (p.dim, p.texture()));
+    let declared = |n: &str| scope::declared_anywhere(parsed, src, &toks, n);
     let mut uses = BTreeMap::new();
     let calls = emit::find_calls(
         src,
@@ -203,6 +209,7 @@ fn lower_inner(
         &|n| legacy.get(n).copied(),
         &param,
         &locals,
+        &declared,
         &mut uses,
     )?;
     let args = sampler_params::arguments(
@@ -213,6 +220,7 @@ fn lower_inner(
         sampler_params::Names {
             params: &params,
             locals: &locals,
+            declared: &declared,
         },
         &|n| legacy.contains_key(n),
         &mut uses,

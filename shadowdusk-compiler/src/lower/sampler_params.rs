@@ -123,6 +123,8 @@ pub struct Names<'a> {
     pub params: &'a [ParamSampler],
     /// Local sampler variables.
     pub locals: &'a Locals,
+    /// Whether the effect declares a name at all.
+    pub declared: &'a dyn Fn(&str) -> bool,
 }
 
 /// Finds every sampler argument of a call to a function that takes legacy samplers. Global
@@ -186,6 +188,13 @@ pub fn arguments(
                     uses.entry(name.to_string())
                         .or_insert((dim, arg.clone()));
                     None
+                }
+                None if !(names.declared)(name) => {
+                    return Err(Box::new(super::emit::undeclared(
+                        t.text(src),
+                        name,
+                        map.span(arg.clone()),
+                    )))
                 }
                 None => {
                     return Err(Box::new(

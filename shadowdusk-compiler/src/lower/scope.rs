@@ -101,6 +101,29 @@ impl Scopes {
     }
 }
 
+/// Whether the effect declares `name` anywhere: a global, sampler, texture, function or struct
+/// of the AST, or any token that follows a type the way a declarator does (a parameter, a
+/// local, a global the effect parser keeps no record of). Used to tell an undeclared name
+/// from one declared as something else; erring towards "declared" only costs the more
+/// general message.
+pub fn declared_anywhere(parsed: &ParsedEffect, src: &str, toks: &[Token], name: &str) -> bool {
+    let ast = &parsed.ast;
+    if ast.declaration(name).is_some()
+        || ast.functions.iter().any(|f| f.name == name)
+        || ast.structs.iter().any(|s| s.name == name)
+    {
+        return true;
+    }
+    let text = |i: usize| toks.get(i).map_or("", |t: &Token| t.text(src));
+    (1..toks.len()).any(|i| {
+        toks[i].kind == TokenKind::Ident
+            && text(i) == name
+            && toks[i - 1].kind == TokenKind::Ident
+            && !NOT_TYPES.contains(&text(i - 1))
+            && matches!(text(i + 1), ";" | "=" | "," | "[" | ":" | ")")
+    })
+}
+
 /// The first user identifier that starts with [`RESERVED`].
 pub fn reserved_identifier<'t>(src: &str, toks: &'t [Token]) -> Option<&'t Token> {
     toks.iter()

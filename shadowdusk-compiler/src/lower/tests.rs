@@ -337,6 +337,44 @@ fn sampler_parameters_become_texture_sampler_pairs_down_every_call() {
 }
 
 #[test]
+fn shader_and_state_object_parameters_leave_functions_and_calls() {
+    // fxc compiles nothing for them; DXC crashes on the entry's and drops the others from their
+    // signatures. Beside sampler pairs, first, last, in runs, a `uniform` one bound by
+    // `compile`, and a local whose initializer names a state object the parser took out.
+    let c = case(
+        "sampler2D S;\n\
+         BlendState Additive { BlendEnable[0] = TRUE; };\n\
+         float4 Shade(BlendState b, sampler2D s, VertexShader v, float2 uv, PixelShader p) { return tex2D(s, uv); }\n\
+         float4 Pick(float2 uv, BlendState a, BlendState b) { return float4(uv, 0, 1); }\n\
+         float4 PS(float2 uv : TEXCOORD0, uniform BlendState mode, RasterizerState r) : COLOR0\n\
+         {\n\
+             BlendState chosen = Additive;\n\
+             VertexShader none;\n\
+             return Shade(mode, S, none, uv, none) + Pick(uv, chosen, Additive);\n\
+         }\n\
+         technique T { pass { PixelShader = compile ps_3_0 PS(Additive); } }",
+    );
+    let l = compiles(&c, "PS", Stage::Pixel);
+    for want in [
+        "float4 Shade(Texture2D __sd_tex_s, SamplerState s, float2 uv) {",
+        "float4 Pick(float2 uv) {",
+        "return Shade(__sd_tex_S, S, uv) + Pick(uv);",
+    ] {
+        assert!(l.text.contains(want), "missing `{want}` in:\n{}", l.text);
+    }
+    for gone in ["BlendState", "VertexShader", "RasterizerState", "PixelShader", "chosen"] {
+        assert!(!l.text.contains(gone), "`{gone}` left in:\n{}", l.text);
+    }
+    // The lines keep their numbers.
+    assert_eq!(
+        l.text.lines().position(|x| x.contains("return Shade")),
+        Some(8),
+        "{}",
+        l.text
+    );
+}
+
+#[test]
 fn local_sampler_variables_stand_for_the_sampler_they_are_given() {
     // FXAA 3.11's HLSL_3 caller: `FxaaTex tex; tex = TextureSampler;` handed down; a local
     // initialized at its declaration and given the same sampler in both branches; a local

@@ -1,28 +1,34 @@
-//! Text that crashes DXC 1.8 or that it silently misreads, refused before it sees it.
+//! Text that crashes DXC 1.8, refused before it sees it.
 //!
 //! DXC keeps the effect framework's types (`texture`, `VertexShader`, `BlendState`, …) as
-//! half-built classes. Used anywhere in HLSL code — a function parameter, a struct member, a
-//! cast, an array element, a constructor-style call — completing one dereferences null in
+//! half-built classes. Where DXC has to complete one — a struct member, a cast, an array
+//! element, a constructor-style call — it dereferences null in
 //! `clang::CXXRecordDecl::mayBeAbstract` and takes the whole process down: the user's build
 //! script, the CLI or the editor session (found by fuzzing). Its spelling correction does the same
 //! with an undeclared name close to one (`Textur2D`, `VertexShaderOutpt`, `Blendstate`).
-//! Semantic indices are read into 32 bits: a pixel output of a huge render target
-//! (`COLOR22222222222`) crashes it in `finalizeStageIOLocations`, and any other huge index wraps
-//! (`TEXCOORD4294967296` becomes `TEXCOORD0`).
+//! A pixel output of a huge render target (`COLOR2222…`, 46 digits) crashes it in
+//! `finalizeStageIOLocations`; other huge semantic indices wrap into 32 bits
+//! (`TEXCOORD4294967297` is `TEXCOORD1`), exactly as fxc reads them, so they pass.
 //!
 //! Lowering has replaced every effect-object declaration ShadowDusk supports (effect-style
-//! texture types on parameters and struct members included) and turned pixel
-//! outputs into `SV_TargetN`, so what is left in the lowered text is refused here, at its place
-//! in the user's file: SD0028 for an effect type used in code, FX0001 for an undeclared name DXC
-//! would take for one, SD0029 for a render target above 7 (fxc's limit too) or an index over 32
-//! bits. A name the file declares (a struct, a variable, a function) is the user's and passes.
+//! texture types on parameters and struct members included), removed shader and state-object
+//! parameters (fxc compiles nothing for them) and turned pixel outputs into `SV_TargetN`. What
+//! is left in the lowered text is refused here, at its place in the user's file, only where it
+//! crashes DXC (`tests/tests/dxc_guard_regressions.rs` holds the guard to that, name by name
+//! and place by place, with the pinned DXC): SD0028 for one of DXC's own effect types as a
+//! struct member, in a cast, as an array element or called; the same for any other spelling of
+//! one, and FX0001 for an undeclared name DXC would take for one, wherever it stands (DXC never
+//! compiles those: it corrects them and fails, or crashes); SD0029 for a render target above 7
+//! once its index is read into 32 bits (fxc's limit too). DXC's own effect types elsewhere (a local
+//! `BlendState b;`, a global, a typedef, a return type) pass: DXC ignores them, as fxc does. A
+//! name the file declares (a struct, a variable, a function) is the user's and passes.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::effect::lexer::{tokenize, Token, TokenKind};
-use crate::effect::types;
+use crate::effect::types::{self, CODE_OBJECTS};
 use crate::lower::Lowered;
 use crate::preprocess::Expanded;
 use crate::source::Span;
@@ -88,21 +94,19 @@ pub fn check(expanded: &Expanded, lowered: &Lowered, at: Option<Span>) -> Result
         }
         Kind::RenderTarget(n) => {
             let sem = user_word.filter(|w| !w.is_empty()).unwrap_or(name);
+            let written = semantic_index(sem).map(|(_, digits)| digits.trim_start_matches('0'));
+            let wrapped = if written.is_some_and(|d| d != n.to_string()) {
+                " (read into 32 bits, as fxc reads it)"
+            } else {
+                ""
+            };
             Diagnostic::error(
                 Code::SD0029,
                 format!(
-                    "`{sem}` writes render target {n}; a pixel shader has render targets 0 to 7"
+                    "`{sem}` writes render target {n}{wrapped}; a pixel shader has render targets 0 to 7"
                 ),
             )
             .with_help("use COLOR0 to COLOR7 (SV_Target0 to SV_Target7)")
-        }
-        Kind::IndexOverflow => {
-            let sem = user_word.filter(|w| !w.is_empty()).unwrap_or(name);
-            Diagnostic::error(
-                Code::SD0029,
-                format!("the index of semantic `{sem}` does not fit in 32 bits"),
-            )
-            .with_help("use a small index (TEXCOORD0 to TEXCOORD15); DXC would wrap this one round to another")
         }
     };
     Err(d.at_opt(span).into())
@@ -118,11 +122,12 @@ fn effect_type_help(effect_type: &str) -> &'static str {
          hold or pass them"
     } else {
         "declare the state object as a global (`BlendState Additive { ... };`) and set it in a \
-         pass (`SetBlendState(Additive, float4(0, 0, 0, 0), 0xFFFFFFFF);`)"
+         pass (`SetBlendState(Additive, float4(0, 0, 0, 0), 0xFFFFFFFF);`); code cannot hold one \
+         in a struct, an array or a cast"
     }
 }
 
-/// Text DXC would crash on or misread.
+/// Text DXC would crash on.
 #[derive(Debug, PartialEq, Eq)]
 struct Hazard<'a> {
     range: Range<usize>,
@@ -136,10 +141,28 @@ enum Kind {
     EffectType(&'static str),
     /// An undeclared name DXC would correct to this effect type.
     LookAlike(&'static str),
-    /// A pixel output `SV_TargetN` with N above 7.
-    RenderTarget(u128),
-    /// A semantic index of more than 32 bits.
-    IndexOverflow,
+    /// A pixel output `SV_TargetN` with N (read into 32 bits) above 7.
+    RenderTarget(u32),
+}
+
+/// Where a name stands, as far as DXC's crashes go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// A struct member's type (`struct Q { BlendState b; }`).
+    Member,
+    /// `(BlendState)x`.
+    Cast,
+    /// An array's element type, global, local or member (`BlendState b[2];`).
+    Array,
+    /// `BlendState(1)`.
+    Call,
+    /// Anywhere else: a local, a global, a parameter, a return type, a typedef.
+    Elsewhere,
+}
+
+/// DXC's own spellings of the effect types: [`CODE_OBJECTS`] and the untyped texture.
+fn dxc_spelling(name: &str) -> bool {
+    CODE_OBJECTS.contains(&name) || name == "texture" || name == "Texture"
 }
 
 /// The first hazard in `text`, if any.
@@ -159,6 +182,25 @@ fn find(text: &str) -> Option<Hazard<'_>> {
         .filter(|&i| !ident(i + 1) && word(i + 1) != "<")
         .map(word)
         .collect();
+    let members = struct_member_tokens(text, &toks);
+    let place = |i: usize| {
+        let operand = |k: usize| {
+            ident(k)
+                || toks.get(k).is_some_and(|t| t.kind == TokenKind::Number)
+                || matches!(word(k), "(" | "-" | "+" | "!" | "~")
+        };
+        if ident(i + 1) && word(i + 2) == "[" {
+            Place::Array
+        } else if members.contains(&i) && ident(i + 1) {
+            Place::Member
+        } else if i > 0 && word(i - 1) == "(" && word(i + 1) == ")" && operand(i + 2) {
+            Place::Cast
+        } else if word(i + 1) == "(" {
+            Place::Call
+        } else {
+            Place::Elsewhere
+        }
+    };
     let hazard = |i: usize, kind| Hazard {
         range: toks[i].range.clone(),
         name: word(i),
@@ -171,6 +213,8 @@ fn find(text: &str) -> Option<Hazard<'_>> {
             Some(".") => None,
             Some(":") => semantic(name).map(|kind| hazard(i, kind)),
             _ if builtin(name) || declared.contains(name) => None,
+            // DXC ignores its own spelling of one elsewhere (a local, a global, a typedef).
+            _ if dxc_spelling(name) && place(i) == Place::Elsewhere => None,
             _ => EFFECT_TYPES
                 .iter()
                 .find(|e| e.eq_ignore_ascii_case(name))
@@ -181,22 +225,46 @@ fn find(text: &str) -> Option<Hazard<'_>> {
     })
 }
 
+/// Indices of the tokens directly inside a struct's braces (not inside a method's body).
+fn struct_member_tokens(text: &str, toks: &[Token]) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    // For each open brace: whether it opens a struct.
+    let mut stack: Vec<bool> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t.text(text) {
+            "{" => {
+                let opens_struct = (i >= 1 && toks[i - 1].text(text) == "struct")
+                    || (i >= 2 && toks[i - 2].text(text) == "struct");
+                stack.push(opens_struct);
+            }
+            "}" => {
+                stack.pop();
+            }
+            _ if stack.last() == Some(&true) => {
+                out.insert(i);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// What is wrong with a semantic (`TEXCOORD0`, `SV_Target9`), if anything.
 fn semantic(name: &str) -> Option<Kind> {
+    let (base, digits) = semantic_index(name)?;
+    // fxc and DXC read the index into 32 bits, wrapping (`TEXCOORD4294967297` is `TEXCOORD1`
+    // to both, and to MojoShader after fxc), so the rest of the pipeline agrees with mgfxc; only
+    // the render target must be checked on the wrapped value.
+    let n = digits.bytes().fold(0u32, |n, d| {
+        n.wrapping_mul(10).wrapping_add(u32::from(d - b'0'))
+    });
+    (base.eq_ignore_ascii_case("SV_Target") && n > 7).then_some(Kind::RenderTarget(n))
+}
+
+/// A semantic split into its name and the digits of its index, when it has one.
+fn semantic_index(name: &str) -> Option<(&str, &str)> {
     let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 {
-        return None;
-    }
-    let (base, index) = name.split_at(name.len() - digits);
-    // Past 38 digits even u128 overflows; such an index is over 32 bits all the same.
-    let n = index.parse::<u128>().unwrap_or(u128::MAX);
-    if n > u128::from(u32::MAX) {
-        Some(Kind::IndexOverflow)
-    } else if base.eq_ignore_ascii_case("SV_Target") && n > 7 {
-        Some(Kind::RenderTarget(n))
-    } else {
-        None
-    }
+    (digits > 0).then(|| name.split_at(name.len() - digits))
 }
 
 /// HLSL's own names near the effect types, which DXC takes as they are.
@@ -284,8 +352,20 @@ mod tests {
     fn effect_types_and_names_dxc_would_correct_to_one() {
         for (text, want) in [
             (
-                "float f(Texture t) { return 0; }",
+                "float f(float x) { return (Texture)x; }",
                 ("Texture", "texture", true),
+            ),
+            (
+                "struct S { float a; BlendState b; };",
+                ("BlendState", "BlendState", true),
+            ),
+            (
+                "float f() { VertexShader v[2]; return 0; }",
+                ("VertexShader", "VertexShader", true),
+            ),
+            (
+                "float f(blendstate b) { return 0; }",
+                ("blendstate", "BlendState", true),
             ),
             (
                 "struct S { float a; blendstate b; };",
@@ -334,6 +414,21 @@ mod tests {
     }
 
     #[test]
+    fn dxc_spellings_pass_where_dxc_ignores_them() {
+        // DXC 1.8 drops these declarations ("effect object ignored") and compiles the rest.
+        for ok in [
+            "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { BlendState b; VertexShader v, w; texture t; return 0; }",
+            "BlendState F(); PixelShader G(float x);",
+            "VertexShader Shaders; typedef RasterizerState R; cbuffer C { DepthStencilView d; };",
+            "float4 F(BlendState b, float2 uv);",
+            // A struct method's local is a local.
+            "struct S { float f() { BlendState b; return 1; } };",
+        ] {
+            assert_eq!(hazard(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
     fn semantic_indices() {
         fn kind(text: &str) -> Option<(&str, Kind)> {
             find(text).map(|h| (h.name, h.kind))
@@ -342,21 +437,21 @@ mod tests {
             kind("float4 PS() : SV_Target8 { return 0; }"),
             Some(("SV_Target8", Kind::RenderTarget(8)))
         );
+        // The 46-digit index that crashed DXC: above 7 once read into 32 bits, as fxc reads it.
+        let huge = format!("SV_Target{}0", "2".repeat(45));
         assert_eq!(
-            kind("struct V { float2 uv : TEXCOORD4294967296; };"),
-            Some(("TEXCOORD4294967296", Kind::IndexOverflow))
+            kind(&format!("float4 PS() : {huge} {{ return 0; }}")).map(|k| k.1),
+            Some(Kind::RenderTarget(2_386_092_940))
         );
         assert_eq!(
-            kind(&format!(
-                "float4 PS() : SV_Target{} {{ return 0; }}",
-                "2".repeat(60)
-            ))
-            .map(|k| k.1),
-            Some(Kind::IndexOverflow)
+            kind("float4 PS() : SV_Target4294967297 { return 0; }").map(|k| k.1),
+            None,
+            "render target 1, to fxc as to DXC"
         );
         for ok in [
             "float4 PS(float4 c : COLOR0, float2 uv : TEXCOORD15) : SV_Target7 { return c; }",
             "struct V { float4 p : POSITION0; float2 uv : TEXCOORD4294967295; };",
+            "struct V { float2 uv : TEXCOORD4294967296; };",
             "float f(bool c, float a, float b2) { return c ? a : b2; }",
         ] {
             assert_eq!(find(ok), None, "{ok}");

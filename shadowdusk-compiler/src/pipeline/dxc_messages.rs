@@ -1,10 +1,77 @@
 //! DXC's messages, which point into the lowered text, mapped back to the user's files.
+//!
+//! One of DXC's warnings is fxc's error: "control reaches end of non-void function" (clang's
+//! `-Wreturn-type` when no path through a function returns) is fxc's X3507, SD0111 at the
+//! function's name. Its sibling "control *may* reach end" stays a warning: fxc inlines the
+//! function into the entry, folds the `compile` statement's constant arguments and then proves
+//! such a function returns (`if (smType == A) return …; else if (smType == B) return …;`
+//! compiled as `PS(i, A)`), which DXC, checking each function alone, cannot. Functions the entry
+//! does not reach have no body in the lowered text, so DXC says nothing about them, and fxc
+//! never compiles them either.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::dxc::DxcMessage;
+use crate::effect::ParsedEffect;
 use crate::lower::{user_text, Lowered};
 use crate::preprocess::Expanded;
 use crate::source::Span;
+
+/// DXC's words for a function none of whose paths returns a value.
+const NO_RETURN: &str = "control reaches end of non-void function";
+
+/// Whether `m` is DXC saying that no path through a function returns a value.
+fn is_missing_return(m: &DxcMessage) -> bool {
+    !m.note && m.text.contains(NO_RETURN)
+}
+
+/// One SD0111 error (fxc's X3507) per function with no path that returns a value, at the
+/// function's name, with the end DXC says is reached as a second label.
+pub fn missing_returns(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    lowered: &Lowered,
+    fallback: Option<Span>,
+    what: &str,
+    messages: &[DxcMessage],
+) -> Diagnostics {
+    let mut out = Diagnostics::new();
+    for m in messages.iter().filter(|m| is_missing_return(m)) {
+        let end = locate(expanded, lowered, m);
+        let function = expanded_offset(expanded, lowered, m)
+            .and_then(|at| parsed.ast.functions.iter().find(|f| f.body.contains(&at)));
+        let Some(f) = function else {
+            out.push(
+                Diagnostic::error(
+                    Code::SD0111,
+                    "a function ends without returning a value (fxc's X3507: not all control paths return a value)",
+                )
+                .at_opt(end.or(fallback))
+                .with_note(format!("while compiling {what}"))
+                .with_help(MISSING_RETURN_HELP),
+            );
+            continue;
+        };
+        let mut d = Diagnostic::error(
+            Code::SD0111,
+            format!(
+                "`{}` returns `{}`, but no path through it returns a value (fxc's X3507: not all control paths return a value)",
+                f.name,
+                f.return_type.trim()
+            ),
+        )
+        .at_opt(expanded.map.span(f.range.clone()).or(end).or(fallback))
+        .with_note(format!("while compiling {what}"))
+        .with_help(MISSING_RETURN_HELP);
+        if let Some(end) = end {
+            d = d.with_label(end, "the end is reached without a `return`");
+        }
+        out.push(d);
+    }
+    out
+}
+
+const MISSING_RETURN_HELP: &str = "end the function with `return …;` (the value the shader would \
+     output is undefined, so fxc and mgfxc refuse it too)";
 
 /// One SD0100 diagnostic per DXC error (when DXC printed no positioned error, every message it
 /// printed counts).
@@ -17,10 +84,13 @@ pub fn diagnostics(
     raw: &str,
 ) -> Diagnostics {
     let mut out = Diagnostics::new();
+    // A missing return is never DXC's error (the retry keeps `-Wreturn-type` a warning); it
+    // is `missing_returns`'s.
+    let messages: Vec<&DxcMessage> = messages.iter().filter(|m| !is_missing_return(m)).collect();
     let errors: Vec<&DxcMessage> = if messages.iter().any(|m| m.is_error) {
-        messages.iter().filter(|m| m.is_error).collect()
+        messages.iter().copied().filter(|m| m.is_error).collect()
     } else {
-        messages.iter().collect()
+        messages
     };
     for m in errors {
         let span = locate(expanded, lowered, m).or(fallback);
@@ -64,7 +134,10 @@ pub fn warnings(
     messages: &[DxcMessage],
 ) -> Diagnostics {
     let mut out = Diagnostics::new();
-    for m in messages.iter().filter(|m| !m.is_error && !m.note) {
+    for m in messages
+        .iter()
+        .filter(|m| !m.is_error && !m.note && !is_missing_return(m))
+    {
         let span = locate(expanded, lowered, m).or(fallback);
         let mut d = Diagnostic::warning(Code::SD0110, user_text(m.text.trim())).at_opt(span);
         if let Some(h) = warning_help(&m.text) {
@@ -75,10 +148,8 @@ pub fn warnings(
     out
 }
 
-/// Maps DXC's line:column in the lowered text to a span in the original file covering the
-/// identifier (or single character) there. Positions in generated code (the wrapper entry) have
-/// no source and give `None`.
-fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span> {
+/// DXC's line:column as an offset in the lowered text, and the end of its line.
+fn lowered_offset(lowered: &Lowered, m: &DxcMessage) -> Option<(usize, usize)> {
     if m.line == 0 {
         return None;
     }
@@ -92,6 +163,22 @@ fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span
         .find('\n')
         .map_or(text.len(), |e| line_start + e);
     let start = (line_start + m.column.saturating_sub(1) as usize).min(line_end);
+    Some((start, line_end))
+}
+
+/// DXC's line:column as an offset in the expanded text; `None` in generated code.
+fn expanded_offset(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<usize> {
+    let (start, _) = lowered_offset(lowered, m)?;
+    let at = lowered.map.map(start as u32) as usize;
+    (at < expanded.text.len()).then_some(at)
+}
+
+/// Maps DXC's line:column in the lowered text to a span in the original file covering the
+/// identifier (or single character) there. Positions in generated code (the wrapper entry) have
+/// no source and give `None`.
+fn locate(expanded: &Expanded, lowered: &Lowered, m: &DxcMessage) -> Option<Span> {
+    let (start, line_end) = lowered_offset(lowered, m)?;
+    let text = lowered.text.as_str();
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = text.as_bytes();
     let mut end = start;
@@ -190,6 +277,12 @@ fn warning_help(text: &str) -> Option<&'static str> {
         Some("the extra components are dropped, as fxc does; write `.rgb`, `.xy` or a cast to say so")
     } else if text.contains("shadows") {
         Some("the inner declaration hides the outer one, as in fxc; rename one to silence this")
+    } else if text.contains("control may reach end of non-void function") {
+        Some(
+            "fxc compiles this only where the entry's constant arguments settle every branch \
+              (it inlines and folds them); a path that really ends without `return` outputs an \
+              undefined value",
+        )
     } else {
         None
     }
@@ -201,5 +294,41 @@ fn help(text: &str) -> &'static str {
         "declare it, or check that the `#include` or `#define` that provides it is active for the OpenGL profile"
     } else {
         "fix the HLSL at this position; ShadowDusk rewrote D3D9-style code before DXC saw it, so DXC's wording may name the modern form"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::pipeline::{compile_source, Options};
+
+    /// The codes of `source`'s diagnostics, errors and warnings, in order.
+    fn codes(source: &str) -> Result<Vec<Code>, Vec<Code>> {
+        let path = std::path::Path::new("returns.fx");
+        match compile_source(path, source, &Options::default()) {
+            Ok(c) => Ok(c.warnings.iter().map(|d| d.code).collect()),
+            Err(e) => Err(e.diagnostics.iter().map(|d| d.code).collect()),
+        }
+    }
+
+    #[test]
+    fn only_reached_functions_that_never_return_are_errors() {
+        if crate::dxc::missing_skips() {
+            return;
+        }
+        const TECH: &str = "technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n";
+        // fxc never compiles a function no entry reaches.
+        let unreached = format!(
+            "float4 Broken(float2 uv) {{ float4 c = float4(uv, 0, 1); }}\n\
+             float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return float4(uv, 0, 1); }}\n{TECH}"
+        );
+        assert_eq!(codes(&unreached), Ok(vec![]));
+        let reached = unreached.replace("return float4(uv, 0, 1);", "return Broken(uv);");
+        assert_eq!(codes(&reached), Err(vec![Code::SD0111]));
+        // Some paths return: fxc decides once constants are folded, DXC warns.
+        let some = format!(
+            "float4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ if (uv.x > 0.5) return 1; }}\n{TECH}"
+        );
+        assert_eq!(codes(&some), Ok(vec![Code::SD0110]));
     }
 }

@@ -69,9 +69,12 @@ pub fn compile(
         .into()),
         Err(DxcError::Compile { messages, raw }) => {
             warnings.extend(dxc_messages::warnings(expanded, &lowered, at, &messages));
-            return Err(dxc_messages::diagnostics(
-                expanded, &lowered, at, &what, &messages, &raw,
+            let mut errors =
+                dxc_messages::diagnostics(expanded, &lowered, at, &what, &messages, &raw);
+            errors.extend(dxc_messages::missing_returns(
+                expanded, parsed, &lowered, at, &what, &messages,
             ));
+            return Err(errors);
         }
     };
     note_dxc(dxc, &spirv.dxc);
@@ -81,6 +84,12 @@ pub fn compile(
         at,
         &spirv.warnings,
     ));
+    // fxc's X3507, which DXC only warns about.
+    let missing =
+        dxc_messages::missing_returns(expanded, parsed, &lowered, at, &what, &spirv.warnings);
+    if !missing.is_empty() {
+        return Err(missing);
+    }
 
     let mut explicit = explicit_registers(parsed, job.stage);
     // A retyped uniform (an int carried as float, a non-square matrix kept as registers) keeps

@@ -107,6 +107,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_instancing(),
         mat_truncated_mul(),
         state_objects(),
+        decl_state_params(),
         reg_explicit(),
         smp_state_block(),
         decl_qualifiers(),
@@ -1216,29 +1217,33 @@ fn pp_include_case() -> Entry {
 
 const GLOW: [f32; 4] = [0.25, 0.2, 0.15, 0.6];
 
-fn state_objects() -> Entry {
-    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
-        sprite_pixel(
-            RECT,
-            WARM,
-            |uv, col| {
-                // Base: opaque over the clear colour. Add: colour += GlowColor.rgb * a,
-                // alpha = 0 * a + 1 * dst.
-                let c = sample(&TEX8, uv)?;
-                let base = map4(|i| c[i] * col[i]);
-                Some(map4(|i| {
-                    if i < 3 {
-                        base[i] + GLOW[i] * GLOW[3]
-                    } else {
-                        base[3]
-                    }
-                }))
-            },
-            x,
-            y,
-        )
-    }
-    let additive = BlendState {
+/// The two-pass glow: the texture times the vertex colour drawn opaque, then `GlowColor` added
+/// with its alpha (`AdditiveGlow`).
+fn glow_reference(x: u32, y: u32) -> Option<[f32; 4]> {
+    sprite_pixel(
+        RECT,
+        WARM,
+        |uv, col| {
+            // Base: opaque over the clear colour. Add: colour += GlowColor.rgb * a,
+            // alpha = 0 * a + 1 * dst.
+            let c = sample(&TEX8, uv)?;
+            let base = map4(|i| c[i] * col[i]);
+            Some(map4(|i| {
+                if i < 3 {
+                    base[i] + GLOW[i] * GLOW[3]
+                } else {
+                    base[3]
+                }
+            }))
+        },
+        x,
+        y,
+    )
+}
+
+/// The baked `AdditiveGlow` blend state.
+fn additive_glow() -> BlendState {
+    BlendState {
         color_source_blend: Blend::SourceAlpha,
         color_destination_blend: Blend::One,
         alpha_source_blend: Blend::Zero,
@@ -1246,7 +1251,31 @@ fn state_objects() -> Entry {
         color_blend_function: BlendFunction::Add,
         alpha_blend_function: BlendFunction::Add,
         ..BlendState::default()
-    };
+    }
+}
+
+/// The glow's render description.
+fn glow_render() -> Render {
+    Render {
+        technique: "Glow",
+        values: vec![("GlowColor", vector(&GLOW))],
+        textures: vec![("s0", TEX8)],
+        geometry: Geometry::Sprite {
+            rect: RECT,
+            color: WARM,
+        },
+        render_targets: 1,
+        check: Check::reference(glow_reference).with_sensitivities(vec![Sensitivity {
+            parameter: "GlowColor",
+            changed: vector(&[0.0, 0.0, 0.0, 0.6]),
+            region: [8, 8, 48, 48],
+            min_fraction: 0.5,
+        }]),
+    }
+}
+
+fn state_objects() -> Entry {
+    let additive = additive_glow();
     let no_depth = DepthStencilState {
         depth_buffer_enable: false,
         depth_buffer_write_enable: false,
@@ -1279,22 +1308,35 @@ fn state_objects() -> Entry {
             p_vec("GlowColor", 4).with_default(&[0.3, 0.2, 0.1, 0.5]),
             p_tex2d("s0"),
         ],
-        render: Render {
-            technique: "Glow",
-            values: vec![("GlowColor", vector(&GLOW))],
-            textures: vec![("s0", TEX8)],
-            geometry: Geometry::Sprite {
-                rect: RECT,
-                color: WARM,
-            },
-            render_targets: 1,
-            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
-                parameter: "GlowColor",
-                changed: vector(&[0.0, 0.0, 0.0, 0.6]),
-                region: [8, 8, 48, 48],
-                min_fraction: 0.5,
-            }]),
-        },
+        render: glow_render(),
+    }
+}
+
+/// The same glow with state and shader objects passed around as function parameters: they
+/// leave the functions (fxc compiles nothing for them), so the picture and the parameters are
+/// the plain glow's.
+fn decl_state_params() -> Entry {
+    Entry {
+        file: "compat_decl_state_params.fx",
+        concern: "state and shader objects as function parameters (helpers, an entry's `uniform BlendState` bound by `compile`, a `VertexShader` entry parameter) and a `BlendState` local",
+        techniques: vec![technique(
+            "Glow",
+            vec![
+                PassSpec {
+                    blend: Some(BlendState::default()),
+                    ..ps_pass("Base", s0())
+                },
+                PassSpec {
+                    blend: Some(additive_glow()),
+                    ..ps_pass("Add", vec![])
+                },
+            ],
+        )],
+        parameters: vec![
+            p_vec("GlowColor", 4).with_default(&[0.3, 0.2, 0.1, 0.5]),
+            p_tex2d("s0"),
+        ],
+        render: glow_render(),
     }
 }
 

@@ -17,6 +17,7 @@ pub(super) fn entries() -> Vec<Entry> {
         reach_unused_helpers(),
         index_dynamic_lanes(),
         decl_fxc_leniency(),
+        decl_branch_returns(),
         glsl_depth_output(),
         smp_cube_grad(),
     ]
@@ -307,5 +308,44 @@ fn smp_cube_grad() -> Entry {
         vec![("SkyTexture", SKY_CUBE)],
         WARM,
         Check::reference(reference),
+    )
+}
+
+// ---- returns fxc proves after folding --------------------------------------------------------
+
+const BRANCH_TINT: [f32; 4] = [0.9, 0.6, 0.8, 1.0];
+
+/// `compat_decl_branch_returns.fx`: `PS(input, SM_PLANAR)` takes the first branch.
+fn decl_branch_returns() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        sprite_pixel(
+            RECT,
+            WARM,
+            |uv, color| {
+                let c = sample(&TEX8, uv)?;
+                Some([0, 1, 2, 3].map(|k| c[k] * color[k] * BRANCH_TINT[k]))
+            },
+            x,
+            y,
+        )
+    }
+    let samplers = || vec![sampler(0, ST::Sampler2D, "SpriteTexture")];
+    sprite_entry(
+        "compat_decl_branch_returns.fx",
+        "a helper whose `if`/`else if` chain on a `uniform int` returns on every path once an entry's constant argument is folded in (fxc's X3507 only for the helper itself)",
+        vec![
+            technique("Planar", vec![ps_pass("P0", samplers())]),
+            technique("Inverted", vec![ps_pass("P0", samplers())]),
+        ],
+        vec![p_vec("Tint", 4), p_tex2d("SpriteTexture")],
+        vec![("Tint", vector(&BRANCH_TINT))],
+        vec![("SpriteTexture", TEX8)],
+        WARM,
+        Check::reference(reference).with_sensitivities(vec![Sensitivity {
+            parameter: "Tint",
+            changed: vector(&[0.2, 0.9, 0.4, 1.0]),
+            region: [8, 8, 48, 48],
+            min_fraction: 0.5,
+        }]),
     )
 }
