@@ -333,7 +333,7 @@ fn the_guard_refuses_exactly_what_crashes_the_pinned_dxc() {
             return;
         }
     };
-    if sha.as_deref() != Some(dxc::locate::PINNED_SHA256) {
+    if sha.as_deref() != Some(dxc::pins::WHEEL_LIBRARY_SHA256) {
         let why = format!("the loaded DXC ({sha:?}) is not the pinned build these cases crash");
         shadowdusk_tests::skip(test, &why);
         return;
