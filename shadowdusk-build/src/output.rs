@@ -9,9 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
-use shadowdusk_compiler::artifact::{write_atomic, ArtifactPaths, Manifest};
+use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest};
 use shadowdusk_compiler::codegen::{self, CodegenOptions, MgfxSource};
-use shadowdusk_compiler::{pipeline, preprocess};
+use shadowdusk_compiler::pipeline;
+use shadowdusk_compiler::plumbing::write_atomic;
 
 use crate::EffectTimings;
 
@@ -61,15 +62,16 @@ pub(crate) fn module_code(
     module_name: &str,
     effect: &shadowdusk_mgfx::Effect,
     manifest: &Manifest,
+    build: &pipeline::Options,
     timings: &mut EffectTimings,
 ) -> (String, Option<String>) {
     let mut options =
         CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
-    // What shader hot reload needs to recompile the effect as this build did (`run::run_one`'s
-    // options; a shared-cache hit has the same ones, they are in its key).
+    // What shader hot reload needs to recompile the effect as this build did: the effect's
+    // options (a shared-cache hit was compiled with the same ones, they are in its key).
     options.source = Some(manifest.source.clone());
     options.files_read = manifest.reflection.files_read.clone();
-    options.build = build_options(manifest);
+    options.build = build.clone();
     let generated = {
         let t = Instant::now();
         let tokens = codegen::generate(effect, &manifest.reflection, &options);
@@ -134,25 +136,4 @@ pub(crate) fn keep_current(mgfx: &Path, deps: &[PathBuf]) -> std::io::Result<()>
             .set_modified(newest)?;
     }
     Ok(())
-}
-
-/// The compiler options `manifest`'s effect was compiled with, as `Builder::try_compile` and
-/// `run::run_one` set them (the MGFX version is the effect's own, read by codegen).
-fn build_options(manifest: &Manifest) -> pipeline::Options {
-    pipeline::Options {
-        preprocess: preprocess::Options {
-            platform: preprocess::Platform::OpenGL,
-            defines: manifest.defines.clone(),
-            include_dirs: manifest.include_dirs.clone(),
-            debug: false,
-        },
-        warnings_as_errors: manifest.warnings_as_errors,
-        mgfx_version: pipeline::MgfxVersion::default(),
-        source_name: Some(source_name(&manifest.relative)),
-    }
-}
-
-/// The effect's name in v11 shader records: its crate-relative path, the same on every machine.
-pub(crate) fn source_name(relative: &Path) -> String {
-    relative.to_string_lossy().replace('\\', "/")
 }

@@ -9,11 +9,12 @@
 //! SPIRV-Cross), the DXC library (its content hash and arguments, [`dxc::expected_version`],
 //! known without loading DXC), the compile options, the module name and runtime path the
 //! invocation asks for, and the path and full text of every file the preprocessor reads. The
-//! key is the blake3 of exactly those, each length-prefixed, computed after running the
-//! preprocessor alone (an edit can add or remove an `#include`, or a new header can shadow an
-//! old one). Paths are absolute, not relative to the crate root as in the Builder's cache: the
-//! module holds them (`Effect::SOURCE` and `Effect::FILES_READ`, for hot reload), so another
-//! checkout's expansion differs and must be a miss.
+//! key is the blake3 of exactly those, each length-prefixed, computed from the preprocessor's
+//! one read of the files (an edit can add or remove an `#include`, or a new header can shadow
+//! an old one), the read a miss then compiles. Paths are absolute, not relative to the crate
+//! root as in the Builder's cache: the module holds them (`Effect::SOURCE` and
+//! `Effect::FILES_READ`, for hot reload), so another checkout's expansion differs and must be
+//! a miss.
 //!
 //! # Where hits come from
 //!
