@@ -5,6 +5,11 @@
 //! and rustc see nothing new. The one exception is deliberate: the `.mgfx` must not be older
 //! than any file the effect was compiled from, because that is how `include_effect!` decides
 //! the build script's artifact is current ([`keep_current`]).
+//!
+//! The manifest is written last and says the set is complete, so before the `.mgfx` or the
+//! module changes, the manifest goes: a build killed between two writes leaves an effect with no
+//! manifest (a miss), never a manifest beside another build's `.mgfx` or module. Another text
+//! of the effect, another checkout sharing `OUT_DIR`: either could be killed half-way.
 
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
@@ -95,8 +100,20 @@ pub(crate) fn module_code(
 
 /// Writes the `.mgfx` (first: the generated module's header names its hash).
 pub(crate) fn write_mgfx(paths: &ArtifactPaths, bytes: &[u8]) -> Result<(), WriteError> {
-    write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
-    Ok(())
+    replace(paths, &paths.mgfx, bytes)
+}
+
+/// Writes `bytes` to `path`, one of the effect's files before its manifest, unless the file
+/// already holds them; the manifest is removed first.
+fn replace(paths: &ArtifactPaths, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    match std::fs::remove_file(&paths.manifest) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&paths.manifest)(e)),
+        _ => {}
+    }
+    write_atomic(path, bytes).map_err(io(path))
 }
 
 /// Writes the generated module and the manifest (last: it is what says the set is complete).
@@ -107,7 +124,7 @@ pub(crate) fn write_module_and_manifest(
     timings: &mut EffectTimings,
 ) -> Result<(), WriteError> {
     let t = Instant::now();
-    write_if_changed(&paths.code, code.as_bytes()).map_err(io(&paths.code))?;
+    replace(paths, &paths.code, code.as_bytes())?;
     timings.write += t.elapsed();
     let t = Instant::now();
     let json = serde_json::to_string_pretty(manifest).map_err(|e| WriteError {

@@ -140,17 +140,22 @@ pub(crate) struct Stamps {
 }
 
 impl Stamps {
-    /// The memo in `out_dir`, for a build of the crate at `root` whose key base is `key_base`;
-    /// entries of another key base or crate root are dropped.
+    /// The memo in `out_dir`, for a build of the crate at `root` whose key base is `key_base`.
+    /// A memo of another key base or crate root is removed at once: this build is about to
+    /// overwrite the artifacts it describes, and if it is killed before it saves its own, a
+    /// later build of that root or key base must not take them for its own.
     pub fn load(out_dir: &Path, key_base: &blake3::Hasher, root: &Path) -> Stamps {
         let path = out_dir.join(FILE_NAME);
         let key_base = key_base.clone().finalize().to_hex().to_string();
-        let old = std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Memo>(&b).ok())
-            .filter(|m| m.schema == SCHEMA && m.key_base == key_base && m.root == root)
-            .map(|m| m.effects)
-            .unwrap_or_default();
+        let memo = std::fs::read(&path).ok().map(|b| {
+            serde_json::from_slice::<Memo>(&b)
+                .ok()
+                .filter(|m| m.schema == SCHEMA && m.key_base == key_base && m.root == root)
+        });
+        if let Some(None) = memo {
+            let _ = std::fs::remove_file(&path);
+        }
+        let old = memo.flatten().map(|m| m.effects).unwrap_or_default();
         Stamps {
             path,
             key_base,

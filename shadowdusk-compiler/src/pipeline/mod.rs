@@ -139,17 +139,13 @@ pub fn compile_source(
 #[derive(Clone, Debug)]
 pub struct Preprocessed {
     path: PathBuf,
+    options: preprocess::Options,
     expanded: preprocess::Expanded,
     files: SourceFiles,
     time: std::time::Duration,
 }
 
 impl Preprocessed {
-    /// The effect file, as given.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Every file read, the effect first, with the text read.
     pub fn files(&self) -> &SourceFiles {
         &self.files
@@ -190,6 +186,7 @@ fn read(
     match preprocess::preprocess(path, text, options, &mut files) {
         Ok(expanded) => Ok(Preprocessed {
             path: path.to_path_buf(),
+            options: options.clone(),
             expanded,
             files,
             time: t.elapsed(),
@@ -202,8 +199,8 @@ fn read(
 }
 
 /// Compiles an effect [`preprocess_file`] read, from the texts it read: nothing is read again.
-/// `options.preprocess` is not looked at; the effect was preprocessed with the options given
-/// to [`preprocess_file`], which must be these.
+/// The effect was preprocessed with the options given to [`preprocess_file`], which must be
+/// `options.preprocess` (checked in debug builds).
 pub fn compile_preprocessed(
     source: Preprocessed,
     options: &Options,
@@ -211,10 +208,15 @@ pub fn compile_preprocessed(
     crate::plumbing::test_gate(crate::plumbing::COMPILE_GATE);
     let Preprocessed {
         path,
+        options: preprocessed_with,
         expanded,
         files,
         time,
     } = source;
+    debug_assert_eq!(
+        preprocessed_with, options.preprocess,
+        "compiled with other preprocessor options than it was read with"
+    );
     let path = path.as_path();
     let mut timings = StageTimings {
         preprocess: time,
