@@ -1,16 +1,16 @@
 //! Two things for the compiler:
 //! * The parts of its build id (`COMPILER_ID`, see `src/build_id.rs`) a build script can see: a
-//!   hash of this crate's sources, and the versions Cargo resolved for the DXC binding and
-//!   SPIRV-Cross. With `shadowdusk_mgfx::SOURCE_ID` they make the Builder's cache key
+//!   hash of this crate's sources, and the versions of the DXC binding and SPIRV-Cross, which
+//!   `Cargo.toml` pins exactly. With `shadowdusk_mgfx::SOURCE_ID` they make the Builder's cache key
 //!   (`shadowdusk-build`'s `cache`) change whenever code that shapes the output changes, whether
 //!   or not a version number moved.
 //! * The DXC worker executable (`src/dxc/worker.c`, see `dxc::isolate`), on Unix targets with the
 //!   `compile` feature: linked by the target's C compiler into `OUT_DIR`, which the crate embeds.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-#[path = "build/locked.rs"]
-mod locked;
+#[path = "build/pinned.rs"]
+mod pinned;
 #[path = "build/source_id.rs"]
 mod source_id;
 
@@ -30,18 +30,11 @@ fn main() {
         println!("cargo:rerun-if-changed={entry}");
     }
 
-    let starts: Vec<PathBuf> = [std::env::var_os("OUT_DIR"), Some(root.into())]
-        .into_iter()
-        .flatten()
-        .map(PathBuf::from)
-        .collect();
-    let lock = locked::find_lock(&starts, env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
-    if let Some((path, _)) = &lock {
-        println!("cargo:rerun-if-changed={}", path.display());
-    }
+    // `Cargo.toml` is one of the entries above: a changed pin re-runs this script.
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_default();
     println!(
         "cargo:rustc-env=SHADOWDUSK_COMPILER_DEPS={}",
-        locked::lock_or_unresolved(lock.as_ref())
+        pinned::requirements(&manifest)
     );
 
     let unix = std::env::var_os("CARGO_CFG_UNIX").is_some();

@@ -2,24 +2,30 @@
 //!
 //! # The key
 //!
-//! An effect's outputs are a function of: the code that compiles it ([`Toolchain`]: ShadowDusk's
-//! version; [`shadowdusk_compiler::COMPILER_ID`], which covers the sources of the compiler with
-//! its code generator, of the MGFX writer and packing in `shadowdusk-mgfx`, and the resolved
-//! hassle-rs and SPIRV-Cross versions; the artifact [`FORMAT`]; the SHA-256 of the loaded DXC
-//! library's contents — remembered per file by size and times so a build does not hash 35 MB —
-//! and its arguments, from [`expected_version`], which names the library a compile would load
-//! without loading it), the options (target,
-//! defines in order, include folders), the effect's path relative to the crate root (it names the
-//! module and appears in the manifest), and the path and full text of every file the
-//! preprocessor read. The key is the blake3 of exactly those, each length-prefixed. It is
-//! computed after running the preprocessor alone, which is what finds the files read (an edit
-//! can add or remove an `#include`, or a new header can shadow an old one in the search path),
-//! and costs a fraction of a millisecond per effect against tens for a compile.
+//! An effect's outputs are a function of: the code that compiles it ([`Toolchain`]: this
+//! crate's version and a hash of its sources, since it writes the manifest, the generated
+//! module's `Effect::OPTIONS` and the v11 source name; [`shadowdusk_compiler::COMPILER_ID`],
+//! which covers the sources of the compiler with its code generator, of the MGFX writer and
+//! packing in `shadowdusk-mgfx`, and the hassle-rs and SPIRV-Cross versions it pins; the
+//! artifact [`FORMAT`]; the SHA-256 of the loaded DXC library's contents — remembered per file
+//! by size and times so a build does not hash 35 MB — and its arguments, from
+//! [`expected_version`], which names the library a compile would load without loading it), the
+//! options (target, defines in order, include folders, `/WX`, MGFX version), the effect's path
+//! relative to the crate root (it names the module and appears in the manifest), and the path
+//! and full text of every file the preprocessor read. The key is the blake3 of exactly those,
+//! each length-prefixed. It is computed from the build's one read of the effect's files
+//! (`pipeline::preprocess_file`: only the preprocessor knows which files an effect reads, an
+//! edit can add or remove an `#include`, or a new header can shadow an old one), and a miss
+//! compiles that same read: what is stored under a key is always that key's text, whenever a
+//! file is saved. Reading costs a fraction of a millisecond per effect against tens for a
+//! compile.
 //!
 //! # Where hits come from
 //!
 //! 1. `OUT_DIR` itself: when the effect's manifest there carries the same key, names the same
-//!    source and `.mgfx`, and the `.mgfx` and `.rs` exist, nothing is written at all.
+//!    source (absolute), crate root and `.mgfx`, and the `.mgfx` and `.rs` exist, nothing is
+//!    written at all. Checkouts sharing a target folder share `OUT_DIR` (Cargo names it by the
+//!    package, not its place); the key is the same in each, the paths in the artifacts are not.
 //! 2. The shared folder (`SHADOWDUSK_CACHE_DIR` or [`Builder::cache_dir`]): `<key>.mgfx` and
 //!    `<key>.json`. A hit is written into `OUT_DIR` as if compiled, so the crate cannot tell.
 //!
@@ -52,10 +58,19 @@ use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest, FORMAT};
 use shadowdusk_compiler::source::SourceFiles;
 
 use crate::Target;
-use shadowdusk_compiler::paths::{from_portable, portable};
+use shadowdusk_compiler::pipeline;
+use shadowdusk_compiler::plumbing::{from_portable, portable};
 
 /// Bumped when the key's recipe changes, so old entries stop matching.
-const KEY_SCHEMA: u32 = 1;
+const KEY_SCHEMA: u32 = 2;
+
+/// This crate: its version and the hash of its sources (`build.rs`).
+pub(crate) const BUILDER_ID: &str = concat!(
+    "version=",
+    env!("CARGO_PKG_VERSION"),
+    ";sources=",
+    env!("SHADOWDUSK_BUILD_SOURCES")
+);
 
 fn field(h: &mut blake3::Hasher, bytes: &[u8]) {
     h.update(&(bytes.len() as u64).to_le_bytes());
@@ -65,6 +80,8 @@ fn field(h: &mut blake3::Hasher, bytes: &[u8]) {
 /// What compiles, as the key sees it.
 #[derive(Clone, Debug)]
 pub(crate) struct Toolchain {
+    /// [`BUILDER_ID`]: this crate's version and sources.
+    pub builder: String,
     /// [`shadowdusk_compiler::COMPILER_ID`]: the compiler's and the MGFX writer's sources, and
     /// the resolved hassle-rs and SPIRV-Cross versions.
     pub compiler: String,
@@ -76,40 +93,55 @@ impl Toolchain {
     /// This process's compiler, with the DXC identified as `dxc` (`dxc::expected_version`).
     pub(crate) fn with_dxc(dxc: &str) -> Toolchain {
         Toolchain {
+            builder: BUILDER_ID.to_string(),
             compiler: shadowdusk_compiler::COMPILER_ID.to_string(),
             dxc: dxc.to_string(),
         }
     }
 }
 
-/// The part of the key every effect of one build shares.
+/// The part of the key every effect of one build shares: the toolchain and the build's options
+/// ([`crate::options::for_build`]), include folders by their portable names.
 pub(crate) fn key_base(
     toolchain: &Toolchain,
     target: Target,
-    defines: &[(String, String)],
-    include_dirs: &[PathBuf],
+    options: &pipeline::Options,
     root: &Path,
-    warnings_as_errors: bool,
-    mgfx_version: shadowdusk_compiler::pipeline::MgfxVersion,
 ) -> blake3::Hasher {
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk-build");
-    field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
     // Code that shapes the output: a change without a version bump is a new key.
+    field(&mut h, toolchain.builder.as_bytes());
     field(&mut h, toolchain.compiler.as_bytes());
     field(&mut h, &KEY_SCHEMA.to_le_bytes());
     field(&mut h, &FORMAT.to_le_bytes());
     field(&mut h, toolchain.dxc.as_bytes());
-    field(&mut h, format!("{target:?}").as_bytes());
-    field(&mut h, &[u8::from(warnings_as_errors)]);
+    let pipeline::Options {
+        preprocess,
+        warnings_as_errors,
+        mgfx_version,
+        // Each effect's own: its relative path, in the key below.
+        source_name: _,
+    } = options;
+    field(
+        &mut h,
+        format!("{target:?} {:?}", preprocess.platform).as_bytes(),
+    );
+    field(
+        &mut h,
+        &[u8::from(*warnings_as_errors), u8::from(preprocess.debug)],
+    );
     field(&mut h, format!("{mgfx_version:?}").as_bytes());
-    field(&mut h, &(defines.len() as u64).to_le_bytes());
-    for (name, value) in defines {
+    field(&mut h, &(preprocess.defines.len() as u64).to_le_bytes());
+    for (name, value) in &preprocess.defines {
         field(&mut h, name.as_bytes());
         field(&mut h, value.as_bytes());
     }
-    field(&mut h, &(include_dirs.len() as u64).to_le_bytes());
-    for d in include_dirs {
+    field(
+        &mut h,
+        &(preprocess.include_dirs.len() as u64).to_le_bytes(),
+    );
+    for d in &preprocess.include_dirs {
         field(&mut h, portable(d, root).as_bytes());
     }
     h
@@ -127,11 +159,18 @@ pub(crate) fn key(base: &blake3::Hasher, rel: &Path, files: &SourceFiles, root: 
     h.finalize().to_hex().to_string()
 }
 
-/// Whether `OUT_DIR` already holds this effect's artifacts for `key`.
-pub(crate) fn out_dir_fresh(paths: &ArtifactPaths, key: &str, source: &Path) -> Option<Manifest> {
+/// Whether `OUT_DIR` already holds this effect's artifacts for `key`, compiled for this effect
+/// file (`source`, absolute) of this crate (`root`).
+pub(crate) fn out_dir_fresh(
+    paths: &ArtifactPaths,
+    key: &str,
+    source: &Path,
+    root: &Path,
+) -> Option<Manifest> {
     let m = Manifest::load(&paths.manifest)?;
     (m.cache_key == key
         && m.source == source
+        && m.root == root
         && m.mgfx == paths.mgfx
         && paths.mgfx.is_file()
         && paths.code.is_file())
@@ -205,6 +244,7 @@ pub(crate) fn load_shared(
         let _ = f.set_modified(std::time::SystemTime::now());
     }
     manifest.source = source.to_path_buf();
+    manifest.root = root.to_path_buf();
     manifest.mgfx = paths.mgfx.clone();
     Some(SharedHit {
         bytes,
@@ -216,7 +256,7 @@ pub(crate) fn load_shared(
 /// Keeps the shared folder within `max_bytes`: the entries whose manifest was touched longest
 /// ago go first, until at most 80 % is left.
 pub(crate) fn prune(dir: &Path, max_bytes: u64) {
-    shadowdusk_compiler::artifact::prune_pairs(dir, "json", max_bytes);
+    shadowdusk_compiler::plumbing::prune_pairs(dir, "json", max_bytes);
 }
 
 /// Stores an entry (no-op when one exists: same key, same content).
@@ -234,8 +274,10 @@ pub(crate) fn store_shared(
     std::fs::create_dir_all(dir)?;
     let mut m = manifest.clone();
     map_paths(&mut m, |p| PathBuf::from(portable(p, root)));
+    // Whichever crate reads it is the root.
+    m.root = PathBuf::new();
     m.mgfx = PathBuf::from(format!("{key}.mgfx"));
     let text = serde_json::to_string_pretty(&m).map_err(std::io::Error::other)?;
-    shadowdusk_compiler::artifact::write_atomic(&mgfx, bytes)?;
-    shadowdusk_compiler::artifact::write_atomic(&json, text.as_bytes())
+    shadowdusk_compiler::plumbing::write_atomic(&mgfx, bytes)?;
+    shadowdusk_compiler::plumbing::write_atomic(&json, text.as_bytes())
 }

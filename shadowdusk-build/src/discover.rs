@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use shadowdusk_compiler::paths::{normalize, relative};
+use shadowdusk_compiler::plumbing::{normalize, relative};
 
 /// One effect to compile.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

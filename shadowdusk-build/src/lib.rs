@@ -50,8 +50,10 @@
 //!
 //! # Cache
 //!
-//! Each effect has a content key (compiler, options, and every file read); an effect whose
-//! artifacts in `OUT_DIR` carry its key is not recompiled, and with a shared cache folder a
+//! Each effect has a content key (this crate, the compiler and DXC, the options, and every file
+//! read, read once per build: the compile takes that same read, so a shader saved while the
+//! build runs is compiled by the next one); an effect whose artifacts in `OUT_DIR` carry its
+//! key and were compiled for this crate root is not recompiled, and with a shared cache folder a
 //! key compiled by another crate or machine is copied instead of compiled. Details, and why
 //! sharing is keyed on crate-relative paths: the `cache` module's documentation (source of
 //! `src/cache.rs`).
@@ -64,6 +66,7 @@ mod cache;
 mod cargo;
 mod discover;
 mod dxc_on_demand;
+mod options;
 mod output;
 mod report;
 mod run;
@@ -76,7 +79,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use shadowdusk_compiler::artifact::ArtifactPaths;
-use shadowdusk_compiler::{pipeline, preprocess};
 
 use dxc_on_demand::DxcOnDemand;
 
@@ -194,7 +196,7 @@ pub struct Artifacts {
 impl Artifacts {
     /// The effect at `relative` (as given to `.file()` or found under `.dir()`).
     pub fn get(&self, relative: impl AsRef<Path>) -> Option<&EffectArtifact> {
-        let r = shadowdusk_compiler::paths::normalize(relative.as_ref());
+        let r = shadowdusk_compiler::plumbing::normalize(relative.as_ref());
         self.effects.iter().find(|e| e.relative == r)
     }
 
@@ -391,29 +393,19 @@ impl Builder {
             .iter()
             .map(|d| discover::resolve(&root, d))
             .collect();
-        let platform = match self.target {
-            Target::OpenGL => preprocess::Platform::OpenGL,
-        };
-        let options = pipeline::Options {
-            preprocess: preprocess::Options {
-                platform,
-                defines: self.defines.clone(),
-                include_dirs: include_dirs.clone(),
-                debug: false,
-            },
-            warnings_as_errors: self.warnings_as_errors,
-            mgfx_version: self.mgfx_version,
-            source_name: None,
-        };
+        let options = options::for_build(
+            self.target,
+            &self.defines,
+            &include_dirs,
+            self.warnings_as_errors,
+            self.mgfx_version,
+        );
         let key_base = |dxc: &DxcOnDemand| {
             cache::key_base(
                 &cache::Toolchain::with_dxc(dxc.key_identity()),
                 self.target,
-                &self.defines,
-                &include_dirs,
+                &options,
                 &root,
-                self.warnings_as_errors,
-                self.mgfx_version,
             )
         };
         // DXC is loaded by the first effect no cache holds, not here.
@@ -425,12 +417,12 @@ impl Builder {
         let artifact_dir = out_dir.join(shadowdusk_compiler::artifact::DIR);
         let base = key_base(&dxc);
         let mut ctx = run::Ctx {
-            stamps: stamps::Stamps::load(&out_dir, &base),
+            stamps: stamps::Stamps::load(&out_dir, &base, &root),
             key_base: base,
             root: root.clone(),
             out_dir,
             cache_dir,
-            options,
+            options: options.clone(),
             dxc,
             tokens: tokens::Tokens::from_env(),
         };
@@ -441,7 +433,7 @@ impl Builder {
             // keys was stored nowhere. Build again, keyed with the DXC now on disk.
             ctx.dxc = DxcOnDemand::expected();
             ctx.key_base = key_base(&ctx.dxc);
-            ctx.stamps = stamps::Stamps::load(&ctx.out_dir, &ctx.key_base);
+            ctx.stamps = stamps::Stamps::load(&ctx.out_dir, &ctx.key_base, &ctx.root);
             outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
         }
         ctx.stamps.save();
@@ -521,7 +513,7 @@ impl Builder {
             })?;
             cwd.join(root)
         };
-        Ok(shadowdusk_compiler::paths::normalize(&root))
+        Ok(shadowdusk_compiler::plumbing::normalize(&root))
     }
 
     fn directives(&self, outcomes: &[run::Outcome], root: &Path, include_dirs: &[PathBuf]) {
@@ -530,7 +522,7 @@ impl Builder {
         }
         let mut watched: Vec<PathBuf> = Vec::new();
         let mut watch = |p: &Path| {
-            let p = shadowdusk_compiler::paths::normalize(p);
+            let p = shadowdusk_compiler::plumbing::normalize(p);
             if !watched.contains(&p) {
                 watched.push(p);
             }

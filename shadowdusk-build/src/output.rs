@@ -5,13 +5,19 @@
 //! and rustc see nothing new. The one exception is deliberate: the `.mgfx` must not be older
 //! than any file the effect was compiled from, because that is how `include_effect!` decides
 //! the build script's artifact is current ([`keep_current`]).
+//!
+//! The manifest is written last and says the set is complete, so before the `.mgfx` or the
+//! module changes, the manifest goes: a build killed between two writes leaves an effect with no
+//! manifest (a miss), never a manifest beside another build's `.mgfx` or module. Another text
+//! of the effect, another checkout sharing `OUT_DIR`: either could be killed half-way.
 
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
-use shadowdusk_compiler::artifact::{write_atomic, ArtifactPaths, Manifest};
+use shadowdusk_compiler::artifact::{ArtifactPaths, Manifest};
 use shadowdusk_compiler::codegen::{self, CodegenOptions, MgfxSource};
-use shadowdusk_compiler::{pipeline, preprocess};
+use shadowdusk_compiler::pipeline;
+use shadowdusk_compiler::plumbing::write_atomic;
 
 use crate::EffectTimings;
 
@@ -61,15 +67,16 @@ pub(crate) fn module_code(
     module_name: &str,
     effect: &shadowdusk_mgfx::Effect,
     manifest: &Manifest,
+    build: &pipeline::Options,
     timings: &mut EffectTimings,
 ) -> (String, Option<String>) {
     let mut options =
         CodegenOptions::new(module_name, MgfxSource::IncludeBytes(paths.mgfx.clone()));
-    // What shader hot reload needs to recompile the effect as this build did (`run::run_one`'s
-    // options; a shared-cache hit has the same ones, they are in its key).
+    // What shader hot reload needs to recompile the effect as this build did: the effect's
+    // options (a shared-cache hit was compiled with the same ones, they are in its key).
     options.source = Some(manifest.source.clone());
     options.files_read = manifest.reflection.files_read.clone();
-    options.build = build_options(manifest);
+    options.build = build.clone();
     let generated = {
         let t = Instant::now();
         let tokens = codegen::generate(effect, &manifest.reflection, &options);
@@ -93,8 +100,20 @@ pub(crate) fn module_code(
 
 /// Writes the `.mgfx` (first: the generated module's header names its hash).
 pub(crate) fn write_mgfx(paths: &ArtifactPaths, bytes: &[u8]) -> Result<(), WriteError> {
-    write_if_changed(&paths.mgfx, bytes).map_err(io(&paths.mgfx))?;
-    Ok(())
+    replace(paths, &paths.mgfx, bytes)
+}
+
+/// Writes `bytes` to `path`, one of the effect's files before its manifest, unless the file
+/// already holds them; the manifest is removed first.
+fn replace(paths: &ArtifactPaths, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    match std::fs::remove_file(&paths.manifest) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&paths.manifest)(e)),
+        _ => {}
+    }
+    write_atomic(path, bytes).map_err(io(path))
 }
 
 /// Writes the generated module and the manifest (last: it is what says the set is complete).
@@ -105,7 +124,7 @@ pub(crate) fn write_module_and_manifest(
     timings: &mut EffectTimings,
 ) -> Result<(), WriteError> {
     let t = Instant::now();
-    write_if_changed(&paths.code, code.as_bytes()).map_err(io(&paths.code))?;
+    replace(paths, &paths.code, code.as_bytes())?;
     timings.write += t.elapsed();
     let t = Instant::now();
     let json = serde_json::to_string_pretty(manifest).map_err(|e| WriteError {
@@ -134,25 +153,4 @@ pub(crate) fn keep_current(mgfx: &Path, deps: &[PathBuf]) -> std::io::Result<()>
             .set_modified(newest)?;
     }
     Ok(())
-}
-
-/// The compiler options `manifest`'s effect was compiled with, as `Builder::try_compile` and
-/// `run::run_one` set them (the MGFX version is the effect's own, read by codegen).
-fn build_options(manifest: &Manifest) -> pipeline::Options {
-    pipeline::Options {
-        preprocess: preprocess::Options {
-            platform: preprocess::Platform::OpenGL,
-            defines: manifest.defines.clone(),
-            include_dirs: manifest.include_dirs.clone(),
-            debug: false,
-        },
-        warnings_as_errors: manifest.warnings_as_errors,
-        mgfx_version: pipeline::MgfxVersion::default(),
-        source_name: Some(source_name(&manifest.relative)),
-    }
-}
-
-/// The effect's name in v11 shader records: its crate-relative path, the same on every machine.
-pub(crate) fn source_name(relative: &Path) -> String {
-    relative.to_string_lossy().replace('\\', "/")
 }

@@ -1,33 +1,32 @@
-//! One effect from source to artifacts (stamps hit → key → `OUT_DIR` hit → shared hit →
-//! compile), and the threads that run them: as many as the job count, taking effects from one
-//! queue, largest file first (the longest compiles start early, so no thread is left alone
-//! with one at the end), and inside cargo limited by the job token each compile holds
-//! ([`crate::tokens`]). Results come back in input order, so the output does not depend on
-//! which thread finished first.
+//! One effect from source to artifacts (stamps hit → one read and its key → `OUT_DIR` hit →
+//! shared hit → compile of that read), and the threads that run them: as many as the job
+//! count, taking effects from one queue, largest file first (the longest compiles start early,
+//! so no thread is left alone with one at the end), and inside cargo limited by the job token
+//! each compile holds ([`crate::tokens`]). Results come back in input order, so the output does
+//! not depend on which thread finished first.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use shadowdusk_compiler::artifact::{self, Manifest, FORMAT};
 use shadowdusk_compiler::pipeline::{self, CompileError};
-use shadowdusk_compiler::preprocess;
-use shadowdusk_compiler::source::SourceFiles;
 
 use crate::discover::EffectFile;
 use crate::dxc_on_demand::DxcOnDemand;
 use crate::report::EffectFailure;
-use crate::stamps::Stamps;
+use crate::stamps::{self, Stamps};
 use crate::tokens::Tokens;
-use crate::{cache, output, EffectArtifact, EffectTimings, Origin};
+use crate::{cache, options, output, EffectArtifact, EffectTimings, Origin};
 
 /// What every effect of one build shares.
 pub(crate) struct Ctx {
     pub root: PathBuf,
     pub out_dir: PathBuf,
     pub cache_dir: Option<PathBuf>,
+    /// The build's compiler options ([`options::for_build`]).
     pub options: pipeline::Options,
     pub key_base: blake3::Hasher,
     /// Loaded by the first miss.
@@ -123,7 +122,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
 
     // 0. Nothing it read has changed since the last build: its artifacts are current, under
     // the key remembered for them.
-    if let Some(entry) = ctx.stamps.unchanged(&f.rel) {
+    if let Some(entry) = ctx.stamps.unchanged(&f.rel, &f.abs) {
         if [&paths.mgfx, &paths.code, &paths.manifest]
             .iter()
             .all(|p| p.is_file())
@@ -155,45 +154,40 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     let shader_failure =
         |e: CompileError| EffectFailure::shader(f.rel.clone(), f.abs.clone(), e, &ctx.root);
 
-    // 1. The key: the preprocessor alone tells which files the effect reads.
-    let mut files = SourceFiles::new();
-    let expanded = match preprocess::preprocess(&f.abs, None, &ctx.options.preprocess, &mut files) {
-        Ok(e) => e,
-        Err(diagnostics) => {
-            let deps = files.iter().map(|(_, s)| s.path.clone()).collect();
-            return Err(shader_failure(CompileError {
-                files,
-                diagnostics,
-                deps,
-            }));
-        }
-    };
-    let key = cache::key(&ctx.key_base, &f.rel, &files, &ctx.root);
+    // 1. The build's one read of the effect's files (the preprocessor alone tells which files
+    // it reads). The key, the stamps remembered for it, the content hash its manifest records
+    // and the compile all take this read, so a file saved at any moment after it is never
+    // stored or served under the key of another text.
+    let read_started = SystemTime::now();
+    let source =
+        pipeline::preprocess_file(&f.abs, &ctx.options.preprocess).map_err(shader_failure)?;
+    let include_dirs = &ctx.options.preprocess.include_dirs;
+    let read = stamps::Snapshot::after_read(source.files(), include_dirs, read_started);
+    let key = cache::key(&ctx.key_base, &f.rel, source.files(), &ctx.root);
+    let deps = source.deps().to_vec();
     timings.key = start.elapsed();
     let remember = |warnings: &[String]| {
-        let dirs = &ctx.options.preprocess.include_dirs;
-        ctx.stamps.remember(&f.rel, &key, &files, dirs, warnings);
+        if let Some(read) = &read {
+            ctx.stamps.remember(&f.rel, &f.abs, &key, read, warnings);
+        }
     };
-    let io_failure = |deps: &[PathBuf], e: output::WriteError| {
+    let io_failure = |e: output::WriteError| {
         EffectFailure::other(
             f.rel.clone(),
             f.abs.clone(),
-            deps.to_vec(),
+            deps.clone(),
             format!("cannot write {}: {}", e.path.display(), e.error),
         )
     };
-    let keep_current = |deps: &[PathBuf]| {
-        output::keep_current(&paths.mgfx, deps).map_err(|error| {
-            io_failure(
-                deps,
-                output::WriteError {
-                    path: paths.mgfx.clone(),
-                    error,
-                },
-            )
+    let keep_current = || {
+        output::keep_current(&paths.mgfx, &deps).map_err(|error| {
+            io_failure(output::WriteError {
+                path: paths.mgfx.clone(),
+                error,
+            })
         })
     };
-    let done = |origin, deps: Vec<PathBuf>, warnings, mut timings: EffectTimings| {
+    let done = |origin, warnings, mut timings: EffectTimings| {
         timings.total = start.elapsed();
         Ok(EffectArtifact {
             relative: f.rel.clone(),
@@ -201,36 +195,35 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
             paths: paths.clone(),
             origin,
             cache_key: key.clone(),
-            deps,
+            deps: deps.clone(),
             warnings,
             timings,
         })
     };
 
-    // 2. Already in OUT_DIR.
+    // 2. Already in OUT_DIR, for this effect of this crate.
     let t = Instant::now();
-    if let Some(fresh) = cache::out_dir_fresh(&paths, &key, &f.abs) {
-        let deps = expanded.deps;
-        keep_current(&deps)?;
+    if let Some(fresh) = cache::out_dir_fresh(&paths, &key, &f.abs, &ctx.root) {
+        keep_current()?;
         timings.lookup = t.elapsed();
         remember(&fresh.warnings);
-        return done(Origin::OutDir, deps, fresh.warnings, timings);
+        return done(Origin::OutDir, fresh.warnings, timings);
     }
 
     let module = module_name(&f.rel);
+    let options = options::for_effect(&ctx.options, &f.rel);
     let finish = |bytes: &[u8],
                   effect: &shadowdusk_mgfx::Effect,
                   manifest: &Manifest,
-                  deps: &[PathBuf],
                   timings: &mut EffectTimings| {
         let t = Instant::now();
-        output::write_mgfx(&paths, bytes).map_err(|e| io_failure(deps, e))?;
+        output::write_mgfx(&paths, bytes).map_err(io_failure)?;
         timings.write += t.elapsed();
-        let (code, refused) = output::module_code(&paths, &module, effect, manifest, timings);
-        output::write_module_and_manifest(&paths, &code, manifest, timings)
-            .map_err(|e| io_failure(deps, e))?;
+        let (code, refused) =
+            output::module_code(&paths, &module, effect, manifest, &options, timings);
+        output::write_module_and_manifest(&paths, &code, manifest, timings).map_err(io_failure)?;
         let t = Instant::now();
-        keep_current(deps)?;
+        keep_current()?;
         timings.write += t.elapsed();
         Ok::<_, EffectFailure>(refused.into_iter().collect::<Vec<_>>())
     };
@@ -240,34 +233,30 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         let hit = cache::load_shared(dir, &key, &ctx.root, &f.abs, &paths);
         timings.lookup = t.elapsed();
         if let Some(hit) = hit {
-            let deps = expanded.deps;
-            let mut warnings = finish(&hit.bytes, &hit.effect, &hit.manifest, &deps, &mut timings)?;
+            let mut warnings = finish(&hit.bytes, &hit.effect, &hit.manifest, &mut timings)?;
             remember(&hit.manifest.warnings);
             warnings.extend(hit.manifest.warnings.iter().cloned());
-            return done(Origin::SharedCache, deps, warnings, timings);
+            return done(Origin::SharedCache, warnings, timings);
         }
     } else {
         timings.lookup = t.elapsed();
     }
 
-    // 4. Compile, holding a job token, with DXC loaded by the first effect that gets here.
+    // 4. Compile what was read, holding a job token, with DXC loaded by the first effect that
+    // gets here.
     let _token = ctx.tokens.acquire();
     if let Err(e) = ctx.dxc.ready() {
         // The build reports this once (`Builder::try_compile`), not once per effect.
         return Err(EffectFailure::other(
             f.rel.clone(),
             f.abs.clone(),
-            expanded.deps,
+            deps.clone(),
             e,
         ));
     }
     let t = Instant::now();
-    // v11 shader records name the effect as the crate sees it, the same on every machine.
-    let options = pipeline::Options {
-        source_name: Some(output::source_name(&f.rel)),
-        ..ctx.options.clone()
-    };
-    let compiled = pipeline::compile_file(&f.abs, &options).map_err(shader_failure)?;
+    let sources_hash = source.sources_hash();
+    let compiled = pipeline::compile_preprocessed(source, &options).map_err(shader_failure)?;
     // Stored only under the key of the DXC that compiled it.
     if let Err(e) = ctx.dxc.check(compiled.dxc.as_deref()) {
         return Err(EffectFailure::other(
@@ -296,22 +285,17 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         format: FORMAT,
         source: f.abs.clone(),
         relative: f.rel.clone(),
+        root: ctx.root.clone(),
         mgfx: paths.mgfx.clone(),
         cache_key: key.clone(),
-        sources_hash: artifact::sources_hash(&compiled.reflection.files_read).unwrap_or_default(),
-        defines: ctx.options.preprocess.defines.clone(),
-        include_dirs: ctx.options.preprocess.include_dirs.clone(),
-        warnings_as_errors: ctx.options.warnings_as_errors,
+        sources_hash,
+        defines: options.preprocess.defines.clone(),
+        include_dirs: options.preprocess.include_dirs.clone(),
+        warnings_as_errors: options.warnings_as_errors,
         reflection: compiled.reflection.clone(),
         layout: cache::layout_of(&compiled.effect),
     };
-    let mut warnings = finish(
-        &compiled.bytes,
-        &compiled.effect,
-        &manifest,
-        &compiled.deps,
-        &mut timings,
-    )?;
+    let mut warnings = finish(&compiled.bytes, &compiled.effect, &manifest, &mut timings)?;
     remember(&manifest.warnings);
     warnings.extend(shader_warnings);
     if let Some(dir) = &ctx.cache_dir {
@@ -325,7 +309,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         }
         timings.write += t.elapsed();
     }
-    done(Origin::Compiled, compiled.deps, warnings, timings)
+    done(Origin::Compiled, warnings, timings)
 }
 
 /// How long a compile took: wall time and the pipeline's per-stage sums.

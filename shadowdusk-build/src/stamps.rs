@@ -4,20 +4,27 @@
 //!
 //! The key is computed from contents (`cache.rs`), which needs the preprocessor: only it knows
 //! which files an effect reads. This memo, `OUT_DIR/shadowdusk-stamps.json` (beside the
-//! artifacts, whose names are the effects'), maps an effect to
-//! the key its last build computed, with the stamp (size, modification and status-change
-//! times, inode) of every file it read and of every folder an `#include` searched: each file's
-//! own folder and the include folders, and the folders below them that a directive's path
-//! names. A file edited, replaced or touched changes its stamp; a header created where it would
-//! shadow another changes its folder's stamp. Any stamp that differs, or a key base (compiler,
-//! DXC, options) that differs, and the effect takes the full path, which computes its key from
-//! contents again.
+//! artifacts, whose names are the effects'), maps an effect to the key its last build computed,
+//! with the stamp (size, modification and status-change times, inode) of every file it read and
+//! of every folder an `#include` searched: each file's own folder and the include folders, and
+//! the folders below them that a directive's path names. A file edited, replaced or touched
+//! changes its stamp; a header created where it would shadow another changes its folder's
+//! stamp. Any stamp that differs, or a key base (compiler, Builder, DXC, options) that differs,
+//! and the effect takes the full path, which computes its key from contents again.
 //!
-//! Racy stamps are not remembered: a file or folder changed within the last
-//! [`SETTLE`] may change again within the file system's timestamp tick without its stamp
-//! moving (as git's racily clean entries), so its effect is keyed from contents next time too.
-//! An `#include` whose path is not a literal, or a folder on a search path that differs from a
-//! directive's only in case (the preprocessor finds those), also leaves the effect unremembered.
+//! The memo belongs to one crate root, and each entry to one effect file (absolute): checkouts
+//! sharing a target folder share `OUT_DIR`, and another checkout's entry, whose files are all
+//! unchanged, says nothing about this one's.
+//!
+//! The stamps are those of the read the key was computed from ([`Snapshot::after_read`], taken
+//! right after it), and only changes older than [`SETTLE`] before the read began are
+//! remembered. A file changed after it was read is therefore never remembered as settled with
+//! the key of its old text: its change is newer than the read (the next build keys it from
+//! contents), or its stamp moved after the snapshot (the next build sees a different stamp).
+//! The margin is for stamps that may not move: a file changed within the file system's
+//! timestamp tick of another change (as git's racily clean entries). An `#include` whose path is
+//! not a literal, or a folder on a search path that differs from a directive's only in case (the
+//! preprocessor finds those), also leaves the effect unremembered.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,10 +34,10 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use shadowdusk_compiler::source::SourceFiles;
 
-/// Changes younger than this are not remembered.
+/// Changes younger than this when a read began are not remembered.
 pub(crate) const SETTLE: Duration = Duration::from_secs(2);
 /// Bumped when the file's meaning changes.
-const SCHEMA: u32 = 1;
+const SCHEMA: u32 = 2;
 const FILE_NAME: &str = "shadowdusk-stamps.json";
 
 /// What must be unchanged.
@@ -67,9 +74,9 @@ impl Stamp {
         })
     }
 
-    /// Whether the last change is older than [`SETTLE`] before `now`.
-    fn settled(&self, now: SystemTime) -> bool {
-        let horizon = now
+    /// Whether the last change is older than [`SETTLE`] before `read`.
+    fn settled(&self, read: SystemTime) -> bool {
+        let horizon = read
             .checked_sub(SETTLE)
             .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos());
@@ -77,14 +84,24 @@ impl Stamp {
     }
 }
 
-/// One effect's remembered key.
+/// The stamps of one read of an effect's files: every file read and every folder its includes
+/// searched, as they were when it was read.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct Entry {
-    pub key: String,
+pub(crate) struct Snapshot {
     /// Every file read, the effect first, with its stamp.
     files: Vec<(PathBuf, Stamp)>,
     /// Every folder searched, with its stamp (`None`: it did not exist).
     dirs: Vec<(PathBuf, Option<Stamp>)>,
+}
+
+/// One effect's remembered key.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    pub key: String,
+    /// The effect file, absolute: the entry is this file's, not its name's.
+    source: PathBuf,
+    /// What the key was computed from.
+    read: Snapshot,
     /// What an `OUT_DIR` hit prints (the manifest's warnings).
     pub warnings: Vec<String>,
 }
@@ -92,14 +109,15 @@ pub(crate) struct Entry {
 impl Entry {
     /// The files read, the effect first.
     pub fn deps(&self) -> Vec<PathBuf> {
-        self.files.iter().map(|(p, _)| p.clone()).collect()
+        self.read.files.iter().map(|(p, _)| p.clone()).collect()
     }
 
     fn unchanged(&self) -> bool {
-        self.files
+        let read = &self.read;
+        read.files
             .iter()
             .all(|(p, s)| Stamp::of(p).as_ref() == Some(s))
-            && self.dirs.iter().all(|(p, s)| &Stamp::of(p) == s)
+            && read.dirs.iter().all(|(p, s)| &Stamp::of(p) == s)
     }
 }
 
@@ -107,6 +125,8 @@ impl Entry {
 struct Memo {
     schema: u32,
     key_base: String,
+    /// The crate root the entries are of.
+    root: PathBuf,
     effects: BTreeMap<String, Entry>,
 }
 
@@ -114,33 +134,43 @@ struct Memo {
 pub(crate) struct Stamps {
     path: PathBuf,
     key_base: String,
+    root: PathBuf,
     old: BTreeMap<String, Entry>,
     new: Mutex<BTreeMap<String, Entry>>,
 }
 
 impl Stamps {
-    /// The memo in `out_dir`, for a build whose key base is `key_base`; entries of another key
-    /// base are dropped.
-    pub fn load(out_dir: &Path, key_base: &blake3::Hasher) -> Stamps {
+    /// The memo in `out_dir`, for a build of the crate at `root` whose key base is `key_base`.
+    /// A memo of another key base or crate root is removed at once: this build is about to
+    /// overwrite the artifacts it describes, and if it is killed before it saves its own, a
+    /// later build of that root or key base must not take them for its own.
+    pub fn load(out_dir: &Path, key_base: &blake3::Hasher, root: &Path) -> Stamps {
         let path = out_dir.join(FILE_NAME);
         let key_base = key_base.clone().finalize().to_hex().to_string();
-        let old = std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Memo>(&b).ok())
-            .filter(|m| m.schema == SCHEMA && m.key_base == key_base)
-            .map(|m| m.effects)
-            .unwrap_or_default();
+        let memo = std::fs::read(&path).ok().map(|b| {
+            serde_json::from_slice::<Memo>(&b)
+                .ok()
+                .filter(|m| m.schema == SCHEMA && m.key_base == key_base && m.root == root)
+        });
+        if let Some(None) = memo {
+            let _ = std::fs::remove_file(&path);
+        }
+        let old = memo.flatten().map(|m| m.effects).unwrap_or_default();
         Stamps {
             path,
             key_base,
+            root: root.to_path_buf(),
             old,
             new: Mutex::new(BTreeMap::new()),
         }
     }
 
-    /// The remembered entry of `rel` when nothing it depends on has changed.
-    pub fn unchanged(&self, rel: &Path) -> Option<&Entry> {
-        self.old.get(&name(rel)).filter(|e| e.unchanged())
+    /// The remembered entry of the effect `source` (absolute) at `rel` when nothing it depends
+    /// on has changed.
+    pub fn unchanged(&self, rel: &Path, source: &Path) -> Option<&Entry> {
+        self.old
+            .get(&name(rel))
+            .filter(|e| e.source == source && e.unchanged())
     }
 
     /// Keeps `entry` (found unchanged) for the next build.
@@ -148,19 +178,23 @@ impl Stamps {
         self.lock().insert(name(rel), entry.clone());
     }
 
-    /// Remembers `key` for `rel`, computed from `files` (what the preprocessor read) with
-    /// `include_dirs` searched, unless a stamp is racy or a search cannot be described.
+    /// Remembers `key` for the effect `source` (absolute) at `rel`, computed from the read
+    /// `read` describes.
     pub fn remember(
         &self,
         rel: &Path,
+        source: &Path,
         key: &str,
-        files: &SourceFiles,
-        include_dirs: &[PathBuf],
+        read: &Snapshot,
         warnings: &[String],
     ) {
-        if let Some(entry) = entry(key, files, include_dirs, warnings) {
-            self.lock().insert(name(rel), entry);
-        }
+        let entry = Entry {
+            key: key.to_string(),
+            source: source.to_path_buf(),
+            read: read.clone(),
+            warnings: warnings.to_vec(),
+        };
+        self.lock().insert(name(rel), entry);
     }
 
     /// Writes this build's entries (only when they differ from what is there).
@@ -168,6 +202,7 @@ impl Stamps {
         let memo = Memo {
             schema: SCHEMA,
             key_base: self.key_base.clone(),
+            root: self.root.clone(),
             effects: std::mem::take(&mut *self.lock()),
         };
         if let Ok(bytes) = serde_json::to_vec(&memo) {
@@ -184,64 +219,67 @@ fn name(rel: &Path) -> String {
     rel.to_string_lossy().replace('\\', "/")
 }
 
-fn entry(
-    key: &str,
-    files: &SourceFiles,
-    include_dirs: &[PathBuf],
-    warnings: &[String],
-) -> Option<Entry> {
-    let now = SystemTime::now();
-    let mut stamped = Vec::new();
-    for (_, f) in files.iter() {
-        let stamp = Stamp::of(&f.path)?;
-        // Read before this stamp; if it also settled before it, the text read is what the
-        // stamp describes.
-        if !stamp.settled(now) {
-            return None;
+impl Snapshot {
+    /// The stamps of what `files` (one read's, begun at `read_started`) and the searches of
+    /// `include_dirs` depended on, taken right after that read; `None` when something changed
+    /// less than [`SETTLE`] before the read began or a search cannot be described.
+    pub fn after_read(
+        files: &SourceFiles,
+        include_dirs: &[PathBuf],
+        read_started: SystemTime,
+    ) -> Option<Snapshot> {
+        let mut stamped = Vec::new();
+        for (_, f) in files.iter() {
+            let stamp = Stamp::of(&f.path)?;
+            // Settled before the read began, and stamped after it: the text read is the one
+            // this stamp describes.
+            if !stamp.settled(read_started) {
+                return None;
+            }
+            stamped.push((f.path.clone(), stamp));
         }
-        stamped.push((f.path.clone(), stamp));
-    }
-    let mut roots: Vec<PathBuf> = files
-        .iter()
-        .filter_map(|(_, f)| f.path.parent().map(Path::to_path_buf))
-        .collect();
-    roots.extend(include_dirs.iter().cloned());
-    let mut dirs: Vec<PathBuf> = roots.clone();
-    for (_, f) in files.iter() {
-        for target in include_targets(&f.text)? {
-            let folders: Vec<&str> = target.split(['/', '\\']).collect();
-            let Some((_, folders)) = folders.split_last() else {
-                continue;
-            };
-            for root in &roots {
-                let mut dir = root.clone();
-                for part in folders.iter().filter(|p| !p.is_empty() && **p != ".") {
-                    if *part != ".." && !dir.join(part).is_dir() && case_variant_exists(&dir, part)
-                    {
-                        return None;
+        let mut roots: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|(_, f)| f.path.parent().map(Path::to_path_buf))
+            .collect();
+        roots.extend(include_dirs.iter().cloned());
+        let mut dirs: Vec<PathBuf> = roots.clone();
+        for (_, f) in files.iter() {
+            for target in include_targets(&f.text)? {
+                let folders: Vec<&str> = target.split(['/', '\\']).collect();
+                let Some((_, folders)) = folders.split_last() else {
+                    continue;
+                };
+                for root in &roots {
+                    let mut dir = root.clone();
+                    for part in folders.iter().filter(|p| !p.is_empty() && **p != ".") {
+                        if *part != ".."
+                            && !dir.join(part).is_dir()
+                            && case_variant_exists(&dir, part)
+                        {
+                            return None;
+                        }
+                        dir = dir.join(part);
+                        dirs.push(dir.clone());
                     }
-                    dir = dir.join(part);
-                    dirs.push(dir.clone());
                 }
             }
         }
-    }
-    dirs.sort();
-    dirs.dedup();
-    let mut stamped_dirs = Vec::with_capacity(dirs.len());
-    for d in dirs {
-        let stamp = Stamp::of(&d);
-        if stamp.as_ref().is_some_and(|s| !s.settled(now)) {
-            return None;
+        dirs.sort();
+        dirs.dedup();
+        let mut stamped_dirs = Vec::with_capacity(dirs.len());
+        for d in dirs {
+            let stamp = Stamp::of(&d);
+            if stamp.as_ref().is_some_and(|s| !s.settled(read_started)) {
+                return None;
+            }
+            stamped_dirs.push((d, stamp));
         }
-        stamped_dirs.push((d, stamp));
+        Some(Snapshot {
+            files: stamped,
+            dirs: stamped_dirs,
+        })
     }
-    Some(Entry {
-        key: key.to_string(),
-        files: stamped,
-        dirs: stamped_dirs,
-        warnings: warnings.to_vec(),
-    })
 }
 
 /// The paths of every `#include` line of `text`, taken or not; `None` when one is not a

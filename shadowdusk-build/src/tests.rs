@@ -7,6 +7,8 @@ use std::time::SystemTime;
 use super::*;
 use shadowdusk_compiler::artifact::Manifest;
 
+mod builder_id;
+
 const A: &str = "\
 // a.fx: a Nez-style pixel effect with a baked default.
 sampler s0;
@@ -516,7 +518,7 @@ fn mgfx_v11_is_an_option_that_recompiles_and_names_sources_and_entries() {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let v11 = ok(f
         .builder(&lines)
-        .mgfx_version(pipeline::MgfxVersion::V11)
+        .mgfx_version(MgfxVersion::V11)
         .try_compile());
     let a11 = v11.get("shaders/a.fx").expect("a");
     assert_eq!(
@@ -588,12 +590,13 @@ fn with_part(id: &str, name: &str, f: impl Fn(&str) -> String) -> String {
     changed
 }
 
-/// Each input of the code that compiles moves the key: the compiler's sources, the MGFX
-/// writer's, each resolved dependency version, and the DXC library's content hash.
+/// Each input of the code that compiles moves the key: the Builder's sources, the compiler's,
+/// the MGFX writer's, each pinned dependency version, and the DXC library's content hash.
 #[test]
 fn every_input_of_the_code_that_compiles_moves_the_key() {
     let id = shadowdusk_compiler::COMPILER_ID;
     let real = cache::Toolchain {
+        builder: cache::BUILDER_ID.to_string(),
         compiler: id.to_string(),
         dxc: format!("dxcompiler:{}:-spirv -WX", "ab".repeat(32)),
     };
@@ -607,24 +610,38 @@ fn every_input_of_the_code_that_compiles_moves_the_key() {
         ..real.clone()
     };
     let variants = [
+        (
+            "Builder sources",
+            cache::Toolchain {
+                builder: with_part(cache::BUILDER_ID, "sources", flip),
+                ..real.clone()
+            },
+        ),
+        (
+            "Builder version",
+            cache::Toolchain {
+                builder: with_part(cache::BUILDER_ID, "version", bump),
+                ..real.clone()
+            },
+        ),
         ("compiler sources", compiler(with_part(id, "sources", flip))),
         ("mgfx sources", compiler(with_part(id, "mgfx", flip))),
         (
             "hassle-rs version",
             compiler(with_part(id, "deps", |d| {
-                d.replace("hassle-rs 0.", "hassle-rs 9.")
+                d.replace("hassle-rs =0.", "hassle-rs =9.")
             })),
         ),
         (
             "spirv-cross2 version",
             compiler(with_part(id, "deps", |d| {
-                d.replace("spirv-cross2 ", "spirv-cross2 9")
+                d.replace("spirv-cross2 =", "spirv-cross2 =9")
             })),
         ),
         (
             "SPIRV-Cross (sys) version",
             compiler(with_part(id, "deps", |d| {
-                d.replace("spirv-cross-sys ", "spirv-cross-sys 9")
+                d.replace("spirv-cross-sys =", "spirv-cross-sys =9")
             })),
         ),
         ("compiler version", compiler(with_part(id, "version", bump))),
@@ -637,15 +654,8 @@ fn every_input_of_the_code_that_compiles_moves_the_key() {
         ),
     ];
     let key = |t: &cache::Toolchain| {
-        let base = cache::key_base(
-            t,
-            Target::OpenGL,
-            &[],
-            &[],
-            Path::new("/crate"),
-            false,
-            shadowdusk_compiler::pipeline::MgfxVersion::V10,
-        );
+        let options = options::for_build(Target::OpenGL, &[], &[], false, MgfxVersion::V10);
+        let base = cache::key_base(t, Target::OpenGL, &options, Path::new("/crate"));
         base.finalize().to_hex().to_string()
     };
     let mut seen = std::collections::BTreeMap::new();

@@ -93,7 +93,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        if let Err(e) = shadowdusk_compiler::artifact::write_atomic(out, &compiled.bytes) {
+        if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(out, &compiled.bytes) {
             eprintln!(
                 "{}: error SD0031: cannot write the output: {e}",
                 out.display()

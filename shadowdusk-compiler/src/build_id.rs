@@ -6,8 +6,8 @@
 //! - `sources`: a hash of this crate's sources, the pipeline and codegen (`build.rs`);
 //! - `mgfx`: [`shadowdusk_mgfx::SOURCE_ID`], the writer and register packing (a crate of its
 //!   own, whose files a published compiler cannot see, so it hashes itself);
-//! - `deps`: the versions Cargo resolved for hassle-rs and SPIRV-Cross (`build/locked.rs`;
-//!   `unresolved` when the build had no `Cargo.lock` to read).
+//! - `deps`: the versions of hassle-rs and SPIRV-Cross, which `Cargo.toml` requires exactly
+//!   (`build/pinned.rs`), so Cargo can resolve no other.
 //!
 //! The DXC library is not a build-time input: the Builder adds its content hash
 //! (`dxc::expected_version`) at run time. Joined at compile time (no allocation, still a `&str`).
@@ -71,17 +71,17 @@ const fn copy<const N: usize>(out: &mut [u8; N], mut at: usize, bytes: &[u8]) ->
 
 // The build script's own code, for the tests to recompute each part with.
 #[cfg(test)]
-#[path = "../build/locked.rs"]
-mod locked;
+#[path = "../build/pinned.rs"]
+mod pinned;
 #[cfg(test)]
 #[path = "../build/source_id.rs"]
 mod source_id;
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
-    use super::{locked, source_id};
+    use super::{pinned, source_id};
 
     fn part(name: &str) -> &'static str {
         super::PARTS
@@ -115,51 +115,62 @@ mod tests {
         assert_eq!(part("mgfx").len(), 64);
     }
 
-    /// `deps` names the versions this workspace's `Cargo.lock` resolved, read now.
+    /// `deps` names each pinned crate at the exact version `Cargo.toml` requires, read now, and
+    /// that is the version this workspace's `Cargo.lock` resolved.
     #[test]
-    fn deps_are_the_locked_versions() {
-        let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
-        let text = std::fs::read_to_string(&lock).expect("the workspace's Cargo.lock");
+    fn deps_are_the_exact_pins_cargo_resolved() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
         let deps = part("deps");
-        assert_eq!(deps, locked::versions(&text));
-        for name in locked::CRATES {
+        assert_eq!(deps, pinned::requirements(&manifest));
+        let lock = std::fs::read_to_string(root.join("../Cargo.lock")).expect("Cargo.lock");
+        for name in pinned::CRATES {
+            let req = pinned::requirement(&manifest, name).unwrap_or_default();
+            let version = req
+                .strip_prefix('=')
+                .unwrap_or_else(|| panic!("{name} is required as {req:?}, not exactly"));
+            assert!(deps.contains(&format!("{name} ={version}")), "{deps}");
+            let locked = locked_versions(&lock, name);
+            // Build metadata (`0.7.4+aa217ae`) plays no part in matching a requirement.
+            let same = |v: &String| v.split('+').next() == Some(version);
             assert!(
-                deps.contains(&format!("{name} ")),
-                "{name} missing from {deps}"
+                !locked.is_empty() && locked.iter().all(same),
+                "{name}: Cargo.lock has {locked:?}, Cargo.toml pins {version}"
             );
         }
     }
 
-    #[test]
-    fn a_lock_is_read_for_every_crate_named_and_only_a_lock_that_built_this_crate() {
-        let lock = "version = 4\n\n[[package]]\nname = \"hassle-rs\"\nversion = \"0.12.0\"\n\n\
-                    [[package]]\nname = \"serde\"\nversion = \"1.0.0\"\n\n\
-                    [[package]]\nname = \"spirv-cross2\"\nversion = \"0.7.2\"\n\n\
-                    [[package]]\nname = \"spirv-cross-sys\"\nversion = \"0.7.4+aa217ae\"\n\n\
-                    [[package]]\nname = \"shadowdusk-compiler\"\nversion = \"9.9.9\"\n";
-        assert_eq!(
-            locked::versions(lock),
-            "hassle-rs 0.12.0,spirv-cross-sys 0.7.4+aa217ae,spirv-cross2 0.7.2"
-        );
-        let bumped = lock.replace("0.12.0", "0.12.1");
-        assert_ne!(locked::versions(&bumped), locked::versions(lock));
+    /// Every version of `name` in a `Cargo.lock`.
+    fn locked_versions(lock: &str, name: &str) -> Vec<String> {
+        lock.split("[[package]]")
+            .filter(|block| block.lines().any(|l| l == format!("name = \"{name}\"")))
+            .filter_map(|block| {
+                let v = block.lines().find_map(|l| l.strip_prefix("version = "))?;
+                Some(v.trim_matches('"').to_string())
+            })
+            .collect()
+    }
 
-        let dir = std::env::temp_dir().join(format!("sd-build-id-{}", std::process::id()));
-        let nested: PathBuf = dir.join("target/debug/build/x/out");
-        std::fs::create_dir_all(&nested).unwrap();
-        std::fs::write(dir.join("Cargo.lock"), lock).unwrap();
-        let found = locked::find_lock(
-            std::slice::from_ref(&nested),
-            "shadowdusk-compiler",
-            "9.9.9",
+    /// Both ways a manifest spells a requirement: inline in the workspace, and as its own table
+    /// in the `Cargo.toml` that `cargo package` writes (what users build).
+    #[test]
+    fn pins_are_read_inline_and_from_a_packaged_manifest() {
+        let inline = "[package]\nname = \"x\"\n\n[dependencies]\n\
+                      hassle-rs = { version = \"=0.12.0\", optional = true }\n\
+                      spirv-cross2 = { version = \"=0.7.2\", default-features = false, features = [\"glsl\"] }\n\
+                      spirv-cross-sys = \"=0.7.4\"\n\n[dev-dependencies]\nhassle-rs = \"9\"\n";
+        let packaged = "[package]\nname = \"x\"\n\n[dependencies.hassle-rs]\nversion = \"=0.12.0\"\n\
+                        optional = true\n\n[dependencies.spirv-cross-sys]\nversion = \"=0.7.4\"\n\n\
+                        [dependencies.spirv-cross2]\nversion = \"=0.7.2\"\nfeatures = [\"glsl\"]\n\
+                        default-features = false\n\n[build-dependencies.spirv-cross2]\nversion = \"1\"\n";
+        let expected = "hassle-rs =0.12.0,spirv-cross-sys =0.7.4,spirv-cross2 =0.7.2";
+        assert_eq!(pinned::requirements(inline), expected);
+        assert_eq!(pinned::requirements(packaged), expected);
+        let bumped = inline.replace("=0.12.0", "=0.12.1");
+        assert_ne!(pinned::requirements(&bumped), expected);
+        assert_eq!(
+            pinned::requirements("[dependencies]\n"),
+            "hassle-rs unpinned,spirv-cross-sys unpinned,spirv-cross2 unpinned"
         );
-        assert_eq!(found.map(|(p, _)| p), Some(dir.join("Cargo.lock")));
-        let other = locked::find_lock(&[nested], "shadowdusk-compiler", "1.0.0");
-        assert!(
-            other.is_none_or(|(p, _)| p != dir.join("Cargo.lock")),
-            "a lock of another version"
-        );
-        assert_eq!(locked::lock_or_unresolved(None), "unresolved");
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -25,7 +25,7 @@
 //!
 //! All of that is the default feature `compile` (DXC through hassle-rs, SPIRV-Cross). Without
 //! it the crate is only what `include_effect!` needs to read the build script's artifacts
-//! ([`artifact`], [`paths`], [`reflect`], [`include_effect`]), which is how `shadowdusk-macros`
+//! ([`artifact`], [`reflect`], [`include_effect`]), which is how `shadowdusk-macros`
 //! depends on it unless its `in-process` feature is on.
 
 #![warn(missing_docs)]
@@ -51,7 +51,9 @@ stages!(cross, dialect, effect, layout, lower);
 pub mod artifact;
 mod build_id;
 pub mod include_effect;
-pub mod paths;
+mod paths;
+#[doc(hidden)]
+pub mod plumbing;
 pub mod reflect;
 
 // The compiler itself: the default feature `compile`.

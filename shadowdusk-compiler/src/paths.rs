@@ -1,5 +1,6 @@
-//! Lexical path arithmetic, the one home for it: normalising, the crate root, paths relative to it,
-//! and the portable spelling used in cache keys. Lexical on purpose: a file that does not exist yet keeps
+//! Lexical path arithmetic, the one home for it (`shadowdusk-build` takes it through
+//! [`crate::plumbing`]): normalising, the crate root, paths relative to it, and the portable
+//! spelling used in cache keys. Lexical on purpose: a file that does not exist yet keeps
 //! its spelling, and two checkouts of one crate at different places spell their files alike.
 
 use std::path::{Component, Path, PathBuf};

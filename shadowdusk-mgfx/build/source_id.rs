@@ -4,9 +4,10 @@
 //! shared build cache keyed on it is shared too.
 //!
 //! Each published crate carries its own copy of this file (a build script cannot reach another
-//! package's files): `shadowdusk-mgfx/build/source_id.rs` and
-//! `shadowdusk-compiler/build/source_id.rs` are identical, and each crate's tests compare its
-//! build-time hash with one recomputed from its files.
+//! package's files): `shadowdusk-mgfx/build/source_id.rs`,
+//! `shadowdusk-compiler/build/source_id.rs` and `shadowdusk-build/build/source_id.rs` are
+//! identical, and each crate's tests compare its build-time hash with one recomputed from its
+//! files.
 
 use std::path::{Path, PathBuf};
 

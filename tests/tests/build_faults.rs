@@ -6,7 +6,8 @@
 //! - two builds sharing one `SHADOWDUSK_CACHE_DIR` at once both succeed with identical,
 //!   valid outputs, and a third is served entirely from that cache;
 //! - a build killed while it writes (SIGKILL between a temporary file and its rename) leaves
-//!   nothing a later build or `include_effect!` trusts, and the next build is complete;
+//!   nothing a later build or `include_effect!` trusts, and the next build is complete; so does
+//!   one of another checkout sharing the `OUT_DIR`, for the first checkout's next build;
 //! - faults are one clear message and never a hang: DXC missing, an `OUT_DIR` that cannot be
 //!   written, an include folder that disappears in the middle of a build.
 
@@ -371,4 +372,67 @@ fn faults_are_one_clear_message_and_never_a_hang() {
     // The effects built before the fault read the vanished header: none of them is current
     // any more (currency is the contents of every file read, not times).
     assert!(trusted(&out).is_empty());
+}
+
+/// Two checkouts share an `OUT_DIR` (as cargo gives them when they share a target folder): the
+/// second one's build is killed half-way, having replaced some of the first one's artifacts
+/// with its own and remembered nothing. The first one's next build still gives exactly its
+/// own artifacts.
+#[test]
+fn another_checkouts_build_killed_half_way_leaves_nothing_served_to_the_first() {
+    if dxc().is_none() {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    include_fixture(&a);
+    include_fixture(&b);
+    let light = b.join("inc/light.fxh");
+    let header = std::fs::read_to_string(&light).expect("read");
+    std::fs::write(&light, header.replace("0.25", "0.75")).expect("write");
+    // Settled: the first build remembers its effects by their stamps.
+    std::thread::sleep(Duration::from_millis(2300));
+    let out = tmp.path().join("out");
+    let args = ["--dir", "shaders", "--include", "inc", "--jobs", "1"];
+    let built = run(sd_build(&a, &out, &args), "build of a");
+    assert!(built.status.success(), "{}", report(&built));
+
+    let mut child = sd_build(&b, &out, &args)
+        .env("SHADOWDUSK_TEST_WRITE_PAUSE_MS", "150")
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    let of_b = |out: &Path| {
+        walkdir::WalkDir::new(out)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter_map(|e| Manifest::load(e.path()))
+            .filter(|m| m.root == b)
+            .count()
+    };
+    while of_b(&out) < 2 || temporaries(&out).is_empty() {
+        assert!(start.elapsed() < HANG, "the paused build never wrote");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the build ended before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+
+    let again = run(sd_build(&a, &out, &args), "build of a after b's");
+    assert!(again.status.success(), "{}", report(&again));
+    let clean = tmp.path().join("clean");
+    let r = run(sd_build(&a, &clean, &args), "clean build of a");
+    assert!(r.status.success(), "{}", report(&r));
+    let (got, want) = (artifacts(&out), artifacts(&clean));
+    assert_eq!(got.len(), want.len());
+    for (name, bytes) in &want {
+        assert!(
+            got.get(name) == Some(bytes),
+            "{name} is not the first checkout's own; the build said:\n{}",
+            text(&again.stdout)
+        );
+    }
 }

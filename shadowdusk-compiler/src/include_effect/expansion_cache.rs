@@ -6,14 +6,15 @@
 //!
 //! An expansion is a function of: the code that compiles and generates it
 //! ([`crate::COMPILER_ID`]: the compiler's and the MGFX writer's sources, hassle-rs and
-//! SPIRV-Cross), the DXC library (its content hash and arguments, [`dxc::expected_version`],
+//! SPIRV-Cross), the DXC library (its content hash and arguments, [`dxc::expected_version`][crate::dxc::expected_version],
 //! known without loading DXC), the compile options, the module name and runtime path the
 //! invocation asks for, and the path and full text of every file the preprocessor reads. The
-//! key is the blake3 of exactly those, each length-prefixed, computed after running the
-//! preprocessor alone (an edit can add or remove an `#include`, or a new header can shadow an
-//! old one). Paths are absolute, not relative to the crate root as in the Builder's cache: the
-//! module holds them (`Effect::SOURCE` and `Effect::FILES_READ`, for hot reload), so another
-//! checkout's expansion differs and must be a miss.
+//! key is the blake3 of exactly those, each length-prefixed, computed from the preprocessor's
+//! one read of the files (an edit can add or remove an `#include`, or a new header can shadow
+//! an old one), the read a miss then compiles. Paths are absolute, not relative to the crate
+//! root as in the Builder's cache: the module holds them (`Effect::SOURCE` and
+//! `Effect::FILES_READ`, for hot reload), so another checkout's expansion differs and must be
+//! a miss.
 //!
 //! # Where hits come from
 //!
@@ -38,7 +39,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use crate::artifact::write_atomic;
-use crate::dxc;
 use crate::source::SourceFiles;
 
 /// Overrides the cache folder (default: the platform's cache folder +
@@ -113,10 +113,9 @@ pub(super) struct KeyInputs<'a> {
     pub crate_path: &'a str,
 }
 
-/// The key of an expansion whose preprocessor read `files`; `None` when DXC is unavailable
-/// (the compile then reports that).
-pub(super) fn key(inputs: &KeyInputs, files: &SourceFiles) -> Option<String> {
-    let dxc = dxc::expected_version().ok()?;
+/// The key of an expansion whose preprocessor read `files`, compiled by the DXC `dxc` names
+/// ([`dxc::expected_version`](crate::dxc::expected_version)).
+pub(super) fn key(inputs: &KeyInputs, dxc: &str, files: &SourceFiles) -> String {
     let mut h = blake3::Hasher::new();
     field(&mut h, b"shadowdusk include_effect in_process");
     field(&mut h, &SCHEMA.to_le_bytes());
@@ -130,7 +129,7 @@ pub(super) fn key(inputs: &KeyInputs, files: &SourceFiles) -> Option<String> {
         field(&mut h, f.path.as_os_str().as_encoded_bytes());
         field(&mut h, f.text.as_bytes());
     }
-    Some(h.finalize().to_hex().to_string())
+    h.finalize().to_hex().to_string()
 }
 
 /// The cache in one folder.

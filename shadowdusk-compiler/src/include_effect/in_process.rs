@@ -6,9 +6,12 @@
 //! content, and its `MGFX` is `include_bytes!` of the cached `.mgfx`. Without one (or when the
 //! folder cannot be written, or DXC's identity is unknown) `MGFX` is a byte string. A hit gives
 //! the tokens a miss gives; the expansion reports no warnings either way (a proc macro cannot),
-//! and errors are never cached.
+//! and errors are never cached. The effect's files are read once
+//! ([`pipeline::preprocess_file`]): the key is computed from those texts and a miss compiles
+//! them ([`pipeline::compile_preprocessed`]), so what is stored under a key is always that
+//! key's text, whenever a file is saved.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use quote::quote;
@@ -19,7 +22,6 @@ use crate::codegen::{self, CodegenOptions, MgfxSource};
 use crate::paths::normalize;
 use crate::pipeline::{self, CompileError};
 use crate::reflect::EffectReflection;
-use crate::source::SourceFiles;
 
 /// The module for the effect at `abs` (`shown` in messages), with the tracking constants inside.
 pub(super) fn expand(
@@ -42,22 +44,40 @@ pub(super) fn expand(
         module_name: &module_name,
         crate_path: &crate_path,
     };
+    // One read of the effect's files: the key, the compile and the tracked files all come from
+    // it, so a file saved in the meantime is never stored under another text's key.
+    let source = pipeline::preprocess_file(abs, &build.preprocess)
+        .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
+    let deps = source.deps().to_vec();
+    // Keyed by the DXC a compile would take (none when DXC is unavailable: the compile then
+    // says why, and nothing is cached).
+    let keyed_dxc = crate::dxc::expected_version().ok();
     let cached = env
         .expansion_cache
         .as_deref()
-        .and_then(|dir| Some((ExpansionCache { dir }, cache_key(abs, &inputs)?)));
-    if let Some((cache, (key, deps))) = &cached {
+        .zip(keyed_dxc.as_deref())
+        .map(|(dir, dxc)| {
+            let key = expansion_cache::key(&inputs, dxc, source.files());
+            (ExpansionCache { dir }, key)
+        });
+    if let Some((cache, key)) = &cached {
         if let Some(module) = cache.lookup(key).and_then(|e| e.code.parse().ok()) {
-            return Ok(append_to_module(module, tracking_items(abs, deps)));
+            return Ok(append_to_module(module, tracking_items(abs, &deps)));
         }
     }
 
-    let compiled = pipeline::compile_file(abs, &build)
+    let compiled = pipeline::compile_preprocessed(source, &build)
         .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
-    let stored = cached.as_ref().and_then(|(cache, (key, _))| {
-        let ok = cache.store_mgfx(key, &compiled.bytes).is_ok();
-        ok.then_some((cache, key))
-    });
+    // Stored only under the key of the DXC that compiled it (one replaced on disk since the key
+    // was made compiled this expansion: it is returned, not cached).
+    let same_dxc = compiled.dxc.is_none() || compiled.dxc == keyed_dxc;
+    let stored = cached
+        .as_ref()
+        .filter(|_| same_dxc)
+        .and_then(|(cache, key)| {
+            let ok = cache.store_mgfx(key, &compiled.bytes).is_ok();
+            ok.then_some((cache, key))
+        });
     let mgfx = match stored {
         Some((cache, key)) => MgfxSource::IncludeBytes(cache.mgfx_path(key)),
         None => MgfxSource::Bytes(compiled.bytes.clone()),
@@ -75,19 +95,7 @@ pub(super) fn expand(
     if let Some((cache, key)) = stored {
         cache.store_code(key, &module.to_string(), &compiled.bytes);
     }
-    Ok(append_to_module(
-        module,
-        tracking_items(abs, &compiled.deps),
-    ))
-}
-
-/// The cache key, from the preprocessor alone, and the files it read (for rebuild tracking on a
-/// hit); `None` when the preprocessor fails (the compile reports why) or DXC is unavailable.
-fn cache_key(abs: &Path, inputs: &KeyInputs) -> Option<(String, Vec<PathBuf>)> {
-    let mut files = SourceFiles::new();
-    let expanded =
-        crate::preprocess::preprocess(abs, None, &inputs.options.preprocess, &mut files).ok()?;
-    Some((expansion_cache::key(inputs, &files)?, expanded.deps))
+    Ok(append_to_module(module, tracking_items(abs, &deps)))
 }
 
 /// A shader error for `compile_error!`: [`crate::diag::render_located`] with paths relative to

@@ -81,6 +81,7 @@ impl Crate {
             format: artifact::FORMAT,
             source: src,
             relative: rel.to_path_buf(),
+            root: self.root.clone(),
             mgfx: paths.mgfx.clone(),
             cache_key: "test".to_string(),
             sources_hash: artifact::sources_hash(&c.reflection.files_read).unwrap(),

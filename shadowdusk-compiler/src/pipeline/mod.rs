@@ -124,7 +124,7 @@ impl std::error::Error for CompileError {}
 
 /// Compiles the effect file at `path`.
 pub fn compile_file(path: &Path, options: &Options) -> Result<Compiled, CompileError> {
-    compile(path, None, options)
+    compile_preprocessed(read(path, None, &options.preprocess)?, options)
 }
 
 /// Compiles effect source text; `path` names it in diagnostics and anchors relative includes.
@@ -133,22 +133,98 @@ pub fn compile_source(
     text: &str,
     options: &Options,
 ) -> Result<Compiled, CompileError> {
-    compile(path, Some(text), options)
+    compile_preprocessed(read(path, Some(text), &options.preprocess)?, options)
 }
 
-fn compile(path: &Path, text: Option<&str>, options: &Options) -> Result<Compiled, CompileError> {
-    let mut files = SourceFiles::new();
-    let mut timings = StageTimings::default();
+/// An effect whose files have been read and preprocessed, once: a cache key, the content hash
+/// an artifact records and the compile ([`compile_preprocessed`]) all take these texts, so a
+/// file saved while the effect waits or compiles is never taken for what was compiled.
+#[derive(Clone, Debug)]
+pub struct Preprocessed {
+    path: PathBuf,
+    options: preprocess::Options,
+    expanded: preprocess::Expanded,
+    files: SourceFiles,
+    time: std::time::Duration,
+}
 
+impl Preprocessed {
+    /// Every file read, the effect first, with the text read.
+    pub fn files(&self) -> &SourceFiles {
+        &self.files
+    }
+
+    /// Every file read, the effect first, in read order (`Expanded::deps`, what
+    /// `EffectReflection::files_read` will be).
+    pub fn deps(&self) -> &[PathBuf] {
+        &self.expanded.deps
+    }
+
+    /// [`crate::artifact::sources_hash`] of [`Self::deps`], from the texts read.
+    pub fn sources_hash(&self) -> String {
+        crate::artifact::hash_texts(self.expanded.deps.iter().map(|d| {
+            self.files
+                .find(d)
+                .map_or("", |id| self.files.get(id).text.as_str())
+        }))
+    }
+}
+
+/// Reads and preprocesses the effect at `path` with `options` (the first stage of
+/// [`compile_file`]); a failure carries the files read so far.
+pub fn preprocess_file(
+    path: &Path,
+    options: &preprocess::Options,
+) -> Result<Preprocessed, CompileError> {
+    read(path, None, options)
+}
+
+fn read(
+    path: &Path,
+    text: Option<&str>,
+    options: &preprocess::Options,
+) -> Result<Preprocessed, CompileError> {
+    let mut files = SourceFiles::new();
     let t = Instant::now();
-    let expanded = match preprocess::preprocess(path, text, &options.preprocess, &mut files) {
-        Ok(e) => e,
+    match preprocess::preprocess(path, text, options, &mut files) {
+        Ok(expanded) => Ok(Preprocessed {
+            path: path.to_path_buf(),
+            options: options.clone(),
+            expanded,
+            files,
+            time: t.elapsed(),
+        }),
         Err(d) => {
             let deps = files.iter().map(|(_, f)| f.path.clone()).collect();
-            return Err(CompileError::new(files, d, deps));
+            Err(CompileError::new(files, d, deps))
         }
+    }
+}
+
+/// Compiles an effect [`preprocess_file`] read, from the texts it read: nothing is read again.
+/// The effect was preprocessed with the options given to [`preprocess_file`], which must be
+/// `options.preprocess` (checked in debug builds).
+pub fn compile_preprocessed(
+    source: Preprocessed,
+    options: &Options,
+) -> Result<Compiled, CompileError> {
+    crate::plumbing::test_gate(crate::plumbing::COMPILE_GATE);
+    let Preprocessed {
+        path,
+        options: preprocessed_with,
+        expanded,
+        files,
+        time,
+    } = source;
+    debug_assert_eq!(
+        preprocessed_with, options.preprocess,
+        "compiled with other preprocessor options than it was read with"
+    );
+    let path = path.as_path();
+    let mut timings = StageTimings {
+        preprocess: time,
+        ..StageTimings::default()
     };
-    timings.preprocess = t.elapsed();
     let deps = expanded.deps.clone();
 
     let t = Instant::now();
