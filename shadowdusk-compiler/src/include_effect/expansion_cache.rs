@@ -6,8 +6,9 @@
 //!
 //! An expansion is a function of: the code that compiles and generates it
 //! ([`crate::COMPILER_ID`]: the compiler's and the MGFX writer's sources, hassle-rs and
-//! SPIRV-Cross), the DXC library (its content hash and arguments, [`dxc::expected_version`][crate::dxc::expected_version],
-//! known without loading DXC), the compile options, the module name and runtime path the
+//! SPIRV-Cross), the DXC library (its content hash and arguments,
+//! [`crate::dxc::expected_version`], known without loading DXC; an expansion compiled by
+//! another DXC, one replaced on disk meanwhile, is not stored), the compile options, the module name and runtime path the
 //! invocation asks for, and the path and full text of every file the preprocessor reads. The
 //! key is the blake3 of exactly those, each length-prefixed, computed from the preprocessor's
 //! one read of the files (an edit can add or remove an `#include`, or a new header can shadow
