@@ -32,56 +32,24 @@ use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
+use shadowdusk_compiler::plumbing::FileStamp;
 use shadowdusk_compiler::source::SourceFiles;
 
 /// Changes younger than this when a read began are not remembered.
 pub(crate) const SETTLE: Duration = Duration::from_secs(2);
 /// Bumped when the file's meaning changes.
-const SCHEMA: u32 = 2;
+const SCHEMA: u32 = 3;
 const FILE_NAME: &str = "shadowdusk-stamps.json";
 
-/// What must be unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamp {
-    len: u64,
-    modified_ns: u128,
-    /// Unix: status-change time and inode, which no tool sets back; zero elsewhere.
-    changed_ns: u128,
-    ino: u64,
+/// The stamp of `path`, `None` when it cannot be read (a folder that does not exist).
+fn stamp_of(path: &Path) -> Option<FileStamp> {
+    FileStamp::of(path).ok()
 }
 
-impl Stamp {
-    fn of(path: &Path) -> Option<Stamp> {
-        let m = std::fs::metadata(path).ok()?;
-        let ns = |t: SystemTime| {
-            t.duration_since(SystemTime::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        };
-        #[cfg(unix)]
-        let (changed_ns, ino) = {
-            use std::os::unix::fs::MetadataExt;
-            let secs = u128::try_from(m.ctime()).unwrap_or(0);
-            let nanos = u128::try_from(m.ctime_nsec()).unwrap_or(0);
-            (secs * 1_000_000_000 + nanos, m.ino())
-        };
-        #[cfg(not(unix))]
-        let (changed_ns, ino) = (0, 0);
-        Some(Stamp {
-            len: m.len(),
-            modified_ns: ns(m.modified().ok()?),
-            changed_ns,
-            ino,
-        })
-    }
-
-    /// Whether the last change is older than [`SETTLE`] before `read`.
-    fn settled(&self, read: SystemTime) -> bool {
-        let horizon = read
-            .checked_sub(SETTLE)
-            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        self.modified_ns.max(self.changed_ns) < horizon
-    }
+/// Whether the last change `stamp` records is older than [`SETTLE`] before `read`.
+fn settled(stamp: &FileStamp, read: SystemTime) -> bool {
+    read.checked_sub(SETTLE)
+        .is_some_and(|horizon| stamp.changed_before(horizon))
 }
 
 /// The stamps of one read of an effect's files: every file read and every folder its includes
@@ -89,9 +57,9 @@ impl Stamp {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Snapshot {
     /// Every file read, the effect first, with its stamp.
-    files: Vec<(PathBuf, Stamp)>,
+    files: Vec<(PathBuf, FileStamp)>,
     /// Every folder searched, with its stamp (`None`: it did not exist).
-    dirs: Vec<(PathBuf, Option<Stamp>)>,
+    dirs: Vec<(PathBuf, Option<FileStamp>)>,
 }
 
 /// One effect's remembered key.
@@ -116,8 +84,8 @@ impl Entry {
         let read = &self.read;
         read.files
             .iter()
-            .all(|(p, s)| Stamp::of(p).as_ref() == Some(s))
-            && read.dirs.iter().all(|(p, s)| &Stamp::of(p) == s)
+            .all(|(p, s)| stamp_of(p).as_ref() == Some(s))
+            && read.dirs.iter().all(|(p, s)| &stamp_of(p) == s)
     }
 }
 
@@ -230,10 +198,10 @@ impl Snapshot {
     ) -> Option<Snapshot> {
         let mut stamped = Vec::new();
         for (_, f) in files.iter() {
-            let stamp = Stamp::of(&f.path)?;
+            let stamp = stamp_of(&f.path)?;
             // Settled before the read began, and stamped after it: the text read is the one
             // this stamp describes.
-            if !stamp.settled(read_started) {
+            if !settled(&stamp, read_started) {
                 return None;
             }
             stamped.push((f.path.clone(), stamp));
@@ -269,8 +237,8 @@ impl Snapshot {
         dirs.dedup();
         let mut stamped_dirs = Vec::with_capacity(dirs.len());
         for d in dirs {
-            let stamp = Stamp::of(&d);
-            if stamp.as_ref().is_some_and(|s| !s.settled(read_started)) {
+            let stamp = stamp_of(&d);
+            if stamp.as_ref().is_some_and(|s| !settled(s, read_started)) {
                 return None;
             }
             stamped_dirs.push((d, stamp));
@@ -335,8 +303,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let f = dir.path().join("a.fx");
         std::fs::write(&f, "x").unwrap();
-        let s = Stamp::of(&f).unwrap();
-        assert!(!s.settled(SystemTime::now()));
-        assert!(s.settled(SystemTime::now() + SETTLE * 2));
+        let s = stamp_of(&f).unwrap();
+        assert!(!settled(&s, SystemTime::now()));
+        assert!(settled(&s, SystemTime::now() + SETTLE * 2));
     }
 }

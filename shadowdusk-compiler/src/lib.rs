@@ -50,6 +50,7 @@ stages!(cross, dialect, effect, layout, lower);
 // What `include_effect!` needs to read the build script's artifacts: always built.
 pub mod artifact;
 mod build_id;
+mod file_stamp;
 pub mod include_effect;
 mod paths;
 #[doc(hidden)]

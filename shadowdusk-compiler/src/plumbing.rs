@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub use crate::file_stamp::FileStamp;
 pub use crate::paths::{from_portable, normalize, portable, relative};
 
 /// Holds the compile of an effect after its files were read, before its first stage

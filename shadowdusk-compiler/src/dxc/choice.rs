@@ -4,7 +4,7 @@
 //!
 //! The decision follows `locate`'s order: the file `SHADOWDUSK_DXC` names, else the verified copy
 //! in the per-user cache, else the system loader's library (loaded here to learn which file it
-//! is), else a fetch into the cache. Found once, it is remembered with the file's [`Stamp`]
+//! is), else a fetch into the cache. Found once, it is remembered with the file's [`FileStamp`]
 //! (device, inode, size, modification and status-change times) and the settings that led to it.
 //! Every later use checks those with a few `stat`s: while they hold, the answer stands; when the
 //! file was replaced (a new DXC copied in place, a symlink pointed elsewhere, the cached copy
@@ -19,9 +19,10 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::identity::{self, Stamp};
+use super::identity;
 use super::locate::{self, Candidate};
 use super::{instance, pins, provision};
+use crate::file_stamp::FileStamp;
 
 /// The DXC library compiles use.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +33,7 @@ pub struct Choice {
     /// The file's SHA-256 (lowercase hex), or an `unidentified:` string no other run shares.
     pub sha256: String,
     /// The file as it was identified; `None` when there is no file to `stat`.
-    stamp: Option<Stamp>,
+    stamp: Option<FileStamp>,
     /// What led to this file.
     origin: Origin,
 }
@@ -57,7 +58,7 @@ impl Choice {
     /// Whether the file is still the one identified (same stamp).
     pub fn file_unchanged(&self) -> bool {
         match &self.stamp {
-            Some(s) => Stamp::of(&self.path).is_ok_and(|now| now == *s),
+            Some(s) => FileStamp::of(&self.path).is_ok_and(|now| now == *s),
             None => true,
         }
     }
@@ -168,12 +169,12 @@ fn system((path, sha256): (PathBuf, String)) -> Result<Choice, String> {
 
 /// The real path of `path`, its stamp, and its SHA-256 (remembered by the stamp in the per-user
 /// cache): the hash is of the file the stamp describes, as the stamp is the same before and after.
-pub fn identify(path: &Path) -> std::io::Result<(PathBuf, Stamp, String)> {
+pub fn identify(path: &Path) -> std::io::Result<(PathBuf, FileStamp, String)> {
     let real = std::fs::canonicalize(path)?;
     for _ in 0..3 {
-        let before = Stamp::of(&real)?;
+        let before = FileStamp::of(&real)?;
         let sha256 = identity::content_id(&real)?;
-        if Stamp::of(&real)? == before {
+        if FileStamp::of(&real)? == before {
             return Ok((real, before, sha256));
         }
     }

@@ -10,7 +10,7 @@
 //! and every build script run would pay it (a cached copy is verified against its pin, and
 //! `choice` identifies whichever file it picks). So the hash is
 //! remembered on disk, in `library-ids.json` in the per-user DXC cache, under the file's real
-//! path (symlinks resolved) and its [`Stamp`]: size and modification time, and on Unix also
+//! path (symlinks resolved) and its [`FileStamp`]: size and modification time, and on Unix also
 //! the device, inode and status-change time, which no tool can set back (a file rewritten to
 //! the same size with its old mtime restored still gets a new `ctime`). A stamp that differs in
 //! anything is a miss and the file is hashed again. The memo is best effort: a missing,
@@ -24,6 +24,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use crate::file_stamp::FileStamp;
 
 /// The memo's file name, in the per-user DXC cache folder.
 const MEMO_FILE: &str = "library-ids.json";
@@ -42,14 +44,14 @@ pub fn content_id(path: &Path) -> io::Result<String> {
 /// [`content_id`] with the memo at `memo`.
 pub(crate) fn content_id_with(memo: &Path, path: &Path) -> io::Result<String> {
     let real = std::fs::canonicalize(path)?;
-    let stamp = Stamp::of(&real)?;
+    let stamp = FileStamp::of(&real)?;
     let mut entries = read_memo(memo);
     if let Some(e) = entries.iter().find(|e| e.path == real && e.stamp == stamp) {
         return Ok(e.sha256.clone());
     }
     let sha256 = hash(&real)?;
     // A file changed while it was hashed gets no entry: the next run hashes it again.
-    if Stamp::of(&real)? == stamp {
+    if FileStamp::of(&real)? == stamp {
         entries.retain(|e| e.path != real);
         entries.insert(
             0,
@@ -69,47 +71,10 @@ fn hash(path: &Path) -> io::Result<String> {
     super::fetch::sha256_file(path).map_err(io::Error::other)
 }
 
-/// What must be unchanged for a remembered hash to stand (and for `choice` to keep a decision).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stamp {
-    len: u64,
-    /// Modification time, nanoseconds since the Unix epoch.
-    modified_ns: u128,
-    /// Unix: device, inode and status-change time (seconds, nanoseconds); zero elsewhere.
-    dev: u64,
-    ino: u64,
-    ctime: (i64, i64),
-}
-
-impl Stamp {
-    /// The stamp of the file at `path` (symlinks followed).
-    pub fn of(path: &Path) -> io::Result<Stamp> {
-        let m = std::fs::metadata(path)?;
-        let modified_ns = m
-            .modified()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        #[cfg(unix)]
-        let (dev, ino, ctime) = {
-            use std::os::unix::fs::MetadataExt;
-            (m.dev(), m.ino(), (m.ctime(), m.ctime_nsec()))
-        };
-        #[cfg(not(unix))]
-        let (dev, ino, ctime) = (0, 0, (0, 0));
-        Ok(Stamp {
-            len: m.len(),
-            modified_ns,
-            dev,
-            ino,
-            ctime,
-        })
-    }
-}
-
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
     path: PathBuf,
-    stamp: Stamp,
+    stamp: FileStamp,
     sha256: String,
 }
 
