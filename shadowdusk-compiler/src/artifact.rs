@@ -22,7 +22,7 @@ use crate::reflect::EffectReflection;
 /// Shared with the build script and the CLI through [`crate::plumbing`]; the compiler's own
 /// caches (expansions, DXC identities) write through them too.
 #[cfg(feature = "compile")]
-pub(crate) use crate::plumbing::{prune_pairs, write_atomic, write_atomic_with};
+pub(crate) use crate::plumbing::{prune_pairs, write_atomic};
 
 /// Folder under `OUT_DIR` holding every artifact.
 pub const DIR: &str = "shadowdusk";

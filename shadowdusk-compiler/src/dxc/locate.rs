@@ -9,7 +9,7 @@
 //! Input: the environment and the file system. Output: an ordered list of candidates. Nothing is
 //! loaded here; `super::choice` takes the first that is there.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::provision::{Cached, Provisioner};
 use super::LIBRARY_VAR as ENV_VAR;
@@ -74,12 +74,12 @@ pub fn mapped_file(name: &str) -> Option<PathBuf> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
     maps.lines()
         .filter_map(|l| l.split_whitespace().nth(5))
-        .map(Path::new)
+        .map(std::path::Path::new)
         .find(|p| {
             p.file_name()
                 .is_some_and(|f| is_versioned(&f.to_string_lossy(), name))
         })
-        .map(Path::to_path_buf)
+        .map(std::path::Path::to_path_buf)
 }
 
 /// Whether `file` is `name` or `name` with a version suffix (`.3.7`).

@@ -218,7 +218,7 @@ fn install(dir: &Path, name: &str) -> Result<PathBuf, String> {
         .create(dir)
         .map_err(|e| e.to_string())?;
     check_folders(dir)?;
-    crate::artifact::write_atomic_with(&path, EXECUTABLE, Some(0o755))
+    crate::plumbing::write_atomic_with(&path, EXECUTABLE, Some(0o755))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     check(&path)
 }
