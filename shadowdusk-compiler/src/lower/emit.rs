@@ -13,7 +13,7 @@ use super::intrinsics::{self, Piece};
 use super::sampler_locals::Locals;
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
-use crate::effect::Dim;
+use crate::effect::{Dim, ParsedEffect};
 use crate::source::{SourceMap, TextBuilder};
 
 /// Replacements of byte ranges (empty ranges are insertions), keyed by start.
@@ -198,6 +198,40 @@ pub fn find_calls(
         });
     }
     Ok(calls)
+}
+
+/// Every call of a function in `takers` (function name → per overload, its arity and what the
+/// caller needs of it), declarations left out: the called name's token index, the call's
+/// argument ranges, and the overload whose arity the call has.
+pub fn calls_of<'t, T>(
+    parsed: &ParsedEffect,
+    src: &str,
+    toks: &[Token],
+    takers: &'t BTreeMap<&str, Vec<(usize, T)>>,
+) -> Vec<(usize, Vec<Range<usize>>, &'t T)> {
+    let mut out = Vec::new();
+    if takers.is_empty() {
+        return out;
+    }
+    let declarations: Vec<usize> = parsed.ast.functions.iter().map(|f| f.range.start).collect();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != TokenKind::Ident || declarations.contains(&t.range.start) {
+            continue;
+        }
+        let Some(overloads) = takers.get(t.text(src)) else {
+            continue;
+        };
+        if toks.get(i + 1).map(|x| x.text(src)) != Some("(") {
+            continue;
+        }
+        let Some((args, _)) = split_args(src, toks, i + 1) else {
+            continue;
+        };
+        if let Some((_, which)) = overloads.iter().find(|(n, _)| *n == args.len()) {
+            out.push((i, args, which));
+        }
+    }
+    out
 }
 
 /// Splits the argument list whose `(` is `toks[open]` at depth-0 commas. Returns the byte

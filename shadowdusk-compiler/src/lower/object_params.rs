@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::emit::{split_args, Edits};
+use super::emit::{calls_of, Edits};
 use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::types::code_object;
 use crate::effect::{Param, ParsedEffect};
@@ -48,27 +48,9 @@ pub fn remove(parsed: &ParsedEffect, src: &str, toks: &[Token], edits: &mut Edit
             .or_default()
             .push((f.params.len(), gone));
     }
-    if takers.is_empty() {
-        return;
-    }
-    let declarations: Vec<usize> = parsed.ast.functions.iter().map(|f| f.range.start).collect();
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind != TokenKind::Ident || declarations.contains(&t.range.start) {
-            continue;
-        }
-        let Some(overloads) = takers.get(t.text(src)) else {
-            continue;
-        };
-        if toks.get(i + 1).map(|x| x.text(src)) != Some("(") {
-            continue;
-        }
-        let Some((args, _)) = split_args(src, toks, i + 1) else {
-            continue;
-        };
-        if let Some((_, gone)) = overloads.iter().find(|(n, _)| *n == args.len()) {
-            for r in deletions(&args, gone) {
-                blank(src, r, edits);
-            }
+    for (_, args, gone) in calls_of(parsed, src, toks, &takers) {
+        for r in deletions(&args, gone) {
+            blank(src, r, edits);
         }
     }
 }

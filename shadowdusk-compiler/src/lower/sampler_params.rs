@@ -16,12 +16,12 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::emit::{split_args, Edits, LegacyPair};
+use super::emit::{calls_of, Edits, LegacyPair};
 use super::intrinsics;
 use super::sampler_locals::Locals;
 use super::samplers::{lowered_type, SYNTH_PREFIX};
 use crate::diag::{Code, Diagnostic};
-use crate::effect::lexer::{Token, TokenKind};
+use crate::effect::lexer::Token;
 use crate::effect::types::legacy_sampler;
 use crate::effect::{Dim, ParsedEffect};
 use crate::source::SourceMap;
@@ -159,26 +159,8 @@ pub fn arguments(
         }
     }
     let mut out = Vec::new();
-    if takers.is_empty() {
-        return Ok(out);
-    }
-    let declarations: Vec<usize> = parsed.ast.functions.iter().map(|f| f.range.start).collect();
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind != TokenKind::Ident || declarations.contains(&t.range.start) {
-            continue;
-        }
-        let Some(overloads) = takers.get(t.text(src)) else {
-            continue;
-        };
-        if toks.get(i + 1).map(|x| x.text(src)) != Some("(") {
-            continue;
-        }
-        let Some((args, _)) = split_args(src, toks, i + 1) else {
-            continue;
-        };
-        let Some((_, positions)) = overloads.iter().find(|(n, _)| *n == args.len()) else {
-            continue;
-        };
+    for (i, args, positions) in calls_of(parsed, src, toks, &takers) {
+        let t = &toks[i];
         for &(k, dim) in positions {
             let arg = &args[k];
             let name = names.locals.resolve(src[arg.clone()].trim(), arg.start);
