@@ -83,7 +83,8 @@ fn check(c: &Compiled) -> Vec<String> {
         for &k in &gl.cbuffers {
             let b = &e.constant_buffers[k as usize];
             for x in &b.entries {
-                let name = e.parameters[x.parameter as usize].name.clone();
+                // WGSL names cannot hold `$` (an entry parameter fxc made an effect parameter).
+                let name = e.parameters[x.parameter as usize].name.trim_start_matches('$').to_string();
                 expected.insert(name, size + u32::from(x.offset));
             }
             size += u32::from(b.size);

@@ -43,11 +43,16 @@ pub(super) fn emit(words: &[u32]) -> Result<(String, String), WgslError> {
         .map_err(|e| WgslError::naga("validating the module", format!("{:?}", e.into_inner())))?;
     let text = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| WgslError::naga("writing WGSL", e.to_string()))?;
-    let entry = module
-        .entry_points
-        .first()
-        .map(|e| e.name.clone())
-        .ok_or_else(|| WgslError::internal("naga found no entry point".into()))?;
+    // The writer renames what WGSL reserves (`__` prefixes, keywords), so the entry point is
+    // named as the text names it: the function after the stage attribute.
+    let entry = text
+        .split("\n@")
+        .skip(1)
+        .find(|s| s.starts_with("vertex") || s.starts_with("fragment"))
+        .and_then(|s| s.split("fn ").nth(1))
+        .and_then(|s| s.split('(').next())
+        .map(|s| s.trim().to_string())
+        .ok_or_else(|| WgslError::internal("naga wrote no entry point".into()))?;
     Ok((format!("{DIRECTIVE}{text}"), entry))
 }
 

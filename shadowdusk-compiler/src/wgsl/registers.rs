@@ -223,18 +223,13 @@ pub(super) fn rewrite(
     }
     spv.insts = out;
     remove_blocks(spv, &blocks);
-    let at = spv
-        .insts
-        .iter()
-        .position(|i| i.op() == op::DECORATE)
-        .unwrap_or(0);
-    let names_at = spv.insts.iter().position(|i| i.op() == op::NAME).unwrap_or(at);
     let (names, decos): (Vec<Inst>, Vec<Inst>) = annotations
         .into_iter()
         .partition(|i| i.op() == op::NAME || i.op() == op::MEMBER_NAME);
-    let at = at.max(names_at);
+    let at = spv.annotations_at();
     spv.insts.splice(at..at, decos);
-    spv.insts.splice(names_at..names_at, names);
+    let at = spv.names_at();
+    spv.insts.splice(at..at, names);
     Ok(Registers { var: Some(var), size })
 }
 

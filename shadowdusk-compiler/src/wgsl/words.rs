@@ -170,12 +170,24 @@ impl Spv {
     pub(super) fn decorate(&mut self, id: u32, d: u32, values: &[u32]) {
         let mut ops = vec![id, d];
         ops.extend_from_slice(values);
-        let at = self
-            .insts
-            .iter()
-            .position(|i| i.op() == op::DECORATE)
-            .unwrap_or(0);
+        let at = self.annotations_at();
         self.insts.insert(at, Inst::new(op::DECORATE, &ops));
+    }
+
+    /// Where decorations go: with the others, else right before the first type.
+    pub(super) fn annotations_at(&self) -> usize {
+        self.insts
+            .iter()
+            .position(|i| matches!(i.op(), op::DECORATE | op::MEMBER_DECORATE | 19..=39))
+            .unwrap_or(self.insts.len())
+    }
+
+    /// Where debug names go: with the others, else where decorations go.
+    pub(super) fn names_at(&self) -> usize {
+        self.insts
+            .iter()
+            .position(|i| matches!(i.op(), op::NAME | op::MEMBER_NAME))
+            .unwrap_or_else(|| self.annotations_at())
     }
 
     fn declare(&mut self, op_code: u16, operands_after_result: &[u32]) -> u32 {
