@@ -191,3 +191,26 @@ fn every_corpus_effect_compiles_for_wgpu() {
 fn every_golden_parity_effect_compiles_for_wgpu() {
     assert_all("tests/golden_parity", 30);
 }
+
+#[test]
+fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip("wgpu_target", "DXC is not available (run `cargo xtask setup`)");
+        return;
+    }
+    let src = "float4x4 M;\n\
+               struct VsIn { float4 Pos : POSITION0; float4 Extra : TEXCOORD9; };\n\
+               float4 VS(VsIn v) : POSITION0 { return mul(v.Pos + v.Extra, M); }\n\
+               technique T { pass P { VertexShader = compile vs_3_0 VS(); } }\n";
+    let path = std::env::temp_dir().join("wgpu_sd0302.fx");
+    // GL takes it (MonoGame's vertex declarations can name TEXCOORD9).
+    shadowdusk_compiler::compile_source(&path, src, &Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let options = Options { wgpu: true, ..Options::default() };
+    let e = shadowdusk_compiler::compile_source(&path, src, &options).unwrap_err();
+    let d = &e.diagnostics.0[0];
+    assert_eq!(d.code, shadowdusk_compiler::diag::Code::SD0302, "{}", e.render(false));
+    assert!(d.message.contains("TEXCOORD9"), "{}", d.message);
+    let text = e.render(false);
+    assert!(text.contains("wgpu_sd0302.fx:2:"), "not at the declaration:\n{text}");
+}

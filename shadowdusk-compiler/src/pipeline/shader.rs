@@ -180,6 +180,11 @@ fn wgsl_diagnostic(
             })
         })
     });
+    let range = range.or_else(|| {
+        e.subject
+            .as_deref()
+            .and_then(|s| semantic_use(&parsed.stripped, s))
+    });
     let span = range.and_then(|r| expanded.map.span(r)).or(at);
     Diagnostic::error(e.code, lower::user_text(&e.message))
         .at_opt(span)
@@ -481,6 +486,25 @@ fn dialect_diagnostic(
         ))
         .with_help(e.help.clone())
         .into()
+}
+
+/// The first `: SEMANTIC` in the effect's text (a struct member's or a parameter's).
+fn semantic_use(text: &str, semantic: &str) -> Option<std::ops::Range<usize>> {
+    let lower = text.to_ascii_lowercase();
+    let want = semantic.to_ascii_lowercase();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut from = 0;
+    while let Some(k) = lower[from..].find(&want) {
+        let start = from + k;
+        let end = start + want.len();
+        from = end;
+        let after_ok = lower.as_bytes().get(end).is_none_or(|&b| !word(b));
+        let before = lower[..start].trim_end();
+        if after_ok && before.ends_with(':') {
+            return Some(start..end);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
