@@ -125,7 +125,7 @@ pub struct WgpuVarying {
 
 /// Why a shader has no wgpu translation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WgslError {
+pub(crate) struct WgslError {
     /// SD0300–SD0303.
     pub code: crate::diag::Code,
     /// The HLSL construct (a uniform, texture or semantic name) it is about, when one is.
@@ -183,7 +183,7 @@ impl WgslError {
 }
 
 /// What the GL path decided for a shader, which the wgpu translation follows.
-pub struct GlLayout<'a> {
+pub(crate) struct GlLayout<'a> {
     /// The register allocation.
     pub registers: &'a [crate::dialect::RegisterAlloc],
     /// The sampler slots.
@@ -192,7 +192,7 @@ pub struct GlLayout<'a> {
 
 /// Translates one shader's rewritten SPIR-V ([`crate::cross::rewritten`]) to WGSL.
 #[cfg(feature = "wgsl")]
-pub fn translate(
+pub(crate) fn translate(
     words: &[u32],
     stage: crate::lower::Stage,
     gl: &GlLayout<'_>,
