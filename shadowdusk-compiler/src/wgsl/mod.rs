@@ -136,6 +136,8 @@ pub(crate) struct WgslError {
     pub help: String,
 }
 
+// Without feature `wgsl` only the SD0304 error is made.
+#[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
 impl WgslError {
     fn unsupported(subject: &str, what: &str) -> WgslError {
         WgslError {
@@ -183,6 +185,7 @@ impl WgslError {
 }
 
 /// What the GL path decided for a shader, which the wgpu translation follows.
+#[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
 pub(crate) struct GlLayout<'a> {
     /// The register allocation.
     pub registers: &'a [crate::dialect::RegisterAlloc],
