@@ -5,7 +5,8 @@
 //! parameter values and texture: once by the GL runtime (`DynEffect`, the MGFX GLSL), once
 //! from our WGSL, which naga's WGSL front end reads and naga's GLSL back end writes for this
 //! context, fed the GL record's register image (`packing::cbuffer_image`) as its uniform buffer.
-//! The two images must agree within 2/255 per channel, and each must draw something.
+//! The two images must agree within 2/255 per channel; passes that leave the target clear are
+//! not counted, and at least 40 that draw must be compared.
 
 use std::path::{Path, PathBuf};
 
@@ -237,10 +238,11 @@ fn compare(h: &Headless, name: &str, c: Compiled, tex: &GlTexture) -> Result<Opt
             if max > TOLERANCE {
                 return Err(format!("{name} {}/{}: differs by {max}/255 at {at}", t.name, pass.name));
             }
-            if a.pixels().all(|p| p.0 == [0, 0, 0, 0]) {
-                return Err(format!("{name} {}/{}: draws nothing", t.name, pass.name));
+            // A pass whose states or values leave the target clear (a stencil-only pass, alpha 0)
+            // tells nothing apart; it is compared but not counted.
+            if a.pixels().any(|p| p.0 != [0, 0, 0, 0]) {
+                compared += 1;
             }
-            compared += 1;
         }
     }
     Ok((compared > 0).then_some(compared))
@@ -292,6 +294,6 @@ fn wgsl_pixels_match_the_gl_path() {
         }
     }
     eprintln!("wgpu pixels: {passes} passes of {effects} corpus effects and the shapes effect compared");
-    assert!(effects >= 10, "only {effects} corpus effects compared");
+    assert!(effects >= 10 && passes >= 40, "only {passes} passes of {effects} corpus effects compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -51,6 +51,9 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
             .strip_prefix(if v.output { "out.var." } else { "in.var." })
             .unwrap_or(&raw)
             .to_ascii_uppercase();
+        // `in.var.TEXCOORD0` would be `in_u002e_var_u002e_TEXCOORD0_` in WGSL.
+        let readable = format!("{}_{semantic}", if v.output { "out" } else { "in" });
+        spv.rename(v.id, &readable);
         let (usage, index) = crate::dialect::interface::split_semantic(&semantic);
         let usage = usage.to_string();
         let pointee = spv.def(v.ptr).and_then(|p| p.operand(2)).unwrap_or(0);

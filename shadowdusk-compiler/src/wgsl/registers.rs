@@ -135,7 +135,7 @@ pub(super) fn rewrite(
     for (k, (t, name)) in members.iter().enumerate() {
         annotations.push(Inst::new(op::MEMBER_DECORATE, &[st, k as u32, deco::OFFSET, offset]));
         let mut ops = vec![st, k as u32];
-        ops.extend(words_of(name));
+        ops.extend(super::words::string_words(name));
         annotations.push(Inst::new(op::MEMBER_NAME, &ops));
         let len = if *t == vec4 { 1 } else { array_len(spv, *t) };
         if *t != vec4 {
@@ -147,10 +147,10 @@ pub(super) fn rewrite(
     annotations.push(Inst::new(op::DECORATE, &[var, deco::DESCRIPTOR_SET, group]));
     annotations.push(Inst::new(op::DECORATE, &[var, deco::BINDING, 0]));
     let mut name = vec![var];
-    name.extend(words_of(&format!("{stage_prefix}_uniforms")));
+    name.extend(super::words::string_words(&format!("{stage_prefix}_uniforms")));
     annotations.push(Inst::new(op::NAME, &name));
     let mut tname = vec![st];
-    tname.extend(words_of(&format!("{stage_prefix}_registers")));
+    tname.extend(super::words::string_words(&format!("{stage_prefix}_registers")));
     annotations.push(Inst::new(op::NAME, &tname));
 
     // Reads of the old blocks, rebuilt from the new one.
@@ -231,18 +231,6 @@ pub(super) fn rewrite(
     let at = spv.names_at();
     spv.insts.splice(at..at, names);
     Ok(Registers { var: Some(var), size })
-}
-
-fn words_of(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.push(0);
-    while bytes.len() % 4 != 0 {
-        bytes.push(0);
-    }
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// The pointer operands of the instructions that could take a uniform pointer other than to

@@ -140,6 +140,7 @@ pub(super) fn bind(
         let (ptr, is_image) = vars[&orig];
         spv.undecorate(var, &[deco::BINDING, deco::DESCRIPTOR_SET]);
         let binding = if is_image { texture_binding(slot) } else { sampler_binding(slot) };
+        spv.rename(var, crate::lower::user_name(&names[&orig]));
         spv.decorate(var, deco::DESCRIPTOR_SET, &[group]);
         spv.decorate(var, deco::BINDING, &[binding]);
         let kind = if is_image {

@@ -130,6 +130,15 @@ impl Spv {
             .map(|i| string(&i.0[2..]))
     }
 
+    /// Gives `id` the debug name `name` (what naga names it in WGSL, where it can).
+    pub(super) fn rename(&mut self, id: u32, name: &str) {
+        self.insts.retain(|i| !(i.op() == op::NAME && i.operand(0) == Some(id)));
+        let mut ops = vec![id];
+        ops.extend(string_words(name));
+        let at = self.names_at();
+        self.insts.insert(at, Inst::new(op::NAME, &ops));
+    }
+
     pub(super) fn member_name(&self, ty: u32, member: u32) -> Option<String> {
         self.insts
             .iter()
@@ -273,6 +282,19 @@ impl Spv {
         let i = self.def(id)?;
         has_result_type(i.op()).then(|| i.0[1])
     }
+}
+
+/// `s` as a literal string's words (NUL-terminated, padded to a word).
+pub(super) fn string_words(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
+    }
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 /// A literal string's text (NUL-terminated, little-endian bytes in words).
