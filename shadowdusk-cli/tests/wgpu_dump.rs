@@ -50,7 +50,9 @@ fn dumped_wgsl_validates_as_printed() {
         let fx = root().join(name);
         let v = dump(&exe, &fx);
         for (i, s) in v["shaders"].as_array().unwrap().iter().enumerate() {
-            let wgsl = s["wgsl"].as_str().unwrap_or_else(|| panic!("{name}: shader {i} has no wgsl"));
+            let wgsl = s["wgsl"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{name}: shader {i} has no wgsl"));
             assert!(s["wgpu_bindings"].is_array() && s["wgpu_vertex_inputs"].is_array());
             let module = naga::front::wgsl::parse_str(wgsl)
                 .unwrap_or_else(|e| panic!("{name} shader {i}:\n{}", e.emit_to_string(wgsl)));
@@ -91,7 +93,11 @@ fn profile_wgpu_writes_the_wgpu_json() {
         .arg("/Profile:Wgpu")
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(v["format"], "shadowdusk-wgpu");
     let pass = &v["techniques"][0]["passes"][0];
@@ -109,7 +115,10 @@ fn profile_wgpu_writes_the_wgpu_json() {
             )
         })
         .collect();
-    assert_eq!(shape, [(1, 0, "uniform"), (1, 1, "texture"), (1, 2, "sampler")]);
+    assert_eq!(
+        shape,
+        [(1, 0, "uniform"), (1, 1, "texture"), (1, 2, "sampler")]
+    );
     assert_eq!(bindings[0]["kind"]["size"], 16);
     // A pixel-only pass: no vertex stage.
     assert!(pass["vertex"].is_null());

@@ -67,13 +67,20 @@ fn check(c: &Compiled) -> Vec<String> {
     };
     let e = &c.effect;
     if w.shaders.len() != e.shaders.len() {
-        return vec![format!("{} wgpu shaders for {} MGFX shaders", w.shaders.len(), e.shaders.len())];
+        return vec![format!(
+            "{} wgpu shaders for {} MGFX shaders",
+            w.shaders.len(),
+            e.shaders.len()
+        )];
     }
     for (i, (s, gl)) in w.shaders.iter().zip(&e.shaders).enumerate() {
         let module = match reparse(s) {
             Ok(m) => m,
             Err(err) => {
-                problems.push(format!("shader {i} ({}): WGSL does not validate:\n{err}\n{}", s.stage, s.wgsl));
+                problems.push(format!(
+                    "shader {i} ({}): WGSL does not validate:\n{err}\n{}",
+                    s.stage, s.wgsl
+                ));
                 continue;
             }
         };
@@ -84,14 +91,19 @@ fn check(c: &Compiled) -> Vec<String> {
             let b = &e.constant_buffers[k as usize];
             for x in &b.entries {
                 // WGSL names cannot hold `$` (an entry parameter fxc made an effect parameter).
-                let name = e.parameters[x.parameter as usize].name.trim_start_matches('$').to_string();
+                let name = e.parameters[x.parameter as usize]
+                    .name
+                    .trim_start_matches('$')
+                    .to_string();
                 expected.insert(name, size + u32::from(x.offset));
             }
             size += u32::from(b.size);
         }
         match uniform_layout(&module) {
             None if size == 0 => {}
-            None => problems.push(format!("shader {i}: no uniform buffer, GL record of {size} bytes")),
+            None => problems.push(format!(
+                "shader {i}: no uniform buffer, GL record of {size} bytes"
+            )),
             Some((members, span)) => {
                 if span != size || s.uniform_size != size {
                     problems.push(format!(
@@ -141,29 +153,42 @@ struct Tally {
 
 fn run(folder: &str) -> Option<Tally> {
     if !shadowdusk_compiler::dxc::available() {
-        shadowdusk_testkit::skip("wgpu_target", "DXC is not available (run `cargo xtask setup`)");
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
         return None;
     }
     let mut files = Vec::new();
     fx_files(&root().join(folder), &mut files);
-    let mut t = Tally { gl: 0, wgpu: 0, failures: Vec::new() };
+    let mut t = Tally {
+        gl: 0,
+        wgpu: 0,
+        failures: Vec::new(),
+    };
     for path in files {
         // Effects that are not for GL (include-only files, negative cases) are not counted.
         if compile_file(&path, &Options::default()).is_err() {
             continue;
         }
         t.gl += 1;
-        let options = Options { wgpu: true, ..Options::default() };
+        let options = Options {
+            wgpu: true,
+            ..Options::default()
+        };
         match compile_file(&path, &options) {
             Ok(c) => {
                 let problems = check(&c);
                 if problems.is_empty() {
                     t.wgpu += 1;
                 } else {
-                    t.failures.push(format!("{}:\n  {}", path.display(), problems.join("\n  ")));
+                    t.failures
+                        .push(format!("{}:\n  {}", path.display(), problems.join("\n  ")));
                 }
             }
-            Err(e) => t.failures.push(format!("{}:\n{}", path.display(), e.render(false))),
+            Err(e) => t
+                .failures
+                .push(format!("{}:\n{}", path.display(), e.render(false))),
         }
     }
     eprintln!("wgpu coverage of {folder}: {}/{}", t.wgpu, t.gl);
@@ -172,7 +197,11 @@ fn run(folder: &str) -> Option<Tally> {
 
 fn assert_all(folder: &str, at_least: usize) {
     let Some(t) = run(folder) else { return };
-    assert!(t.gl >= at_least, "only {} effects of {folder} compile for GL", t.gl);
+    assert!(
+        t.gl >= at_least,
+        "only {} effects of {folder} compile for GL",
+        t.gl
+    );
     assert!(
         t.failures.is_empty(),
         "{} of {} effects of {folder} fail for wgpu:\n{}",
@@ -195,7 +224,10 @@ fn every_golden_parity_effect_compiles_for_wgpu() {
 #[test]
 fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
     if !shadowdusk_compiler::dxc::available() {
-        shadowdusk_testkit::skip("wgpu_target", "DXC is not available (run `cargo xtask setup`)");
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
         return;
     }
     let src = "float4x4 M;\n\
@@ -206,11 +238,22 @@ fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
     // GL takes it (MonoGame's vertex declarations can name TEXCOORD9).
     shadowdusk_compiler::compile_source(&path, src, &Options::default())
         .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let options = Options { wgpu: true, ..Options::default() };
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
     let e = shadowdusk_compiler::compile_source(&path, src, &options).unwrap_err();
     let d = &e.diagnostics.0[0];
-    assert_eq!(d.code, shadowdusk_compiler::diag::Code::SD0302, "{}", e.render(false));
+    assert_eq!(
+        d.code,
+        shadowdusk_compiler::diag::Code::SD0302,
+        "{}",
+        e.render(false)
+    );
     assert!(d.message.contains("TEXCOORD9"), "{}", d.message);
     let text = e.render(false);
-    assert!(text.contains("wgpu_sd0302.fx:2:"), "not at the declaration:\n{text}");
+    assert!(
+        text.contains("wgpu_sd0302.fx:2:"),
+        "not at the declaration:\n{text}"
+    );
 }

@@ -69,7 +69,11 @@ fn root() -> PathBuf {
 }
 
 /// naga: WGSL → GLSL 3.30 for `stage`, and what it named the uniform block and samplers.
-fn glsl(wgsl: &str, stage: naga::ShaderStage, entry: &str) -> Result<(String, naga::back::glsl::ReflectionInfo), String> {
+fn glsl(
+    wgsl: &str,
+    stage: naga::ShaderStage,
+    entry: &str,
+) -> Result<(String, naga::back::glsl::ReflectionInfo), String> {
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
@@ -134,13 +138,20 @@ fn set_values(fx: &mut DynEffect, tex: &GlTexture) -> Result<(), String> {
     let params = fx.effect().parameters.clone();
     for (i, p) in params.iter().enumerate() {
         match (p.class, p.ty) {
-            (ParameterClass::Scalar | ParameterClass::Vector | ParameterClass::Matrix, ParameterType::Single) => {
+            (
+                ParameterClass::Scalar | ParameterClass::Vector | ParameterClass::Matrix,
+                ParameterType::Single,
+            ) => {
                 let n = p.elements.len().max(1) * usize::from(p.rows) * usize::from(p.columns);
-                let values: Vec<f32> = (0..n).map(|k| 0.15 + 0.7 * (((i * 7 + k * 3) % 11) as f32 / 10.0)).collect();
-                fx.set_values(i, &values).map_err(|e| format!("{}: {e}", p.name))?;
+                let values: Vec<f32> = (0..n)
+                    .map(|k| 0.15 + 0.7 * (((i * 7 + k * 3) % 11) as f32 / 10.0))
+                    .collect();
+                fx.set_values(i, &values)
+                    .map_err(|e| format!("{}: {e}", p.name))?;
             }
             (ParameterClass::Object, ParameterType::Texture | ParameterType::Texture2D) => {
-                fx.set_texture(i, Some(tex)).map_err(|e| format!("{}: {e}", p.name))?;
+                fx.set_texture(i, Some(tex))
+                    .map_err(|e| format!("{}: {e}", p.name))?;
             }
             _ => {}
         }
@@ -148,21 +159,41 @@ fn set_values(fx: &mut DynEffect, tex: &GlTexture) -> Result<(), String> {
     Ok(())
 }
 
-fn draw_gl(h: &Headless, fx: &mut DynEffect, technique: usize, pass: usize) -> Result<RgbaImage, String> {
+fn draw_gl(
+    h: &Headless,
+    fx: &mut DynEffect,
+    technique: usize,
+    pass: usize,
+) -> Result<RgbaImage, String> {
     h.clear([0, 0, 0, 0]);
     let p = fx.pass_at(technique, pass).map_err(|e| e.to_string())?;
-    let applied = fx.apply(p, &h.target(Orientation::Backbuffer)).map_err(|e| e.to_string())?;
+    let applied = fx
+        .apply(p, &h.target(Orientation::Backbuffer))
+        .map_err(|e| e.to_string())?;
     draw_sprite(
         h.ctx(),
         &applied,
-        &Sprite { x: 0.0, y: 0.0, width: SIZE as f32, height: SIZE as f32, color: [255; 4], uv: [[0.0, 0.0], [1.0, 1.0]], depth: 0.0 },
+        &Sprite {
+            x: 0.0,
+            y: 0.0,
+            width: SIZE as f32,
+            height: SIZE as f32,
+            color: [255; 4],
+            uv: [[0.0, 0.0], [1.0, 1.0]],
+            depth: 0.0,
+        },
     )?;
     Ok(h.read_rgba(Orientation::Backbuffer))
 }
 
 /// The pass's pixel shader from WGSL, with the same uniforms (the GL record's bytes) and
 /// textures (by sampler slot) the GL draw had; the pass's render states as the GL draw left them.
-fn draw_wgsl(h: &Headless, c: &Compiled, fx: &DynEffect, shader: usize) -> Result<RgbaImage, String> {
+fn draw_wgsl(
+    h: &Headless,
+    c: &Compiled,
+    fx: &DynEffect,
+    shader: usize,
+) -> Result<RgbaImage, String> {
     let w = &c.wgpu.as_ref().ok_or("no wgpu output")?.shaders[shader];
     let (vs, _) = glsl(QUAD, naga::ShaderStage::Vertex, "main")?;
     let (fs, reflection) = glsl(&w.wgsl, naga::ShaderStage::Fragment, &w.entry)?;
@@ -171,14 +202,19 @@ fn draw_wgsl(h: &Headless, c: &Compiled, fx: &DynEffect, shader: usize) -> Resul
     let model = fx.effect();
     let mut image = Vec::new();
     for &k in &model.shaders[shader].cbuffers {
-        image.extend(packing::cbuffer_image(&model.constant_buffers[usize::from(k)], &model.parameters).map_err(|e| format!("{e:?}"))?);
+        image.extend(
+            packing::cbuffer_image(&model.constant_buffers[usize::from(k)], &model.parameters)
+                .map_err(|e| format!("{e:?}"))?,
+        );
     }
     // SAFETY: plain GL calls on the current context; the buffer is deleted before returning.
     unsafe {
         gl.use_program(Some(p));
         let ubo = gl.create_buffer()?;
         if let Some(block) = reflection.uniforms.values().next() {
-            let index = gl.get_uniform_block_index(p, block).ok_or(format!("no block {block}"))?;
+            let index = gl
+                .get_uniform_block_index(p, block)
+                .ok_or(format!("no block {block}"))?;
             gl.uniform_block_binding(p, index, 0);
             gl.bind_buffer(glow::UNIFORM_BUFFER, Some(ubo));
             gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, &image, glow::STATIC_DRAW);
@@ -187,7 +223,11 @@ fn draw_wgsl(h: &Headless, c: &Compiled, fx: &DynEffect, shader: usize) -> Resul
         // naga combines each texture with its sampler; the texture's binding names its slot.
         let module = naga::front::wgsl::parse_str(&w.wgsl).map_err(|e| e.to_string())?;
         for (name, mapping) in &reflection.texture_mapping {
-            let binding = module.global_variables[mapping.texture].binding.as_ref().ok_or("unbound texture")?.binding;
+            let binding = module.global_variables[mapping.texture]
+                .binding
+                .as_ref()
+                .ok_or("unbound texture")?
+                .binding;
             let slot = (binding - 1) / 2;
             let loc = gl.get_uniform_location(p, name);
             gl.uniform_1_i32(loc.as_ref(), slot as i32);
@@ -208,7 +248,12 @@ fn largest_difference(a: &RgbaImage, b: &RgbaImage) -> (u8, String) {
     let mut at = String::new();
     for (x, y, p) in a.enumerate_pixels() {
         let q = b.get_pixel(x, y);
-        let d = p.0.iter().zip(q.0).map(|(u, v)| u.abs_diff(v)).max().unwrap_or(0);
+        let d =
+            p.0.iter()
+                .zip(q.0)
+                .map(|(u, v)| u.abs_diff(v))
+                .max()
+                .unwrap_or(0);
         if d > max {
             max = d;
             at = format!("({x},{y}): GL {:?}, WGSL {:?}", p.0, q.0);
@@ -218,9 +263,18 @@ fn largest_difference(a: &RgbaImage, b: &RgbaImage) -> (u8, String) {
 }
 
 /// Compares every pixel-only pass of `c`; `None` when it has none that qualify.
-fn compare(h: &Headless, name: &str, c: Compiled, tex: &GlTexture) -> Result<Option<usize>, String> {
+fn compare(
+    h: &Headless,
+    name: &str,
+    c: Compiled,
+    tex: &GlTexture,
+) -> Result<Option<usize>, String> {
     let e = c.effect.clone();
-    let only_2d = e.shaders.iter().all(|s| s.samplers.iter().all(|x| x.ty == shadowdusk::mgfx::SamplerType::Sampler2D));
+    let only_2d = e.shaders.iter().all(|s| {
+        s.samplers
+            .iter()
+            .all(|x| x.ty == shadowdusk::mgfx::SamplerType::Sampler2D)
+    });
     if !only_2d {
         return Ok(None);
     }
@@ -236,7 +290,10 @@ fn compare(h: &Headless, name: &str, c: Compiled, tex: &GlTexture) -> Result<Opt
             let b = draw_wgsl(h, &c, &fx, pass.pixel_shader as usize)?;
             let (max, at) = largest_difference(&a, &b);
             if max > TOLERANCE {
-                return Err(format!("{name} {}/{}: differs by {max}/255 at {at}", t.name, pass.name));
+                return Err(format!(
+                    "{name} {}/{}: differs by {max}/255 at {at}",
+                    t.name, pass.name
+                ));
             }
             // A pass whose states or values leave the target clear (a stencil-only pass, alpha 0)
             // tells nothing apart; it is compared but not counted.
@@ -255,7 +312,9 @@ fn wgsl_pixels_match_the_gl_path() {
         shadowdusk_tests::skip(TEST, "DXC is not available (run `cargo xtask setup`)");
         return;
     }
-    let Some(h) = Headless::or_skip(TEST, SIZE, SIZE) else { return };
+    let Some(h) = Headless::or_skip(TEST, SIZE, SIZE) else {
+        return;
+    };
     let texels: Vec<u8> = (0..16 * 16)
         .flat_map(|i| {
             let (x, y) = ((i % 16) as u8, (i / 16) as u8);
@@ -263,12 +322,19 @@ fn wgsl_pixels_match_the_gl_path() {
         })
         .collect();
     let tex = texture_2d(h.ctx(), 16, 16, &texels, Filter::Linear).unwrap();
-    let options = Options { wgpu: true, ..Options::default() };
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
     let mut failures = Vec::new();
     let mut passes = 0;
 
-    let shapes = compile_source(&std::env::temp_dir().join("wgpu_shapes.fx"), SHAPES, &options)
-        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let shapes = compile_source(
+        &std::env::temp_dir().join("wgpu_shapes.fx"),
+        SHAPES,
+        &options,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
     match compare(&h, "shapes", shapes, &tex) {
         Ok(Some(n)) => passes += n,
         Ok(None) => failures.push("shapes: nothing compared".to_string()),
@@ -282,7 +348,9 @@ fn wgsl_pixels_match_the_gl_path() {
     files.sort();
     let mut effects = 0;
     for f in files {
-        let Ok(c) = compile_file(&f, &options) else { continue };
+        let Ok(c) = compile_file(&f, &options) else {
+            continue;
+        };
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         match compare(&h, &name, c, &tex) {
             Ok(Some(n)) => {
@@ -293,7 +361,12 @@ fn wgsl_pixels_match_the_gl_path() {
             Err(e) => failures.push(e),
         }
     }
-    eprintln!("wgpu pixels: {passes} passes of {effects} corpus effects and the shapes effect compared");
-    assert!(effects >= 10 && passes >= 40, "only {passes} passes of {effects} corpus effects compared");
+    eprintln!(
+        "wgpu pixels: {passes} passes of {effects} corpus effects and the shapes effect compared"
+    );
+    assert!(
+        effects >= 10 && passes >= 40,
+        "only {passes} passes of {effects} corpus effects compared"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -169,7 +169,12 @@ fn wgpu_cost(files: &[PathBuf]) -> Result<(), String> {
         100.0 * share,
         ms(wgsl / files.len().max(1) as u32)
     );
-    crate::bench_targets::ratio("wgpu target: compile time with WGSL / GL alone", 1.0 + share, 1.25, false);
+    crate::bench_targets::ratio(
+        "wgpu target: compile time with WGSL / GL alone",
+        1.0 + share,
+        1.25,
+        false,
+    );
     Ok(())
 }
 

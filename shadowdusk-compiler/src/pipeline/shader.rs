@@ -102,8 +102,12 @@ pub fn compile(
         }
     }
     let t = Instant::now();
-    let cross = cross::rewritten(&spirv)
-        .and_then(|words| Ok((cross::to_glsl_with_registers(&words, job.stage, &explicit)?, words)));
+    let cross = cross::rewritten(&spirv).and_then(|words| {
+        Ok((
+            cross::to_glsl_with_registers(&words, job.stage, &explicit)?,
+            words,
+        ))
+    });
     timings.cross += t.elapsed();
     let (cross, words) = cross.map_err(|m| {
         Diagnostic::error(Code::SD0101, format!("{what}: {m}"))

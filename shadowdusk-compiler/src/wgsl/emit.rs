@@ -41,8 +41,9 @@ pub(super) fn emit(words: &[u32]) -> Result<(String, String), WgslError> {
     let info = validator()
         .validate(&module)
         .map_err(|e| WgslError::naga("validating the module", format!("{:?}", e.into_inner())))?;
-    let text = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| WgslError::naga("writing WGSL", e.to_string()))?;
+    let text =
+        naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| WgslError::naga("writing WGSL", e.to_string()))?;
     // The writer renames what WGSL reserves (`__` prefixes, keywords), so the entry point is
     // named as the text names it: the function after the stage attribute.
     let entry = text

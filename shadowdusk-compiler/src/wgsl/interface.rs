@@ -27,10 +27,19 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
     let vars: Vec<Var> = spv
         .insts
         .iter()
-        .filter(|i| i.op() == op::VARIABLE && matches!(i.operand(2), Some(storage::INPUT | storage::OUTPUT)))
-        .map(|i| Var { id: i.0[2], ptr: i.0[1], output: i.0[3] == storage::OUTPUT })
+        .filter(|i| {
+            i.op() == op::VARIABLE && matches!(i.operand(2), Some(storage::INPUT | storage::OUTPUT))
+        })
+        .map(|i| Var {
+            id: i.0[2],
+            ptr: i.0[1],
+            output: i.0[3] == storage::OUTPUT,
+        })
         .collect();
-    let mut result = Interface { inputs: Vec::new(), varyings: Vec::new() };
+    let mut result = Interface {
+        inputs: Vec::new(),
+        varyings: Vec::new(),
+    };
     let mut drop = Vec::new();
     for v in &vars {
         if let Some(b) = spv.decoration(v.id, deco::BUILTIN) {
@@ -91,7 +100,11 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
                 if components != 4 {
                     widen(spv, v, scalar, components)?;
                 }
-                result.varyings.push(WgpuVarying { semantic: format!("{usage}{index}"), location: l, flat });
+                result.varyings.push(WgpuVarying {
+                    semantic: format!("{usage}{index}"),
+                    location: l,
+                    flat,
+                });
                 l
             }
         };
@@ -132,7 +145,11 @@ fn format(spv: &Spv, scalar: u32, n: u32) -> String {
 
 /// Makes `v` four lanes wide; stores fill the missing lanes, loads take the first ones.
 fn widen(spv: &mut Spv, v: &Var, scalar: u32, n: u32) -> Result<(), WgslError> {
-    let class = if v.output { storage::OUTPUT } else { storage::INPUT };
+    let class = if v.output {
+        storage::OUTPUT
+    } else {
+        storage::INPUT
+    };
     let wide = spv.ty(op::TYPE_VECTOR, &[scalar, 4]);
     let ptr = spv.pointer(class, wide);
     let int = is_int(spv, scalar);
@@ -205,7 +222,11 @@ fn widen(spv: &mut Spv, v: &Var, scalar: u32, n: u32) -> Result<(), WgslError> {
     }
     spv.insts = out;
     // Declared after its new pointer type.
-    if let Some(at) = spv.insts.iter().position(|i| i.op() == op::VARIABLE && i.0[2] == v.id) {
+    if let Some(at) = spv
+        .insts
+        .iter()
+        .position(|i| i.op() == op::VARIABLE && i.0[2] == v.id)
+    {
         let var = spv.insts.remove(at);
         spv.global(var);
     }
@@ -226,7 +247,10 @@ fn make_private(spv: &mut Spv, id: u32) {
     let mut chain_types = Vec::new();
     for i in &spv.insts {
         if matches!(i.op(), op::ACCESS_CHAIN | op::IN_BOUNDS_ACCESS_CHAIN) && i.0[3] == id {
-            chain_types.push((i.0[2], spv.def(i.0[1]).and_then(|p| p.operand(2)).unwrap_or(0)));
+            chain_types.push((
+                i.0[2],
+                spv.def(i.0[1]).and_then(|p| p.operand(2)).unwrap_or(0),
+            ));
         }
     }
     let chain_ptrs: Vec<(u32, u32)> = chain_types
@@ -260,7 +284,11 @@ fn make_private(spv: &mut Spv, id: u32) {
     }
     spv.undecorate(id, &[deco::BUILTIN, deco::LOCATION]);
     // The private variable must be declared after its (possibly new) pointer type.
-    if let Some(at) = spv.insts.iter().position(|i| i.op() == op::VARIABLE && i.0[2] == id) {
+    if let Some(at) = spv
+        .insts
+        .iter()
+        .position(|i| i.op() == op::VARIABLE && i.0[2] == id)
+    {
         let var = spv.insts.remove(at);
         spv.global(var);
     }

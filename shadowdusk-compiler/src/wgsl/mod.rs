@@ -157,7 +157,11 @@ impl WgslError {
             subject: Some(semantic.to_string()),
             message: format!(
                 "semantic `{semantic}` has no {} location on wgpu",
-                if vertex_input { "vertex input" } else { "varying" }
+                if vertex_input {
+                    "vertex input"
+                } else {
+                    "varying"
+                }
             ),
             help: format!("use one of: {table}"),
         }
@@ -227,7 +231,10 @@ pub(crate) fn translate(
     if let Some(dir) = std::env::var_os("SHADOWDUSK_WGSL_DUMP") {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let n = std::fs::read_dir(&dir).map_or(0, |d| d.count());
-        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("{n:04}-{prefix}.spv")), bytes);
+        let _ = std::fs::write(
+            std::path::Path::new(&dir).join(format!("{n:04}-{prefix}.spv")),
+            bytes,
+        );
     }
     let (wgsl, entry) = emit::emit(&words)?;
     Ok(WgpuShader {

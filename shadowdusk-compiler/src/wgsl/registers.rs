@@ -52,12 +52,25 @@ impl Reg {
 #[derive(Clone, Debug)]
 enum Shape {
     Scalar,
-    Vector { n: u32 },
+    Vector {
+        n: u32,
+    },
     /// SPIR-V matrix of `cols` columns of `rows`; `row_major`: one register per SPIR-V row.
-    Matrix { cols: u32, rows: u32, col_ty: u32, row_major: bool },
+    Matrix {
+        cols: u32,
+        rows: u32,
+        col_ty: u32,
+        row_major: bool,
+    },
     /// Column `j` of a `RowMajor` matrix: lane `j` of `rows` registers.
-    RowColumn { j: Index, rows: u32 },
-    Array { elem: u32, elem_regs: u32 },
+    RowColumn {
+        j: Index,
+        rows: u32,
+    },
+    Array {
+        elem: u32,
+        elem_regs: u32,
+    },
 }
 
 /// A pointer into the registers, made by an access chain on a uniform block.
@@ -103,12 +116,18 @@ pub(super) fn rewrite(
         let Some(b) = blocks.iter().find(|b| b.instance == r.block) else {
             continue;
         };
-        let Some(old) = (0..).take(4096).find(|&m| spv.member_name(b.ty, m).as_deref() == Some(&r.name))
+        let Some(old) = (0..)
+            .take(4096)
+            .find(|&m| spv.member_name(b.ty, m).as_deref() == Some(&r.name))
         else {
             continue;
         };
         if r.base > next {
-            let t = if r.base - next == 1 { vec4 } else { spv.array(vec4, r.base - next) };
+            let t = if r.base - next == 1 {
+                vec4
+            } else {
+                spv.array(vec4, r.base - next)
+            };
             members.push((t, format!("_pad{pad}")));
             pad += 1;
         } else if r.base < next {
@@ -118,7 +137,11 @@ pub(super) fn rewrite(
             )));
         }
         let single = r.count == 1 && !is_array(spv, member_type(spv, b.ty, old));
-        let t = if single { vec4 } else { spv.array(vec4, r.count) };
+        let t = if single {
+            vec4
+        } else {
+            spv.array(vec4, r.count)
+        };
         placed.push((b.var, old, members.len() as u32, single));
         members.push((t, crate::lower::user_name(&r.name).to_string()));
         next = r.base + r.count;
@@ -133,7 +156,10 @@ pub(super) fn rewrite(
     let mut offset = 0;
     let mut annotations = Vec::new();
     for (k, (t, name)) in members.iter().enumerate() {
-        annotations.push(Inst::new(op::MEMBER_DECORATE, &[st, k as u32, deco::OFFSET, offset]));
+        annotations.push(Inst::new(
+            op::MEMBER_DECORATE,
+            &[st, k as u32, deco::OFFSET, offset],
+        ));
         let mut ops = vec![st, k as u32];
         ops.extend(super::words::string_words(name));
         annotations.push(Inst::new(op::MEMBER_NAME, &ops));
@@ -147,10 +173,14 @@ pub(super) fn rewrite(
     annotations.push(Inst::new(op::DECORATE, &[var, deco::DESCRIPTOR_SET, group]));
     annotations.push(Inst::new(op::DECORATE, &[var, deco::BINDING, 0]));
     let mut name = vec![var];
-    name.extend(super::words::string_words(&format!("{stage_prefix}_uniforms")));
+    name.extend(super::words::string_words(&format!(
+        "{stage_prefix}_uniforms"
+    )));
     annotations.push(Inst::new(op::NAME, &name));
     let mut tname = vec![st];
-    tname.extend(super::words::string_words(&format!("{stage_prefix}_registers")));
+    tname.extend(super::words::string_words(&format!(
+        "{stage_prefix}_registers"
+    )));
     annotations.push(Inst::new(op::NAME, &tname));
 
     // Reads of the old blocks, rebuilt from the new one.
@@ -166,7 +196,9 @@ pub(super) fn rewrite(
                 let indices: Vec<Index> = inst.0[4..].iter().map(|&i| index(spv, i)).collect();
                 let start = if let Some(b) = blocks.iter().find(|b| b.var == base) {
                     let Some(Index::Const(m)) = indices.first().copied() else {
-                        return Err(WgslError::internal("a uniform block indexed at run time".into()));
+                        return Err(WgslError::internal(
+                            "a uniform block indexed at run time".into(),
+                        ));
                     };
                     let name = spv.member_name(b.ty, m).unwrap_or_default();
                     let Some(&(_, _, new, single)) =
@@ -211,7 +243,9 @@ pub(super) fn rewrite(
                     .into_iter()
                     .find(|p| places.contains_key(p) || old_vars.contains(p))
                 {
-                    let name = places.get(&p).map_or("a uniform block", |pl| pl.name.as_str());
+                    let name = places
+                        .get(&p)
+                        .map_or("a uniform block", |pl| pl.name.as_str());
                     return Err(WgslError::unsupported(
                         name,
                         "uniform used other than by reading a value (passed as a pointer, copied whole)",
@@ -230,7 +264,10 @@ pub(super) fn rewrite(
     spv.insts.splice(at..at, decos);
     let at = spv.names_at();
     spv.insts.splice(at..at, names);
-    Ok(Registers { var: Some(var), size })
+    Ok(Registers {
+        var: Some(var),
+        size,
+    })
 }
 
 /// The pointer operands of the instructions that could take a uniform pointer other than to
@@ -274,7 +311,11 @@ fn remove_blocks(spv: &mut Spv, blocks: &[Block]) {
     let ptrs: Vec<u32> = spv
         .insts
         .iter()
-        .filter(|i| i.op() == op::TYPE_POINTER && i.operand(2).is_some_and(|t| blocks.iter().any(|b| b.ty == t)))
+        .filter(|i| {
+            i.op() == op::TYPE_POINTER
+                && i.operand(2)
+                    .is_some_and(|t| blocks.iter().any(|b| b.ty == t))
+        })
         .map(|i| i.0[1])
         .collect();
     gone.extend(&ptrs);
@@ -309,7 +350,8 @@ fn index(spv: &Spv, id: u32) -> Index {
 }
 
 fn is_float(spv: &Spv, ty: u32) -> bool {
-    spv.def(ty).is_some_and(|i| i.op() == op::TYPE_FLOAT && i.0[2] == 32)
+    spv.def(ty)
+        .is_some_and(|i| i.op() == op::TYPE_FLOAT && i.0[2] == 32)
 }
 
 fn shape(spv: &Spv, ty: u32, row_major: bool, name: &str) -> Result<Shape, WgslError> {
@@ -326,7 +368,12 @@ fn shape(spv: &Spv, ty: u32, row_major: bool, name: &str) -> Result<Shape, WgslE
             if !is_float(spv, col.0[2]) {
                 return Err(non_float());
             }
-            Shape::Matrix { cols: def.0[3], rows: col.0[3], col_ty, row_major }
+            Shape::Matrix {
+                cols: def.0[3],
+                rows: col.0[3],
+                col_ty,
+                row_major,
+            }
         }
         op::TYPE_ARRAY => {
             let elem = def.0[2];
@@ -340,7 +387,12 @@ fn shape(spv: &Spv, ty: u32, row_major: bool, name: &str) -> Result<Shape, WgslE
 fn regs_of(spv: &Spv, ty: u32, row_major: bool, name: &str) -> Result<u32, WgslError> {
     Ok(match shape(spv, ty, row_major, name)? {
         Shape::Scalar | Shape::Vector { .. } | Shape::RowColumn { .. } => 1,
-        Shape::Matrix { cols, rows, row_major, .. } => {
+        Shape::Matrix {
+            cols,
+            rows,
+            row_major,
+            ..
+        } => {
             if row_major {
                 rows
             } else {
@@ -357,11 +409,19 @@ fn step(spv: &Spv, mut p: Place, i: Index) -> Result<Place, WgslError> {
             p.reg = p.reg.plus(i, elem_regs);
             shape(spv, elem, p.row_major, &p.name)?
         }
-        Shape::Matrix { rows, row_major: false, .. } => {
+        Shape::Matrix {
+            rows,
+            row_major: false,
+            ..
+        } => {
             p.reg = p.reg.plus(i, 1);
             Shape::Vector { n: rows }
         }
-        Shape::Matrix { rows, row_major: true, .. } => Shape::RowColumn { j: i, rows },
+        Shape::Matrix {
+            rows,
+            row_major: true,
+            ..
+        } => Shape::RowColumn { j: i, rows },
         Shape::RowColumn { j, .. } => {
             p.reg = p.reg.plus(i, 1);
             p.lane = Some(j);
@@ -371,7 +431,12 @@ fn step(spv: &Spv, mut p: Place, i: Index) -> Result<Place, WgslError> {
             p.lane = Some(i);
             Shape::Scalar
         }
-        Shape::Scalar => return Err(WgslError::internal(format!("`{}` indexed past a scalar", p.name))),
+        Shape::Scalar => {
+            return Err(WgslError::internal(format!(
+                "`{}` indexed past a scalar",
+                p.name
+            )))
+        }
     };
     Ok(p)
 }
@@ -408,7 +473,12 @@ fn load(
                 shuffle(out, result_ty, result, v, *n);
             }
         }
-        Shape::Matrix { cols, rows, col_ty, row_major } => {
+        Shape::Matrix {
+            cols,
+            rows,
+            col_ty,
+            row_major,
+        } => {
             let (cols, rows, col_ty, row_major) = (*cols, *rows, *col_ty, *row_major);
             let mut columns = Vec::new();
             if row_major {
@@ -449,7 +519,14 @@ fn load(
         Shape::RowColumn { j, rows } => {
             let lanes: Vec<u32> = (0..*rows)
                 .map(|i| {
-                    let p = chain(spv, place, &place.reg.plus(Index::Const(i), 1), Some(*j), var, out);
+                    let p = chain(
+                        spv,
+                        place,
+                        &place.reg.plus(Index::Const(i), 1),
+                        Some(*j),
+                        var,
+                        out,
+                    );
                     let x = spv.id();
                     out.push(Inst::new(op::LOAD, &[float, x, p]));
                     x
@@ -497,7 +574,11 @@ fn chain(
     var: u32,
     out: &mut Vec<Inst>,
 ) -> u32 {
-    let pointee = if lane.is_some() { spv.float() } else { spv.vec4() };
+    let pointee = if lane.is_some() {
+        spv.float()
+    } else {
+        spv.vec4()
+    };
     let ptr = spv.pointer(storage::UNIFORM, pointee);
     let member = spv.int_const(place.member as i32);
     let mut ops = vec![ptr, 0, var, member];

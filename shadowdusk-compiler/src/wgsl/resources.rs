@@ -46,7 +46,10 @@ pub(super) fn bind(
     if vars.is_empty() {
         return Ok(Vec::new());
     }
-    let names: BTreeMap<u32, String> = vars.keys().map(|&v| (v, spv.name(v).unwrap_or_default())).collect();
+    let names: BTreeMap<u32, String> = vars
+        .keys()
+        .map(|&v| (v, spv.name(v).unwrap_or_default()))
+        .collect();
     let loads: BTreeMap<u32, u32> = spv
         .insts
         .iter()
@@ -79,7 +82,10 @@ pub(super) fn bind(
                     let target = *bound.entry((var, slot)).or_insert_with(|| {
                         if first_slot.contains_key(&var) {
                             let clone = spv.id();
-                            spv.global(Inst::new(op::VARIABLE, &[vars[&var].0, clone, storage::UNIFORM_CONSTANT]));
+                            spv.global(Inst::new(
+                                op::VARIABLE,
+                                &[vars[&var].0, clone, storage::UNIFORM_CONSTANT],
+                            ));
                             clone
                         } else {
                             first_slot.insert(var, slot);
@@ -87,7 +93,10 @@ pub(super) fn bind(
                         }
                     });
                     if target != var {
-                        let pointee = spv.def(vars[&var].0).and_then(|p| p.operand(2)).unwrap_or(0);
+                        let pointee = spv
+                            .def(vars[&var].0)
+                            .and_then(|p| p.operand(2))
+                            .unwrap_or(0);
                         let v = spv.id();
                         out.push(Inst::new(op::LOAD, &[pointee, v, target]));
                         inst.0[k] = v;
@@ -119,9 +128,14 @@ pub(super) fn bind(
                 first_slot.insert(var, d.slot);
                 bound.insert((var, d.slot), var);
             }
-            None if !spv.insts.iter().any(|i| i.op() == op::LOAD && i.0[3] == var) => {
+            None if !spv
+                .insts
+                .iter()
+                .any(|i| i.op() == op::LOAD && i.0[3] == var) =>
+            {
                 // Declared, never read: it is dropped, as naga would keep it unbound.
-                spv.insts.retain(|i| super::words::result_id(i) != Some(var));
+                spv.insts
+                    .retain(|i| super::words::result_id(i) != Some(var));
             }
             None => {
                 let mut e = WgslError::unsupported(
@@ -130,7 +144,9 @@ pub(super) fn bind(
                      the sampler they are sampled with)",
                 );
                 e.code = crate::diag::Code::SD0301;
-                e.help = "sample the texture with a sampler somewhere in the shader, so it has a slot".into();
+                e.help =
+                    "sample the texture with a sampler somewhere in the shader, so it has a slot"
+                        .into();
                 return Err(e);
             }
         }
@@ -139,7 +155,11 @@ pub(super) fn bind(
     for (&(orig, slot), &var) in &bound {
         let (ptr, is_image) = vars[&orig];
         spv.undecorate(var, &[deco::BINDING, deco::DESCRIPTOR_SET]);
-        let binding = if is_image { texture_binding(slot) } else { sampler_binding(slot) };
+        let binding = if is_image {
+            texture_binding(slot)
+        } else {
+            sampler_binding(slot)
+        };
         spv.rename(var, crate::lower::user_name(&names[&orig]));
         spv.decorate(var, deco::DESCRIPTOR_SET, &[group]);
         spv.decorate(var, deco::BINDING, &[binding]);

@@ -47,7 +47,13 @@ pub fn describe(vertex: bool) -> String {
     let table = if vertex { VERTEX_INPUTS } else { VARYINGS };
     table
         .iter()
-        .map(|(u, n, _)| if *n == 1 { format!("{u}0") } else { format!("{u}0–{u}{}", n - 1) })
+        .map(|(u, n, _)| {
+            if *n == 1 {
+                format!("{u}0")
+            } else {
+                format!("{u}0–{u}{}", n - 1)
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

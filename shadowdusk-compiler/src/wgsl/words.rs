@@ -120,7 +120,10 @@ impl Spv {
 
     /// The result id of instructions with one (by opcode: those here and types).
     pub(super) fn def(&self, id: u32) -> Option<&Inst> {
-        self.insts.iter().chain(&self.new_globals).find(|i| result_id(i) == Some(id))
+        self.insts
+            .iter()
+            .chain(&self.new_globals)
+            .find(|i| result_id(i) == Some(id))
     }
 
     pub(super) fn name(&self, id: u32) -> Option<String> {
@@ -132,7 +135,8 @@ impl Spv {
 
     /// Gives `id` the debug name `name` (what naga names it in WGSL, where it can).
     pub(super) fn rename(&mut self, id: u32, name: &str) {
-        self.insts.retain(|i| !(i.op() == op::NAME && i.operand(0) == Some(id)));
+        self.insts
+            .retain(|i| !(i.op() == op::NAME && i.operand(0) == Some(id)));
         let mut ops = vec![id];
         ops.extend(string_words(name));
         let at = self.names_at();
@@ -143,7 +147,9 @@ impl Spv {
         self.insts
             .iter()
             .find(|i| {
-                i.op() == op::MEMBER_NAME && i.operand(0) == Some(ty) && i.operand(1) == Some(member)
+                i.op() == op::MEMBER_NAME
+                    && i.operand(0) == Some(ty)
+                    && i.operand(1) == Some(member)
             })
             .map(|i| string(&i.0[3..]))
     }
@@ -225,7 +231,11 @@ impl Spv {
     /// when there is one, as SPIR-V allows one per non-aggregate type.
     pub(super) fn ty(&mut self, op_code: u16, operands: &[u32]) -> u32 {
         if op_code != op::TYPE_STRUCT && op_code != op::TYPE_ARRAY {
-            if let Some(i) = self.insts.iter().find(|i| i.op() == op_code && i.0[2..] == *operands) {
+            if let Some(i) = self
+                .insts
+                .iter()
+                .find(|i| i.op() == op_code && i.0[2..] == *operands)
+            {
                 return i.0[1];
             }
         }
@@ -249,7 +259,8 @@ impl Spv {
     pub(super) fn array(&mut self, elem: u32, len: u32) -> u32 {
         let n = self.int_const(len as i32);
         let id = self.id();
-        self.new_globals.push(Inst::new(op::TYPE_ARRAY, &[id, elem, n]));
+        self.new_globals
+            .push(Inst::new(op::TYPE_ARRAY, &[id, elem, n]));
         id
     }
     pub(super) fn new_struct(&mut self, members: &[u32]) -> u32 {
@@ -307,11 +318,13 @@ pub(super) fn string(words: &[u32]) -> String {
 /// Whether instructions of this opcode have a result type before their result id: every
 /// non-type, non-declaration instruction with a result, which is what the rewrites look up.
 fn has_result_type(op_code: u16) -> bool {
-    !matches!(op_code, 19..=39 | op::EXT_INST_IMPORT | op::STRING | op::NAME | op::MEMBER_NAME)
-        && !matches!(
-            op_code,
-            op::DECORATE | op::MEMBER_DECORATE | op::ENTRY_POINT | op::LINE | op::NO_LINE | 248
-        )
+    !matches!(
+        op_code,
+        19..=39 | op::EXT_INST_IMPORT | op::STRING | op::NAME | op::MEMBER_NAME
+    ) && !matches!(
+        op_code,
+        op::DECORATE | op::MEMBER_DECORATE | op::ENTRY_POINT | op::LINE | op::NO_LINE | 248
+    )
 }
 
 /// The result id of `i`, for the opcodes the rewrites ask about.
