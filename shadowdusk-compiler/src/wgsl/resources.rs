@@ -80,16 +80,20 @@ pub(super) fn bind(
                 })?;
                 for (k, var) in [(3usize, t), (4usize, s)] {
                     let target = *bound.entry((var, slot)).or_insert_with(|| {
-                        if first_slot.contains_key(&var) {
-                            let clone = spv.id();
-                            spv.global(Inst::new(
-                                op::VARIABLE,
-                                &[vars[&var].0, clone, storage::UNIFORM_CONSTANT],
-                            ));
-                            clone
-                        } else {
-                            first_slot.insert(var, slot);
-                            var
+                        // The first slot keeps the variable; another slot gets a copy.
+                        match first_slot.entry(var) {
+                            std::collections::btree_map::Entry::Vacant(e) => {
+                                e.insert(slot);
+                                var
+                            }
+                            std::collections::btree_map::Entry::Occupied(_) => {
+                                let clone = spv.id();
+                                spv.global(Inst::new(
+                                    op::VARIABLE,
+                                    &[vars[&var].0, clone, storage::UNIFORM_CONSTANT],
+                                ));
+                                clone
+                            }
                         }
                     });
                     if target != var {
