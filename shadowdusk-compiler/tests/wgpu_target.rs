@@ -257,3 +257,28 @@ fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
         "not at the declaration:\n{text}"
     );
 }
+
+#[test]
+fn the_same_effect_gives_the_same_wgsl() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    for name in [
+        "tests/golden_parity/SkinnedEffect.fx",
+        "tests/corpus/multi_texture_three.fx",
+    ] {
+        let path = root().join(name);
+        let a = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let b = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        assert_eq!(a.wgpu, b.wgpu, "{name}");
+        assert!(a.wgpu.is_some_and(|w| !w.shaders.is_empty()));
+    }
+}
