@@ -282,3 +282,53 @@ fn the_same_effect_gives_the_same_wgsl() {
         assert!(a.wgpu.is_some_and(|w| !w.shaders.is_empty()));
     }
 }
+
+#[test]
+fn states_wgpu_cannot_express_are_sd0305_warnings_at_the_state() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let src = "texture Tex;\n\
+               sampler2D S = sampler_state { Texture = <Tex>; AddressU = Border; BorderColor = 0x336699FF; MipMapLodBias = 0.5; };\n\
+               float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }\n\
+               technique T { pass P {\n\
+                 FillMode = WireFrame;\n\
+                 PixelShader = compile ps_2_0 PS(); } }\n";
+    let path = std::env::temp_dir().join("wgpu_sd0305.fx");
+    let gl = shadowdusk_compiler::compile_source(&path, src, &Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert!(
+        gl.warnings
+            .0
+            .iter()
+            .all(|w| w.code != shadowdusk_compiler::diag::Code::SD0305),
+        "a GL-only build warns about wgpu"
+    );
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let c = shadowdusk_compiler::compile_source(&path, src, &options)
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let text = shadowdusk_compiler::diag::render_plain(&c.files, &c.warnings.0, false);
+    let ours: Vec<_> = c
+        .warnings
+        .0
+        .iter()
+        .filter(|w| w.code == shadowdusk_compiler::diag::Code::SD0305)
+        .collect();
+    assert_eq!(ours.len(), 3, "{text}");
+    for (what, line) in [("border colours", 2), ("LOD bias", 2), ("wireframe", 5)] {
+        let w = ours
+            .iter()
+            .find(|w| w.message.contains(what))
+            .unwrap_or_else(|| panic!("no warning about {what}:\n{text}"));
+        let one =
+            shadowdusk_compiler::diag::render_plain(&c.files, std::slice::from_ref(*w), false);
+        assert!(one.contains(&format!("wgpu_sd0305.fx:{line}:")), "{one}");
+    }
+}

@@ -148,6 +148,8 @@ pub enum Code {
     SD0303,
     /// The wgpu target was asked of a compiler built without its feature `wgsl`.
     SD0304,
+    /// Warning: a render or sampler state wgpu cannot express as the effect says.
+    SD0305,
 }
 
 impl Code {
@@ -222,6 +224,7 @@ impl Code {
             SD0302 => "SD0302",
             SD0303 => "SD0303",
             SD0304 => "SD0304",
+            SD0305 => "SD0305",
         }
     }
 
@@ -287,6 +290,7 @@ impl Code {
         Code::SD0302,
         Code::SD0303,
         Code::SD0304,
+        Code::SD0305,
     ];
 }
 

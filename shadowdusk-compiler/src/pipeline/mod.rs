@@ -247,6 +247,11 @@ pub fn compile_preprocessed(
     let mut diags = Diagnostics::new();
     let mut warnings = expanded.warnings.clone();
     warnings.extend(parsed.warnings.clone());
+    if options.wgpu {
+        for w in crate::wgsl::states::warnings(&expanded, &parsed) {
+            warnings.push(w);
+        }
+    }
     let mut dxc = None;
     let mut wgpu = options.wgpu.then(crate::wgsl::WgpuEffect::default);
     for job in &plan.shaders {

@@ -22,6 +22,7 @@ mod interface;
 mod registers;
 #[cfg(feature = "wgsl")]
 mod resources;
+pub(crate) mod states;
 #[cfg(feature = "wgsl")]
 mod strip;
 #[cfg(feature = "wgsl")]
