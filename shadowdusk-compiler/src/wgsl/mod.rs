@@ -228,16 +228,7 @@ pub(crate) fn translate(
         );
     }
     let io = interface::assign(&mut spv, stage)?;
-    let words = spv.close();
-    if let Some(dir) = std::env::var_os("SHADOWDUSK_WGSL_DUMP") {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let n = std::fs::read_dir(&dir).map_or(0, |d| d.count());
-        let _ = std::fs::write(
-            std::path::Path::new(&dir).join(format!("{n:04}-{prefix}.spv")),
-            bytes,
-        );
-    }
-    let (wgsl, entry) = emit::emit(&words)?;
+    let (wgsl, entry) = emit::emit(&spv.close())?;
     Ok(WgpuShader {
         stage: match stage {
             Stage::Vertex => "vertex",
