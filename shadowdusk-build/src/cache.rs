@@ -122,6 +122,7 @@ pub(crate) fn key_base(
         mgfx_version,
         // Each effect's own: its relative path, in the key below.
         source_name: _,
+        wgpu,
     } = options;
     field(
         &mut h,
@@ -132,6 +133,7 @@ pub(crate) fn key_base(
         &[u8::from(*warnings_as_errors), u8::from(preprocess.debug)],
     );
     field(&mut h, format!("{mgfx_version:?}").as_bytes());
+    field(&mut h, &[u8::from(*wgpu)]);
     field(&mut h, &(preprocess.defines.len() as u64).to_le_bytes());
     for (name, value) in &preprocess.defines {
         field(&mut h, name.as_bytes());

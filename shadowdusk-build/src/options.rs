@@ -29,6 +29,8 @@ pub(crate) fn for_build(
         warnings_as_errors,
         mgfx_version,
         source_name: None,
+        // The Builder's wgpu switch is the runtime issue's; the field is here so the key has it.
+        wgpu: false,
     }
 }
 

@@ -11,7 +11,8 @@ usage: shadowdusk <SourceFile> <OutputFile> [options]
        shadowdusk setup      fetch DXC into the per-user cache if needed; print its path
 
 options (mgfxc-compatible):
-  /Profile:OpenGL       target platform (only OpenGL is supported)
+  /Profile:OpenGL       target platform: OpenGL (MGFX, the default) or Wgpu (WGSL as JSON,
+                        see the README's wgpu output; with --dump, a `wgsl` field per shader)
   /Defines:A;B=2        preprocessor defines, separated by ';'
   /I:<dir>              extra include directory (repeatable)
   /Debug                define DEBUG
@@ -31,6 +32,8 @@ pub struct Cli {
     pub pretty: bool,
     pub warnings_as_errors: bool,
     pub mgfx_version: pipeline::MgfxVersion,
+    /// `/Profile:Wgpu`: the output file is the wgpu JSON, and `--dump` adds the WGSL.
+    pub wgpu: bool,
 }
 
 pub enum Parsed {
@@ -89,6 +92,7 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
     let mut pretty = false;
     let mut warnings_as_errors = false;
     let mut mgfx_version = pipeline::MgfxVersion::V10;
+    let mut wgpu = false;
     if argv.is_empty() {
         return Ok(Parsed::Help);
     }
@@ -108,10 +112,17 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
         } else if lower == "/debug" {
             options.debug = true;
         } else if let Some(v) = strip_opt(a, "/profile:") {
-            if !v.eq_ignore_ascii_case("opengl") {
+            if v.eq_ignore_ascii_case("wgpu") {
+                wgpu = true;
+            } else if v.eq_ignore_ascii_case("opengl") {
+                wgpu = false;
+            } else {
                 return Err((
                     input_name.clone(),
-                    format!("profile `{v}` is not supported; ShadowDusk targets /Profile:OpenGL"),
+                    format!(
+                        "profile `{v}` is not supported; ShadowDusk targets /Profile:OpenGL and \
+                         /Profile:Wgpu"
+                    ),
                 ));
             }
         } else if let Some(v) = strip_opt(a, "/mgfxversion:") {
@@ -162,6 +173,7 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
         pretty,
         warnings_as_errors,
         mgfx_version,
+        wgpu,
     }))
 }
 

@@ -53,6 +53,7 @@ fn main() -> ExitCode {
         warnings_as_errors: cli.warnings_as_errors,
         mgfx_version: cli.mgfx_version,
         source_name: None,
+        wgpu: cli.wgpu,
     };
     let compiled = match pipeline::compile_file(&cli.input, &options) {
         Ok(c) => c,
@@ -93,7 +94,17 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(out, &compiled.bytes) {
+        let bytes = match dump::wgpu(&compiled) {
+            Some(v) => match serde_json::to_string_pretty(&v) {
+                Ok(s) => s.into_bytes(),
+                Err(e) => {
+                    eprintln!("error SD0031: cannot serialize the wgpu output: {e}");
+                    return ExitCode::from(1);
+                }
+            },
+            None => compiled.bytes.clone(),
+        };
+        if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(out, &bytes) {
             eprintln!(
                 "{}: error SD0031: cannot write the output: {e}",
                 out.display()

@@ -72,6 +72,8 @@ pub mod preprocess;
 pub mod source;
 #[cfg(feature = "watch")]
 pub mod watch;
+#[cfg(feature = "compile")]
+pub mod wgsl;
 
 #[cfg(feature = "compile")]
 pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVersion, Options};

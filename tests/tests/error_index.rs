@@ -12,9 +12,11 @@ use shadowdusk_compiler::pipeline::{compile_file, Options};
 /// instead of an effect: the input path, the command line, the output path and a missing DXC
 /// are outside the effect; SD0012 and SD0101 are internal checks no known effect reaches;
 /// SD0021 needs 32768 shaders; SD0104 is DXC crashing on an input no guard knows yet; SD0214
-/// guards a projected cube lookup the lowering never lets reach DXC.
+/// guards a projected cube lookup the lowering never lets reach DXC; SD0300–SD0304 are the wgpu
+/// target's, which a command line turns on (SD0302 and SD0305 are compiled in `wgpu_target.rs`).
 const NO_HLSL_EXAMPLE: &[&str] = &[
     "SD0005", "SD0030", "SD0031", "SD0021", "SD0012", "SD0101", "SD0103", "SD0104", "SD0214",
+    "SD0300", "SD0301", "SD0302", "SD0303", "SD0304", "SD0305",
 ];
 
 /// A line of an example naming the files it needs in its folder: `// Beside this file: a, b`.

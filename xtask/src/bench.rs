@@ -135,7 +135,47 @@ fn corpus(root: &Path) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    isolation_cost(&files, &options, sum[3], total)
+    isolation_cost(&files, &options, sum[3], total)?;
+    wgpu_cost(&files)
+}
+
+/// The corpus with the wgpu target on (`Options::wgpu`): what the WGSL translation (SPIR-V
+/// rewrites, naga parse + validate + write) adds per effect, against the GL compile of the same
+/// run (every other stage). Aim: under 25 % more.
+fn wgpu_cost(files: &[PathBuf]) -> Result<(), String> {
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let mut wgsl = Duration::ZERO;
+    let mut gl = Duration::ZERO;
+    for f in files {
+        compile_file(f, &options).map_err(|e| e.render(false))?;
+        let mut runs = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            let c = compile_file(f, &options).map_err(|e| e.render(false))?;
+            let total = t.elapsed();
+            runs.push((c.timings.wgsl, total.saturating_sub(c.timings.wgsl)));
+        }
+        wgsl += median(runs.iter().map(|r| r.0).collect());
+        gl += median(runs.iter().map(|r| r.1).collect());
+    }
+    let share = wgsl.as_secs_f64() / gl.as_secs_f64().max(1e-9);
+    println!(
+        "wgpu target (corpus sums): WGSL {} ms on top of the GL compile's {} ms ({:+.1}%), {} ms per effect",
+        ms(wgsl),
+        ms(gl),
+        100.0 * share,
+        ms(wgsl / files.len().max(1) as u32)
+    );
+    crate::bench_targets::ratio(
+        "wgpu target: compile time with WGSL / GL alone",
+        1.0 + share,
+        1.25,
+        false,
+    );
+    Ok(())
 }
 
 /// The corpus again with DXC in this process (`SHADOWDUSK_DXC_IN_PROCESS=1`) against the worker

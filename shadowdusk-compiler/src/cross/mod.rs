@@ -32,7 +32,7 @@
 mod integers;
 mod lanes;
 mod reflect;
-mod spirv;
+pub(crate) mod spirv;
 mod widen;
 
 use std::collections::BTreeMap;
@@ -156,25 +156,30 @@ pub struct StageVar {
 
 /// Translates SPIR-V to GLSL 1.10 and reflects what the dialect rewrite needs.
 pub fn to_glsl(spirv: &Spirv, stage: Stage) -> Result<CrossGlsl, String> {
-    to_glsl_with_registers(spirv, stage, &BTreeMap::new())
+    to_glsl_with_registers(&rewritten(spirv)?, stage, &BTreeMap::new())
 }
 
-/// [`to_glsl`], with the uniforms this stage gives an explicit `register(cN)` (by name): the
-/// register order fxc would use, which mgfxc's records follow.
+/// DXC's module after the three rewrites (`integers`, `widen`, `lanes`): what every target
+/// translates, SPIRV-Cross for OpenGL and naga for wgpu, so both compute the same thing.
+pub fn rewritten(spirv: &Spirv) -> Result<Vec<u32>, String> {
+    let integers = integers::lower(&spirv.words)?;
+    let words = integers.as_deref().unwrap_or(&spirv.words);
+    let widened = widen::widen(words);
+    let words = widened.as_deref().unwrap_or(words);
+    let split = lanes::split_dynamic_lanes(words);
+    Ok(split.unwrap_or_else(|| words.to_vec()))
+}
+
+/// [`to_glsl`] of a [`rewritten`] module, with the uniforms this stage gives an explicit
+/// `register(cN)` (by name): the register order fxc would use, which mgfxc's records follow.
 pub fn to_glsl_with_registers(
-    spirv: &Spirv,
+    words: &[u32],
     stage: Stage,
     explicit: &BTreeMap<String, u32>,
 ) -> Result<CrossGlsl, String> {
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
-    let integers = integers::lower(&spirv.words)?;
-    let words = integers.as_deref().unwrap_or(&spirv.words);
-    let widened = widen::widen(words);
-    let words = widened.as_deref().unwrap_or(words);
-    let split = lanes::split_dynamic_lanes(words);
-    let words = split.as_deref().unwrap_or(words);
     let mut c =
         Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c

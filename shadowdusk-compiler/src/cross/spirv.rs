@@ -3,21 +3,21 @@
 
 /// One instruction's words (the first holds word count and opcode).
 #[derive(Clone)]
-pub(super) struct Inst(pub(super) Vec<u32>);
+pub(crate) struct Inst(pub(crate) Vec<u32>);
 
 impl Inst {
-    pub(super) fn new(op: u16, operands: &[u32]) -> Inst {
+    pub(crate) fn new(op: u16, operands: &[u32]) -> Inst {
         let mut w = vec![((operands.len() as u32 + 1) << 16) | u32::from(op)];
         w.extend_from_slice(operands);
         Inst(w)
     }
-    pub(super) fn op(&self) -> u16 {
+    pub(crate) fn op(&self) -> u16 {
         (self.0[0] & 0xffff) as u16
     }
-    pub(super) fn set_op(&mut self, op: u16) {
+    pub(crate) fn set_op(&mut self, op: u16) {
         self.0[0] = (self.0[0] & 0xffff_0000) | u32::from(op);
     }
-    pub(super) fn operand(&self, i: usize) -> Option<u32> {
+    pub(crate) fn operand(&self, i: usize) -> Option<u32> {
         self.0.get(i + 1).copied()
     }
 }
@@ -25,7 +25,7 @@ impl Inst {
 /// The instructions after the five-word header; `None` for a module too short or with an
 /// instruction whose word count does not fit (the rewrites then leave the module alone, and
 /// SPIRV-Cross reports it).
-pub(super) fn instructions(words: &[u32]) -> Option<Vec<Inst>> {
+pub(crate) fn instructions(words: &[u32]) -> Option<Vec<Inst>> {
     if words.len() < 5 {
         return None;
     }
@@ -43,7 +43,7 @@ pub(super) fn instructions(words: &[u32]) -> Option<Vec<Inst>> {
 }
 
 /// `words`' header with the id bound `bound`, then `insts`.
-pub(super) fn module(words: &[u32], bound: u32, insts: impl IntoIterator<Item = Inst>) -> Vec<u32> {
+pub(crate) fn module(words: &[u32], bound: u32, insts: impl IntoIterator<Item = Inst>) -> Vec<u32> {
     let mut out = words[..5].to_vec();
     out[3] = bound;
     for x in insts {

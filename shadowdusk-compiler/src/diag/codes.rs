@@ -135,6 +135,21 @@ pub enum Code {
     SD0220,
     /// An integer bit operation (`&`, `|`, `^`, `~`, `<<`, `>>`), which Shader Model 2/3 lacks.
     SD0221,
+
+    // ---- wgpu target (WGSL) ----------------------------------------------------------------
+    /// A construct the wgpu target cannot express (a uniform used other than by reading it,
+    /// clip distances).
+    SD0300,
+    /// A texture read without a sampler slot, which the fixed binding rule cannot place.
+    SD0301,
+    /// A vertex input or varying semantic with no location in the wgpu tables.
+    SD0302,
+    /// naga refused the translated module (a ShadowDusk bug).
+    SD0303,
+    /// The wgpu target was asked of a compiler built without its feature `wgsl`.
+    SD0304,
+    /// Warning: a render or sampler state wgpu cannot express as the effect says.
+    SD0305,
 }
 
 impl Code {
@@ -142,7 +157,7 @@ impl Code {
     /// consistency check between stages (SD0012) or SPIRV-Cross refusing what DXC produced
     /// (SD0101). Valid HLSL must never reach one (`tests/tests/no_internal_errors.rs`).
     pub fn is_internal(self) -> bool {
-        matches!(self, Code::SD0012 | Code::SD0101)
+        matches!(self, Code::SD0012 | Code::SD0101 | Code::SD0303)
     }
 
     /// The printed form, e.g. `"SD0001"`.
@@ -204,6 +219,12 @@ impl Code {
             SD0219 => "SD0219",
             SD0220 => "SD0220",
             SD0221 => "SD0221",
+            SD0300 => "SD0300",
+            SD0301 => "SD0301",
+            SD0302 => "SD0302",
+            SD0303 => "SD0303",
+            SD0304 => "SD0304",
+            SD0305 => "SD0305",
         }
     }
 
@@ -264,6 +285,12 @@ impl Code {
         Code::SD0219,
         Code::SD0220,
         Code::SD0221,
+        Code::SD0300,
+        Code::SD0301,
+        Code::SD0302,
+        Code::SD0303,
+        Code::SD0304,
+        Code::SD0305,
     ];
 }
 

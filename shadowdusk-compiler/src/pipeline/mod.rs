@@ -30,6 +30,9 @@ pub struct Options {
     /// The effect's name in v11 shader records (mgfxc writes the path relative to the build);
     /// the path as given when `None`.
     pub source_name: Option<String>,
+    /// Also compile every shader for wgpu (WGSL through naga, [`Compiled::wgpu`]); needs the
+    /// crate's feature `wgsl`, else the compile fails with SD0304.
+    pub wgpu: bool,
 }
 
 /// The MGFX container version written.
@@ -60,6 +63,9 @@ pub struct StageTimings {
     pub rewrite: std::time::Duration,
     /// Layout + MGFX write.
     pub write: std::time::Duration,
+    /// The wgpu target: SPIR-V rewrites, naga parse, validation and WGSL write (zero when
+    /// [`Options::wgpu`] is off).
+    pub wgsl: std::time::Duration,
 }
 
 /// A successfully compiled effect.
@@ -82,6 +88,8 @@ pub struct Compiled {
     /// The DXC that compiled its shaders, as `dxc::expected_version` names a DXC (`None` when
     /// no shader needed one): a cache stores the effect only under this DXC's key.
     pub dxc: Option<String>,
+    /// The wgpu output, when [`Options::wgpu`] asked for it: one WGSL shader per MGFX shader.
+    pub wgpu: Option<crate::wgsl::WgpuEffect>,
 }
 
 /// A failed compile: the diagnostics plus the files needed to render them.
@@ -239,7 +247,13 @@ pub fn compile_preprocessed(
     let mut diags = Diagnostics::new();
     let mut warnings = expanded.warnings.clone();
     warnings.extend(parsed.warnings.clone());
+    if options.wgpu {
+        for w in crate::wgsl::states::warnings(&expanded, &parsed) {
+            warnings.push(w);
+        }
+    }
     let mut dxc = None;
+    let mut wgpu = options.wgpu.then(crate::wgsl::WgpuEffect::default);
     for job in &plan.shaders {
         match shader::compile(
             &expanded,
@@ -248,8 +262,14 @@ pub fn compile_preprocessed(
             &mut timings,
             &mut warnings,
             &mut dxc,
+            options.wgpu,
         ) {
-            Ok(s) => shaders.push(s),
+            Ok((s, w)) => {
+                shaders.push(s);
+                if let (Some(all), Some(w)) = (wgpu.as_mut(), w) {
+                    all.shaders.push(w);
+                }
+            }
             Err(d) => diags.extend(d),
         }
     }
@@ -327,5 +347,6 @@ pub fn compile_preprocessed(
         warnings,
         timings,
         dxc,
+        wgpu,
     })
 }

@@ -15,6 +15,7 @@ use crate::layout::{RegisterInput, SamplerInput, ShaderInput};
 use crate::lower::{self, Lowered, SamplerBinding, Stage};
 use crate::preprocess::Expanded;
 use crate::source::Span;
+use crate::wgsl::{WgpuShader, WgslError};
 
 /// Compiles one planned shader; its warnings are added to `warnings`, and the DXC that compiled
 /// it to `dxc` ([`note_dxc`]).
@@ -25,7 +26,8 @@ pub fn compile(
     timings: &mut StageTimings,
     warnings: &mut Diagnostics,
     dxc: &mut Option<String>,
-) -> Result<ShaderInput, Diagnostics> {
+    wgpu: bool,
+) -> Result<(ShaderInput, Option<WgpuShader>), Diagnostics> {
     let at = expanded.map.span(job.shader.range.clone());
     let what = format!(
         "{} shader `{}` ({})",
@@ -100,9 +102,14 @@ pub fn compile(
         }
     }
     let t = Instant::now();
-    let cross = cross::to_glsl_with_registers(&spirv, job.stage, &explicit);
+    let cross = cross::rewritten(&spirv).and_then(|words| {
+        Ok((
+            cross::to_glsl_with_registers(&words, job.stage, &explicit)?,
+            words,
+        ))
+    });
     timings.cross += t.elapsed();
-    let cross = cross.map_err(|m| {
+    let (cross, words) = cross.map_err(|m| {
         Diagnostic::error(Code::SD0101, format!("{what}: {m}"))
             .at_opt(at)
             .with_help("this is a ShadowDusk bug if DXC accepted the shader; please report it with the effect")
@@ -116,7 +123,78 @@ pub fn compile(
     let d = rewritten.map_err(|e| dialect_diagnostic(expanded, parsed, &e, at, &what))?;
     check_register_limit(expanded, parsed, &d, job, at, &what, warnings)?;
 
-    Ok(shader_input(job.stage, d, &lowered))
+    let wgsl = if wgpu {
+        let t = Instant::now();
+        let gl = crate::wgsl::GlLayout {
+            registers: &d.registers,
+            samplers: &d.samplers,
+        };
+        let w = translate(&words, job.stage, &gl);
+        timings.wgsl += t.elapsed();
+        Some(w.map_err(|e| wgsl_diagnostic(expanded, parsed, &e, at, &what))?)
+    } else {
+        None
+    };
+    Ok((shader_input(job.stage, d, &lowered), wgsl))
+}
+
+#[cfg(feature = "wgsl")]
+fn translate(
+    words: &[u32],
+    stage: Stage,
+    gl: &crate::wgsl::GlLayout<'_>,
+) -> Result<WgpuShader, WgslError> {
+    crate::wgsl::translate(words, stage, gl)
+}
+
+#[cfg(not(feature = "wgsl"))]
+fn translate(
+    _words: &[u32],
+    _stage: Stage,
+    _gl: &crate::wgsl::GlLayout<'_>,
+) -> Result<WgpuShader, WgslError> {
+    Err(WgslError {
+        code: Code::SD0304,
+        subject: None,
+        message: "the wgpu target needs shadowdusk-compiler's feature `wgsl`, which this build \
+                  does not have"
+            .into(),
+        help: "enable feature `wgsl` of shadowdusk-compiler (or shadowdusk-cli), or turn the \
+               wgpu target off"
+            .into(),
+    })
+}
+
+/// A wgpu-target error at the declaration it names (a uniform, texture or semantic), else at
+/// the `compile` statement.
+fn wgsl_diagnostic(
+    expanded: &Expanded,
+    parsed: &ParsedEffect,
+    e: &WgslError,
+    at: Option<Span>,
+    what: &str,
+) -> Diagnostics {
+    let ast = &parsed.ast;
+    let range = e.subject.as_deref().and_then(|s| {
+        let s = lower::user_name(s);
+        ast.declaration(s).or_else(|| {
+            ast.functions.iter().flat_map(|f| &f.params).find_map(|p| {
+                let sem = p.semantic.as_deref().unwrap_or("");
+                (p.name == s || sem.eq_ignore_ascii_case(s)).then(|| p.range.clone())
+            })
+        })
+    });
+    let range = range.or_else(|| {
+        e.subject
+            .as_deref()
+            .and_then(|s| semantic_use(&parsed.stripped, s))
+    });
+    let span = range.and_then(|r| expanded.map.span(r)).or(at);
+    Diagnostic::error(e.code, lower::user_text(&e.message))
+        .at_opt(span)
+        .with_note(format!("while translating {what} for wgpu (WGSL)"))
+        .with_help(e.help.clone())
+        .into()
 }
 
 /// Adds `used` to the DXC identity of an effect's shaders (`Compiled::dxc`): the one DXC that
@@ -412,6 +490,25 @@ fn dialect_diagnostic(
         ))
         .with_help(e.help.clone())
         .into()
+}
+
+/// The first `: SEMANTIC` in the effect's text (a struct member's or a parameter's).
+fn semantic_use(text: &str, semantic: &str) -> Option<std::ops::Range<usize>> {
+    let lower = text.to_ascii_lowercase();
+    let want = semantic.to_ascii_lowercase();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut from = 0;
+    while let Some(k) = lower[from..].find(&want) {
+        let start = from + k;
+        let end = start + want.len();
+        from = end;
+        let after_ok = lower.as_bytes().get(end).is_none_or(|&b| !word(b));
+        let before = lower[..start].trim_end();
+        if after_ok && before.ends_with(':') {
+            return Some(start..end);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

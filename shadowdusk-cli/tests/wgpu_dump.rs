@@ -1,0 +1,125 @@
+//! `shadowdusk x.fx --dump /Profile:Wgpu` prints WGSL that naga's WGSL front end reads and
+//! validates, as it is, with every flag (and, where naga's own command line is installed, that
+//! the `naga` command accepts); `/Profile:Wgpu` with an output file writes the documented JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn dump(exe: &Path, fx: &Path) -> serde_json::Value {
+    let run = Command::new(exe)
+        .arg(fx)
+        .args(["--dump", "/Profile:Wgpu"])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}: {}",
+        fx.display(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice(&run.stdout).unwrap()
+}
+
+#[test]
+fn dumped_wgsl_validates_as_printed() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "dumped_wgsl_validates_as_printed",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_shadowdusk"));
+    let naga_cli = Command::new("naga").arg("--version").output().is_ok();
+    let scratch = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for name in [
+        "tests/corpus/nez_sepia.fx",
+        "tests/corpus/skinned_bones.fx",
+        "tests/corpus/matrix_2x2_3x3.fx",
+        "tests/corpus/multi_texture_three.fx",
+        "tests/golden_parity/SkinnedEffect.fx",
+        "tests/golden_parity/BasicEffect.fx",
+    ] {
+        let fx = root().join(name);
+        let v = dump(&exe, &fx);
+        for (i, s) in v["shaders"].as_array().unwrap().iter().enumerate() {
+            let wgsl = s["wgsl"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{name}: shader {i} has no wgsl"));
+            assert!(s["wgpu_bindings"].is_array() && s["wgpu_vertex_inputs"].is_array());
+            let module = naga::front::wgsl::parse_str(wgsl)
+                .unwrap_or_else(|e| panic!("{name} shader {i}:\n{}", e.emit_to_string(wgsl)));
+            Validator::new(ValidationFlags::all(), Capabilities::empty())
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{name} shader {i}:\n{}", e.emit_to_string(wgsl)));
+            if naga_cli {
+                let f = scratch.path().join(format!("{checked}.wgsl"));
+                std::fs::write(&f, wgsl).unwrap();
+                let run = Command::new("naga").arg(&f).output().unwrap();
+                assert!(
+                    run.status.success(),
+                    "naga rejects {name} shader {i}: {}",
+                    String::from_utf8_lossy(&run.stderr)
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} shaders dumped");
+}
+
+#[test]
+fn profile_wgpu_writes_the_wgpu_json() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "profile_wgpu_writes_the_wgpu_json",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_shadowdusk"));
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("sepia.json");
+    let run = Command::new(&exe)
+        .arg(root().join("tests/corpus/nez_sepia.fx"))
+        .arg(&out)
+        .arg("/Profile:Wgpu")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["format"], "shadowdusk-wgpu");
+    let pass = &v["techniques"][0]["passes"][0];
+    let pixel = &pass["pixel"];
+    assert!(pixel["wgsl"].as_str().unwrap().contains("@fragment"));
+    let bindings = pixel["bindings"].as_array().unwrap();
+    // Registers at 0, slot 0's texture at 1 and sampler at 2, all in group 1.
+    let shape: Vec<(u64, u64, &str)> = bindings
+        .iter()
+        .map(|b| {
+            (
+                b["group"].as_u64().unwrap(),
+                b["binding"].as_u64().unwrap(),
+                b["kind"]["type"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [(1, 0, "uniform"), (1, 1, "texture"), (1, 2, "sampler")]
+    );
+    assert_eq!(bindings[0]["kind"]["size"], 16);
+    // A pixel-only pass: no vertex stage.
+    assert!(pass["vertex"].is_null());
+}

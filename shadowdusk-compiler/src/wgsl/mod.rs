@@ -1,0 +1,246 @@
+//! The wgpu target: WGSL for every shader, from the SPIR-V the GL path translates
+//! ([`crate::cross::rewritten`]: DXC's module after our rewrites), through naga, at build time.
+//!
+//! Input: that module, the stage, and what the GL path decided for the shader (its register
+//! allocation and sampler slots, `DialectShader`), so both targets share one layout. Output:
+//! [`WgpuShader`] (WGSL text, entry point, bind-group layout entries, vertex inputs, varyings).
+//!
+//! Steps, each a SPIR-V rewrite before naga reads the module: `strip` (debug instructions),
+//! `registers` (uniforms as the GL register image), `resources` (the fixed binding rule),
+//! `interface` + `tables` (locations), then `emit` (naga: read, validate with every flag, write
+//! WGSL). The data types here are built without naga; the steps need feature `wgsl`.
+//!
+//! Y axis: wgpu's clip space is D3D's, so nothing is flipped and there is no `posFixup`.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "wgsl")]
+mod emit;
+#[cfg(feature = "wgsl")]
+mod interface;
+#[cfg(feature = "wgsl")]
+mod registers;
+#[cfg(feature = "wgsl")]
+mod resources;
+pub(crate) mod states;
+#[cfg(feature = "wgsl")]
+mod strip;
+#[cfg(feature = "wgsl")]
+mod tables;
+#[cfg(feature = "wgsl")]
+mod words;
+
+#[cfg(feature = "wgsl")]
+pub use emit::{validator, DIRECTIVE};
+#[cfg(feature = "wgsl")]
+pub use resources::{sampler_binding, texture_binding};
+#[cfg(feature = "wgsl")]
+pub use tables::{varying_location, vertex_input_location};
+
+/// The wgpu output of an effect: one [`WgpuShader`] per shader of the MGFX effect, in the same
+/// order (`Effect::shaders`), so a pass's `vertex_shader` / `pixel_shader` indices name them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WgpuEffect {
+    /// Parallel to `shadowdusk_mgfx::Effect::shaders`.
+    pub shaders: Vec<WgpuShader>,
+}
+
+/// One shader for wgpu.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WgpuShader {
+    /// `"vertex"` or `"pixel"`.
+    pub stage: String,
+    /// The WGSL module (validated by naga with every flag).
+    pub wgsl: String,
+    /// Its entry point.
+    pub entry: String,
+    /// The bind group: 0 for a vertex shader, 1 for a pixel shader.
+    pub group: u32,
+    /// Bytes of the uniform buffer at binding 0 (16 × the GL record's registers); 0 = none.
+    pub uniform_size: u32,
+    /// Bind-group layout entries, by binding.
+    pub bindings: Vec<WgpuBinding>,
+    /// Vertex inputs (vertex shaders), by location.
+    pub vertex_inputs: Vec<WgpuVertexInput>,
+    /// Varyings: vertex outputs or pixel inputs, by location.
+    pub varyings: Vec<WgpuVarying>,
+}
+
+/// One bind-group layout entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuBinding {
+    /// Bind group (0 vertex, 1 pixel).
+    pub group: u32,
+    /// Binding: 0 the registers, 1 + 2N texture of slot N, 2 + 2N its sampler.
+    pub binding: u32,
+    /// The sampler slot (texture unit) for textures and samplers.
+    pub slot: Option<u32>,
+    /// The HLSL name (texture, `SamplerState`, or the register block).
+    pub name: String,
+    /// What is bound.
+    pub kind: WgpuBindingKind,
+}
+
+/// What a binding holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WgpuBindingKind {
+    /// A uniform buffer of `size` bytes.
+    Uniform {
+        /// Bytes.
+        size: u32,
+    },
+    /// A filterable float texture.
+    Texture {
+        /// `"1d"`, `"2d"`, `"3d"` or `"cube"`.
+        dimension: String,
+    },
+    /// A filtering sampler.
+    Sampler,
+}
+
+/// A vertex input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuVertexInput {
+    /// D3D9 usage, upper case (`POSITION`, `TEXCOORD`).
+    pub usage: String,
+    /// Usage index.
+    pub index: u32,
+    /// `@location`.
+    pub location: u32,
+    /// The shader's type as a wgpu vertex format name (`Float32x3`); a buffer may supply fewer
+    /// components, which wgpu fills as D3D does.
+    pub format: String,
+}
+
+/// A varying.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuVarying {
+    /// Semantic with its index (`TEXCOORD0`).
+    pub semantic: String,
+    /// `@location`.
+    pub location: u32,
+    /// `@interpolate(flat)` (integer varyings).
+    pub flat: bool,
+}
+
+/// Why a shader has no wgpu translation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct WgslError {
+    /// SD0300–SD0303.
+    pub code: crate::diag::Code,
+    /// The HLSL construct (a uniform, texture or semantic name) it is about, when one is.
+    pub subject: Option<String>,
+    /// What went wrong.
+    pub message: String,
+    /// What to do.
+    pub help: String,
+}
+
+// Without feature `wgsl` only the SD0304 error is made.
+#[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
+impl WgslError {
+    fn unsupported(subject: &str, what: &str) -> WgslError {
+        WgslError {
+            code: crate::diag::Code::SD0300,
+            subject: Some(subject.to_string()),
+            message: format!("`{subject}`: {what} has no WGSL translation"),
+            help: "rewrite the construct, or build this effect for OpenGL only".into(),
+        }
+    }
+    fn location(semantic: &str, vertex_input: bool) -> WgslError {
+        #[cfg(feature = "wgsl")]
+        let table = tables::describe(vertex_input);
+        #[cfg(not(feature = "wgsl"))]
+        let table = String::new();
+        WgslError {
+            code: crate::diag::Code::SD0302,
+            subject: Some(semantic.to_string()),
+            message: format!(
+                "semantic `{semantic}` has no {} location on wgpu",
+                if vertex_input {
+                    "vertex input"
+                } else {
+                    "varying"
+                }
+            ),
+            help: format!("use one of: {table}"),
+        }
+    }
+    fn naga(step: &str, message: String) -> WgslError {
+        WgslError {
+            code: crate::diag::Code::SD0303,
+            subject: None,
+            message: format!("naga refused the shader while {step}: {message}"),
+            help: "this is a ShadowDusk bug if the effect compiles for OpenGL; please report it \
+                   with the effect"
+                .into(),
+        }
+    }
+    fn internal(message: String) -> WgslError {
+        WgslError {
+            code: crate::diag::Code::SD0303,
+            subject: None,
+            message,
+            help: "this is a ShadowDusk bug if the effect compiles for OpenGL; please report it \
+                   with the effect"
+                .into(),
+        }
+    }
+}
+
+/// What the GL path decided for a shader, which the wgpu translation follows.
+#[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
+pub(crate) struct GlLayout<'a> {
+    /// The register allocation.
+    pub registers: &'a [crate::dialect::RegisterAlloc],
+    /// The sampler slots.
+    pub samplers: &'a [crate::dialect::DialectSampler],
+}
+
+/// Translates one shader's rewritten SPIR-V ([`crate::cross::rewritten`]) to WGSL.
+#[cfg(feature = "wgsl")]
+pub(crate) fn translate(
+    words: &[u32],
+    stage: crate::lower::Stage,
+    gl: &GlLayout<'_>,
+) -> Result<WgpuShader, WgslError> {
+    use crate::lower::Stage;
+    let (group, prefix) = match stage {
+        Stage::Vertex => (0, "vs"),
+        Stage::Pixel => (1, "ps"),
+    };
+    let mut spv = words::Spv::open(words)
+        .ok_or_else(|| WgslError::internal("the SPIR-V module is truncated".into()))?;
+    strip::strip(&mut spv);
+    let regs = registers::rewrite(&mut spv, gl.registers, group, prefix)?;
+    let mut bindings = resources::bind(&mut spv, gl.samplers, group)?;
+    if regs.var.is_some() {
+        bindings.insert(
+            0,
+            WgpuBinding {
+                group,
+                binding: 0,
+                slot: None,
+                name: format!("{prefix}_uniforms"),
+                kind: WgpuBindingKind::Uniform { size: regs.size },
+            },
+        );
+    }
+    let io = interface::assign(&mut spv, stage)?;
+    let (wgsl, entry) = emit::emit(&spv.close())?;
+    Ok(WgpuShader {
+        stage: match stage {
+            Stage::Vertex => "vertex",
+            Stage::Pixel => "pixel",
+        }
+        .into(),
+        wgsl,
+        entry,
+        group,
+        uniform_size: regs.size,
+        bindings,
+        vertex_inputs: io.inputs,
+        varyings: io.varyings,
+    })
+}

@@ -1,0 +1,334 @@
+//! The wgpu target over every effect we have: the corpus (`tests/corpus`), the golden-parity
+//! set (`tests/golden_parity`, MonoGame's stock effects among them). Each effect that compiles
+//! for OpenGL compiles for wgpu; each WGSL module, read back by naga's own WGSL front end,
+//! validates with every flag; each shader's uniform buffer is the GL record byte for byte (the
+//! WGSL struct member of every parameter at the record's offset, the same size); bindings
+//! follow the fixed rule.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use shadowdusk_compiler::pipeline::{compile_file, Compiled, Options};
+use shadowdusk_compiler::wgsl::{self, WgpuBindingKind, WgpuShader};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fx_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            fx_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "fx") {
+            out.push(p);
+        }
+    }
+}
+
+/// The WGSL read back and validated as wgpu would: naga's WGSL front end, every flag.
+fn reparse(w: &WgpuShader) -> Result<naga::Module, String> {
+    let module = naga::front::wgsl::parse_str(&w.wgsl).map_err(|e| e.emit_to_string(&w.wgsl))?;
+    wgsl::validator()
+        .validate(&module)
+        .map_err(|e| e.emit_to_string(&w.wgsl))?;
+    if !module.entry_points.iter().any(|e| e.name == w.entry) {
+        return Err(format!("no entry point `{}`", w.entry));
+    }
+    Ok(module)
+}
+
+/// (member name → byte offset, size) of the uniform buffer at binding 0 of `module`.
+fn uniform_layout(module: &naga::Module) -> Option<(BTreeMap<String, u32>, u32)> {
+    let (_, var) = module
+        .global_variables
+        .iter()
+        .find(|(_, v)| v.space == naga::AddressSpace::Uniform)?;
+    let ty = &module.types[var.ty];
+    let naga::TypeInner::Struct { members, span } = &ty.inner else {
+        return None;
+    };
+    let map = members
+        .iter()
+        .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+        .collect();
+    Some((map, *span))
+}
+
+/// Problems with the wgpu output of a compiled effect.
+fn check(c: &Compiled) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(w) = &c.wgpu else {
+        return vec!["no wgpu output".into()];
+    };
+    let e = &c.effect;
+    if w.shaders.len() != e.shaders.len() {
+        return vec![format!(
+            "{} wgpu shaders for {} MGFX shaders",
+            w.shaders.len(),
+            e.shaders.len()
+        )];
+    }
+    for (i, (s, gl)) in w.shaders.iter().zip(&e.shaders).enumerate() {
+        let module = match reparse(s) {
+            Ok(m) => m,
+            Err(err) => {
+                problems.push(format!(
+                    "shader {i} ({}): WGSL does not validate:\n{err}\n{}",
+                    s.stage, s.wgsl
+                ));
+                continue;
+            }
+        };
+        // The GL record(s) of the shader, laid one after another as the dialect's one array.
+        let mut expected = BTreeMap::new();
+        let mut size = 0u32;
+        for &k in &gl.cbuffers {
+            let b = &e.constant_buffers[k as usize];
+            for x in &b.entries {
+                // WGSL names cannot hold `$` (an entry parameter fxc made an effect parameter).
+                let name = e.parameters[x.parameter as usize]
+                    .name
+                    .trim_start_matches('$')
+                    .to_string();
+                expected.insert(name, size + u32::from(x.offset));
+            }
+            size += u32::from(b.size);
+        }
+        match uniform_layout(&module) {
+            None if size == 0 => {}
+            None => problems.push(format!(
+                "shader {i}: no uniform buffer, GL record of {size} bytes"
+            )),
+            Some((members, span)) => {
+                if span != size || s.uniform_size != size {
+                    problems.push(format!(
+                        "shader {i}: uniform buffer of {span} bytes ({} declared), GL record {size}",
+                        s.uniform_size
+                    ));
+                }
+                for (name, offset) in &expected {
+                    if members.get(name) != Some(offset) {
+                        problems.push(format!(
+                            "shader {i}: `{name}` at {:?} in WGSL, at {offset} in the GL record",
+                            members.get(name)
+                        ));
+                    }
+                }
+            }
+        }
+        // The fixed binding rule, and every sampler slot of the GL shader bound.
+        let group = if s.stage == "vertex" { 0 } else { 1 };
+        for b in &s.bindings {
+            let ok = b.group == group
+                && match (&b.kind, b.slot) {
+                    (WgpuBindingKind::Uniform { .. }, None) => b.binding == 0,
+                    (WgpuBindingKind::Texture { .. }, Some(n)) => b.binding == 1 + 2 * n,
+                    (WgpuBindingKind::Sampler, Some(n)) => b.binding == 2 + 2 * n,
+                    _ => false,
+                };
+            if !ok {
+                problems.push(format!("shader {i}: binding {b:?} breaks the rule"));
+            }
+        }
+        for smp in &gl.samplers {
+            let slot = u32::from(smp.texture_slot);
+            if !s.bindings.iter().any(|b| b.slot == Some(slot)) {
+                problems.push(format!("shader {i}: sampler slot {slot} is not bound"));
+            }
+        }
+    }
+    problems
+}
+
+struct Tally {
+    gl: usize,
+    wgpu: usize,
+    failures: Vec<String>,
+}
+
+fn run(folder: &str) -> Option<Tally> {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return None;
+    }
+    let mut files = Vec::new();
+    fx_files(&root().join(folder), &mut files);
+    let mut t = Tally {
+        gl: 0,
+        wgpu: 0,
+        failures: Vec::new(),
+    };
+    for path in files {
+        // Effects that are not for GL (include-only files, negative cases) are not counted.
+        if compile_file(&path, &Options::default()).is_err() {
+            continue;
+        }
+        t.gl += 1;
+        let options = Options {
+            wgpu: true,
+            ..Options::default()
+        };
+        match compile_file(&path, &options) {
+            Ok(c) => {
+                let problems = check(&c);
+                if problems.is_empty() {
+                    t.wgpu += 1;
+                } else {
+                    t.failures
+                        .push(format!("{}:\n  {}", path.display(), problems.join("\n  ")));
+                }
+            }
+            Err(e) => t
+                .failures
+                .push(format!("{}:\n{}", path.display(), e.render(false))),
+        }
+    }
+    eprintln!("wgpu coverage of {folder}: {}/{}", t.wgpu, t.gl);
+    Some(t)
+}
+
+fn assert_all(folder: &str, at_least: usize) {
+    let Some(t) = run(folder) else { return };
+    assert!(
+        t.gl >= at_least,
+        "only {} effects of {folder} compile for GL",
+        t.gl
+    );
+    assert!(
+        t.failures.is_empty(),
+        "{} of {} effects of {folder} fail for wgpu:\n{}",
+        t.failures.len(),
+        t.gl,
+        t.failures.join("\n")
+    );
+}
+
+#[test]
+fn every_corpus_effect_compiles_for_wgpu() {
+    assert_all("tests/corpus", 80);
+}
+
+#[test]
+fn every_golden_parity_effect_compiles_for_wgpu() {
+    assert_all("tests/golden_parity", 30);
+}
+
+#[test]
+fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let src = "float4x4 M;\n\
+               struct VsIn { float4 Pos : POSITION0; float4 Extra : TEXCOORD9; };\n\
+               float4 VS(VsIn v) : POSITION0 { return mul(v.Pos + v.Extra, M); }\n\
+               technique T { pass P { VertexShader = compile vs_3_0 VS(); } }\n";
+    let path = std::env::temp_dir().join("wgpu_sd0302.fx");
+    // GL takes it (MonoGame's vertex declarations can name TEXCOORD9).
+    shadowdusk_compiler::compile_source(&path, src, &Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let e = shadowdusk_compiler::compile_source(&path, src, &options).unwrap_err();
+    let d = &e.diagnostics.0[0];
+    assert_eq!(
+        d.code,
+        shadowdusk_compiler::diag::Code::SD0302,
+        "{}",
+        e.render(false)
+    );
+    assert!(d.message.contains("TEXCOORD9"), "{}", d.message);
+    let text = e.render(false);
+    assert!(
+        text.contains("wgpu_sd0302.fx:2:"),
+        "not at the declaration:\n{text}"
+    );
+}
+
+#[test]
+fn the_same_effect_gives_the_same_wgsl() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    for name in [
+        "tests/golden_parity/SkinnedEffect.fx",
+        "tests/corpus/multi_texture_three.fx",
+    ] {
+        let path = root().join(name);
+        let a = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let b = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        assert_eq!(a.wgpu, b.wgpu, "{name}");
+        assert!(a.wgpu.is_some_and(|w| !w.shaders.is_empty()));
+    }
+}
+
+#[test]
+fn states_wgpu_cannot_express_are_sd0305_warnings_at_the_state() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let src = "texture Tex;\n\
+               sampler2D S = sampler_state { Texture = <Tex>; AddressU = Border; BorderColor = 0x336699FF; MipMapLodBias = 0.5; };\n\
+               float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv); }\n\
+               technique T { pass P {\n\
+                 FillMode = WireFrame;\n\
+                 PixelShader = compile ps_2_0 PS(); } }\n";
+    let path = std::env::temp_dir().join("wgpu_sd0305.fx");
+    let gl = shadowdusk_compiler::compile_source(&path, src, &Options::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert!(
+        gl.warnings
+            .0
+            .iter()
+            .all(|w| w.code != shadowdusk_compiler::diag::Code::SD0305),
+        "a GL-only build warns about wgpu"
+    );
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let c = shadowdusk_compiler::compile_source(&path, src, &options)
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let text = shadowdusk_compiler::diag::render_plain(&c.files, &c.warnings.0, false);
+    let ours: Vec<_> = c
+        .warnings
+        .0
+        .iter()
+        .filter(|w| w.code == shadowdusk_compiler::diag::Code::SD0305)
+        .collect();
+    assert_eq!(ours.len(), 3, "{text}");
+    for (what, line) in [("border colours", 2), ("LOD bias", 2), ("wireframe", 5)] {
+        let w = ours
+            .iter()
+            .find(|w| w.message.contains(what))
+            .unwrap_or_else(|| panic!("no warning about {what}:\n{text}"));
+        let one =
+            shadowdusk_compiler::diag::render_plain(&c.files, std::slice::from_ref(*w), false);
+        assert!(one.contains(&format!("wgpu_sd0305.fx:{line}:")), "{one}");
+    }
+}
