@@ -127,6 +127,7 @@ pub struct Builder {
     no_warnings: bool,
     warnings_as_errors: bool,
     mgfx_version: MgfxVersion,
+    wgpu: bool,
     cache_max_bytes: Option<u64>,
     sink: cargo::Sink,
 }
@@ -256,6 +257,18 @@ impl Builder {
     /// KNI load. Part of the cache key.
     pub fn mgfx_version(&mut self, version: MgfxVersion) -> &mut Builder {
         self.mgfx_version = version;
+        self
+    }
+
+    /// Also compiles every effect for wgpu: WGSL through naga, validated at build time, and in
+    /// each generated module a `wgpu` part (`tint::wgpu::EFFECT`, `Effect::WGPU`: each shader's
+    /// WGSL, bind-group layout entries and vertex inputs, each pass's states). `Params` is the
+    /// same for both. States wgpu cannot express are warnings at the state (SD0310–SD0314).
+    /// Off by default; needs this crate's feature `wgpu` (naga in the build). Part of the cache
+    /// key.
+    #[cfg(feature = "wgpu")]
+    pub fn wgpu(&mut self, on: bool) -> &mut Builder {
+        self.wgpu = on;
         self
     }
 
@@ -399,6 +412,7 @@ impl Builder {
             &include_dirs,
             self.warnings_as_errors,
             self.mgfx_version,
+            self.wgpu,
         );
         let key_base = |dxc: &DxcOnDemand| {
             cache::key_base(

@@ -15,6 +15,7 @@ pub(crate) fn for_build(
     include_dirs: &[PathBuf],
     warnings_as_errors: bool,
     mgfx_version: pipeline::MgfxVersion,
+    wgpu: bool,
 ) -> pipeline::Options {
     let platform = match target {
         Target::OpenGL => preprocess::Platform::OpenGL,
@@ -29,8 +30,7 @@ pub(crate) fn for_build(
         warnings_as_errors,
         mgfx_version,
         source_name: None,
-        // The Builder's wgpu switch is the runtime issue's; the field is here so the key has it.
-        wgpu: false,
+        wgpu,
     }
 }
 

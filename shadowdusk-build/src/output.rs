@@ -77,6 +77,7 @@ pub(crate) fn module_code(
     options.source = Some(manifest.source.clone());
     options.files_read = manifest.reflection.files_read.clone();
     options.build = build.clone();
+    options.wgpu = manifest.wgpu.clone();
     let generated = {
         let t = Instant::now();
         let tokens = codegen::generate(effect, &manifest.reflection, &options);

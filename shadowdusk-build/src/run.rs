@@ -294,6 +294,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         warnings_as_errors: options.warnings_as_errors,
         reflection: compiled.reflection.clone(),
         layout: cache::layout_of(&compiled.effect),
+        wgpu: compiled.wgpu.clone(),
     };
     let mut warnings = finish(&compiled.bytes, &compiled.effect, &manifest, &mut timings)?;
     remember(&manifest.warnings);

@@ -654,7 +654,7 @@ fn every_input_of_the_code_that_compiles_moves_the_key() {
         ),
     ];
     let key = |t: &cache::Toolchain| {
-        let options = options::for_build(Target::OpenGL, &[], &[], false, MgfxVersion::V10);
+        let options = options::for_build(Target::OpenGL, &[], &[], false, MgfxVersion::V10, false);
         let base = cache::key_base(t, Target::OpenGL, &options, Path::new("/crate"));
         base.finalize().to_hex().to_string()
     };
@@ -706,6 +706,63 @@ fn the_generated_code_carries_the_build_options_for_hot_reload() {
             assert!(code.contains(&expected), "{expected} not in\n{code}");
         }
     }
+}
+
+/// The wgpu target: a key of its own (a GL-only build of the same sources is not served its
+/// output), and a module with the `wgpu` part whether the effect was compiled or came from the
+/// shared cache.
+#[cfg(feature = "wgpu")]
+#[test]
+fn the_wgpu_target_has_its_own_key_and_its_module_part_survives_the_shared_cache() {
+    if skip("the_wgpu_target_has_its_own_key_and_its_module_part_survives_the_shared_cache") {
+        return;
+    }
+    let shared = tempfile::tempdir().expect("temp");
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let build = |f: &Fixture, wgpu: bool| {
+        let mut b = f.builder(&lines);
+        b.cache_dir(shared.path())
+            .include_dir("shaders/include")
+            .wgpu(wgpu);
+        b.try_compile().expect("build")
+    };
+    let (gl, one, two) = (Fixture::new(), Fixture::new(), Fixture::new());
+    let gl_code = {
+        let a = build(&gl, false);
+        std::fs::read_to_string(&a.effects[0].paths.code).expect("module")
+    };
+    assert!(!gl_code.contains("pub mod wgpu"), "{gl_code}");
+    let mut codes = Vec::new();
+    for (f, origin) in [(&one, Origin::Compiled), (&two, Origin::SharedCache)] {
+        let a = build(f, true);
+        let e = &a.effects[0];
+        assert_eq!(e.origin, origin, "the wgpu build of a.fx");
+        let manifest =
+            shadowdusk_compiler::artifact::Manifest::load(&e.paths.manifest).expect("manifest");
+        let wgpu = manifest.wgpu.expect("the manifest records the wgpu output");
+        assert_eq!(wgpu.shaders.len(), manifest.layout.shaders.len());
+        let code = std::fs::read_to_string(&e.paths.code).expect("module");
+        for expected in [
+            "pub mod wgpu",
+            "pub static EFFECT",
+            "const WGPU",
+            "@fragment",
+        ] {
+            assert!(code.contains(expected), "{expected} not in\n{code}");
+        }
+        // Each fixture's own folder (crate root, OUT_DIR) aside, the same module.
+        let tmp = f
+            .root
+            .parent()
+            .expect("fixture folder")
+            .display()
+            .to_string();
+        codes.push(code.replace(&tmp, "<fixture>"));
+    }
+    assert_eq!(
+        codes[0], codes[1],
+        "a shared-cache hit generates the same module"
+    );
 }
 
 /// Once what an effect read has settled, a build takes its key from the stamps memo (no

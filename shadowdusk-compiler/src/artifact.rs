@@ -28,7 +28,7 @@ pub(crate) use crate::plumbing::{prune_pairs, write_atomic};
 pub const DIR: &str = "shadowdusk";
 
 /// Bumped whenever [`Manifest`] changes shape; a manifest of another version is ignored.
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 /// The three files of one effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +93,10 @@ pub struct Manifest {
     /// again (cargo only shows the warnings of a build script's last run).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The wgpu output, when the build turned the wgpu target on (`Builder::wgpu`): what the
+    /// generated module's `wgpu` part is made from, so a shared-cache hit makes it too.
+    #[serde(default)]
+    pub wgpu: Option<crate::wgsl::WgpuEffect>,
 }
 
 impl Manifest {

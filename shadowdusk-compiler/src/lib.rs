@@ -56,6 +56,8 @@ mod paths;
 #[doc(hidden)]
 pub mod plumbing;
 pub mod reflect;
+// The wgpu output's data (in the manifest); its translation needs the features `wgsl`.
+pub mod wgsl;
 
 // The compiler itself: the default feature `compile`.
 #[cfg(feature = "compile")]
@@ -72,8 +74,6 @@ pub mod preprocess;
 pub mod source;
 #[cfg(feature = "watch")]
 pub mod watch;
-#[cfg(feature = "compile")]
-pub mod wgsl;
 
 #[cfg(feature = "compile")]
 pub use pipeline::{compile_file, compile_source, CompileError, Compiled, MgfxVersion, Options};

@@ -62,6 +62,9 @@ pub trait Effect: 'static {
     const FILES_READ: &'static [&'static str] = &[];
     /// The options it was compiled with (what a hot reload compiles with).
     const OPTIONS: BuildOptions = BuildOptions::DEFAULT;
+    /// The effect compiled for wgpu, when the build turned the wgpu target on
+    /// (`Builder::wgpu(true)`, `include_effect!(…, wgpu)`); `None` otherwise.
+    const WGPU: Option<&'static crate::wgsl::WgslEffect> = None;
 }
 
 /// One pass of one technique of effect `E`, as a value: what

@@ -75,6 +75,7 @@ pub use shadowdusk_mgfx as mgfx;
 mod build_options;
 mod effect;
 pub mod params;
+pub mod wgsl;
 
 pub use build_options::BuildOptions;
 pub use effect::{Effect, Pass, TextureSlot};

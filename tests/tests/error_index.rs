@@ -13,14 +13,17 @@ use shadowdusk_compiler::pipeline::{compile_file, Options};
 /// are outside the effect; SD0012 and SD0101 are internal checks no known effect reaches;
 /// SD0021 needs 32768 shaders; SD0104 is DXC crashing on an input no guard knows yet; SD0214
 /// guards a projected cube lookup the lowering never lets reach DXC; SD0300–SD0304 are the wgpu
-/// target's, which a command line turns on (SD0302 and SD0305 are compiled in `wgpu_target.rs`).
+/// target's, which a command line turns on (SD0302 is compiled in `wgpu_target.rs`).
 const NO_HLSL_EXAMPLE: &[&str] = &[
     "SD0005", "SD0030", "SD0031", "SD0021", "SD0012", "SD0101", "SD0103", "SD0104", "SD0214",
-    "SD0300", "SD0301", "SD0302", "SD0303", "SD0304", "SD0305",
+    "SD0300", "SD0301", "SD0302", "SD0303", "SD0304",
 ];
 
 /// A line of an example naming the files it needs in its folder: `// Beside this file: a, b`.
 const BESIDE: &str = "// Beside this file:";
+
+/// The first line of an example compiled with the wgpu target on (its warnings exist only there).
+const FOR_WGPU: &str = "// For wgpu:";
 
 struct Section {
     code: String,
@@ -180,7 +183,11 @@ fn compile_example(dir: &Path, code: &str, text: &str) -> Outcome {
     }
     let path = dir.join(format!("{code}.fx"));
     std::fs::write(&path, text).expect("write the example");
-    let (diags, rendered) = match compile_file(&path, &Options::default()) {
+    let options = Options {
+        wgpu: text.starts_with(FOR_WGPU),
+        ..Options::default()
+    };
+    let (diags, rendered) = match compile_file(&path, &options) {
         Ok(c) => {
             let r = shadowdusk_compiler::diag::render_mgfxc(&c.files, &c.warnings.0);
             (c.warnings.0, r)

@@ -7,6 +7,7 @@ mod bench_hot;
 mod bench_targets;
 mod demo;
 mod fuzz;
+mod naga_cli;
 mod setup;
 mod system_packages;
 mod test;

@@ -1,5 +1,5 @@
 //! `cargo xtask test`: install the system packages the tests need ([`crate::system_packages`]),
-//! make sure DXC is there, then run every test in the workspace (all targets, then doctests), or
+//! make sure DXC and naga's command line ([`crate::naga_cli`]) are there, then run every test in the workspace (all targets, then doctests), or
 //! with arguments `cargo test <arguments>`.
 //!
 //! A test that cannot find DXC, headless EGL, Xvfb or `../shared` skips: it passes with a
@@ -19,6 +19,7 @@ pub fn run(extra: &[String]) -> Result<(), String> {
     packages.push(crate::system_packages::XVFB);
     crate::system_packages::ensure(&packages)?;
     crate::setup::run()?;
+    crate::naga_cli::ensure()?;
     let root = crate::setup::workspace_root();
     let log = skip_log(&root);
     if let Some(dir) = log.parent() {

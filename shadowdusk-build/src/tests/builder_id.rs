@@ -67,7 +67,7 @@ fn changing_the_builders_source_changes_the_key() {
             builder: builder.to_string(),
             ..cache::Toolchain::with_dxc("dxc")
         };
-        let options = options::for_build(Target::OpenGL, &[], &[], false, MgfxVersion::V10);
+        let options = options::for_build(Target::OpenGL, &[], &[], false, MgfxVersion::V10, false);
         cache::key_base(&toolchain, Target::OpenGL, &options, Path::new("/crate"))
             .finalize()
             .to_hex()

@@ -341,6 +341,9 @@ pub(crate) fn effect_marker(
         .iter()
         .map(|p| Literal::string(&p.display().to_string()));
     let build_options = build_options(ctx, effect, &options.build);
+    let wgpu = options.wgpu.as_ref().map(|_| {
+        quote!(const WGPU: ::core::option::Option<&'static #k::wgsl::WgslEffect> = ::core::option::Option::Some(&wgpu::EFFECT);)
+    });
     quote! {
         #doc
         pub enum Effect {}
@@ -354,6 +357,7 @@ pub(crate) fn effect_marker(
             const SOURCE: &'static str = #source;
             const FILES_READ: &'static [&'static str] = &[#(#files_read),*];
             const OPTIONS: #k::BuildOptions = #build_options;
+            #wgpu
         }
     }
 }

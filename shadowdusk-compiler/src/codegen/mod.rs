@@ -32,6 +32,7 @@ mod docs;
 mod items;
 mod model;
 pub(crate) mod names;
+mod wgpu;
 
 #[cfg(test)]
 mod tests;
@@ -83,6 +84,9 @@ pub struct CodegenOptions {
     /// The options it was compiled with (`Effect::OPTIONS`), so a hot reload compiles alike.
     /// The MGFX version written is the effect's own.
     pub build: crate::pipeline::Options,
+    /// The effect's wgpu output ([`crate::Compiled::wgpu`]), when it was compiled for wgpu:
+    /// the module then has a `wgpu` part and `Effect::WGPU`.
+    pub wgpu: Option<crate::wgsl::WgpuEffect>,
 }
 
 impl CodegenOptions {
@@ -95,6 +99,7 @@ impl CodegenOptions {
             source: None,
             files_read: Vec::new(),
             build: crate::pipeline::Options::default(),
+            wgpu: None,
         }
     }
 }
@@ -471,6 +476,10 @@ pub fn generate(
         m = options.module_name
     );
     let mgfx_doc = format!(" The compiled effect (MGFX v{}, OpenGL).", effect.version);
+    let wgpu = match &options.wgpu {
+        Some(w) => wgpu::module(&ctx.krate, effect, w)?,
+        None => TokenStream::new(),
+    };
 
     Ok(quote! {
         #[doc = #module_doc]
@@ -487,6 +496,7 @@ pub fn generate(
             #params
             #techniques
             #textures
+            #wgpu
         }
     })
 }

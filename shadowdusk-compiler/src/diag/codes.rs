@@ -148,8 +148,18 @@ pub enum Code {
     SD0303,
     /// The wgpu target was asked of a compiler built without its feature `wgsl`.
     SD0304,
-    /// Warning: a render or sampler state wgpu cannot express as the effect says.
-    SD0305,
+
+    // ---- wgpu target (states wgpu cannot give as MonoGame does; warnings) -----------------
+    /// Warning: border addressing (a native-only wgpu feature; three border colours).
+    SD0310,
+    /// Warning: a nonzero mip LOD bias (wgpu samplers have none).
+    SD0311,
+    /// Warning: `FillMode = WireFrame` (a native-only wgpu feature).
+    SD0312,
+    /// Warning: `ScissorTestEnable = true` (wgpu always clips to the pass's scissor rectangle).
+    SD0313,
+    /// Warning: a depth bias (wgpu refuses it for lines and points).
+    SD0314,
 }
 
 impl Code {
@@ -224,7 +234,11 @@ impl Code {
             SD0302 => "SD0302",
             SD0303 => "SD0303",
             SD0304 => "SD0304",
-            SD0305 => "SD0305",
+            SD0310 => "SD0310",
+            SD0311 => "SD0311",
+            SD0312 => "SD0312",
+            SD0313 => "SD0313",
+            SD0314 => "SD0314",
         }
     }
 
@@ -290,7 +304,11 @@ impl Code {
         Code::SD0302,
         Code::SD0303,
         Code::SD0304,
-        Code::SD0305,
+        Code::SD0310,
+        Code::SD0311,
+        Code::SD0312,
+        Code::SD0313,
+        Code::SD0314,
     ];
 }
 

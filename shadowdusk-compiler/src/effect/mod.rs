@@ -65,6 +65,24 @@ pub struct DeclSites {
     pub textures: Vec<TextureSite>,
     /// One list per [`EffectAst::functions`], one entry per parameter.
     pub params: Vec<Vec<ParamSite>>,
+    /// Every state assignment of passes, sampler blocks and state objects, and every
+    /// `Set…State(Name, …)` of a pass, in source order.
+    pub states: Vec<StateSite>,
+}
+
+/// One state assignment (`FillMode = WireFrame;`, `BorderColor = 0xFF0000;`) or state-object
+/// call (`SetRasterizerState(Wire);`), for diagnostics that point at the state that causes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateSite {
+    /// The start of the owner's name range: a [`Pass`], a [`SamplerDecl`] or a
+    /// [`StateObject`].
+    pub owner: usize,
+    /// The key or the called function, lowercased (`fillmode`, `setrasterizerstate`).
+    pub key: String,
+    /// The value's text; for a call, its first argument (the object's name).
+    pub value: String,
+    /// From the key through the value (or the call's closing parenthesis).
+    pub range: Range<usize>,
 }
 
 /// Positions in a uniform's declaration.

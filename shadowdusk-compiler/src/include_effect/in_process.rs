@@ -89,6 +89,7 @@ pub(super) fn expand(
         source: Some(abs.to_path_buf()),
         files_read: compiled.reflection.files_read.clone(),
         build,
+        wgpu: compiled.wgpu.clone(),
     };
     let module = codegen::generate(&compiled.effect, &compiled.reflection, &options)
         .map_err(|e| codegen_message(&e, shown, &compiled.reflection, &env.manifest_dir))?;

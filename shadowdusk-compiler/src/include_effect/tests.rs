@@ -90,6 +90,7 @@ impl Crate {
             warnings_as_errors: false,
             reflection: c.reflection,
             layout: c.effect.clone(),
+            wgpu: None,
         };
         // The generated module, as `shadowdusk-build`'s `output.rs` writes it.
         let mut options = CodegenOptions::new(

@@ -10,6 +10,7 @@ mod non_square_hint;
 mod plan;
 mod reflection;
 mod shader;
+mod wgpu_states;
 
 use std::time::Instant;
 
@@ -248,9 +249,7 @@ pub fn compile_preprocessed(
     let mut warnings = expanded.warnings.clone();
     warnings.extend(parsed.warnings.clone());
     if options.wgpu {
-        for w in crate::wgsl::states::warnings(&expanded, &parsed) {
-            warnings.push(w);
-        }
+        warnings.extend(wgpu_states::check(&expanded, &parsed));
     }
     let mut dxc = None;
     let mut wgpu = options.wgpu.then(crate::wgsl::WgpuEffect::default);

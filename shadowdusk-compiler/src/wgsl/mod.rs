@@ -22,7 +22,6 @@ mod interface;
 mod registers;
 #[cfg(feature = "wgsl")]
 mod resources;
-pub(crate) mod states;
 #[cfg(feature = "wgsl")]
 mod strip;
 #[cfg(feature = "wgsl")]
@@ -39,14 +38,14 @@ pub use tables::{varying_location, vertex_input_location};
 
 /// The wgpu output of an effect: one [`WgpuShader`] per shader of the MGFX effect, in the same
 /// order (`Effect::shaders`), so a pass's `vertex_shader` / `pixel_shader` indices name them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WgpuEffect {
     /// Parallel to `shadowdusk_mgfx::Effect::shaders`.
     pub shaders: Vec<WgpuShader>,
 }
 
 /// One shader for wgpu.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WgpuShader {
     /// `"vertex"` or `"pixel"`.
     pub stage: String,
@@ -126,6 +125,7 @@ pub struct WgpuVarying {
 
 /// Why a shader has no wgpu translation.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg(feature = "compile")]
 pub(crate) struct WgslError {
     /// SD0300–SD0303.
     pub code: crate::diag::Code,
@@ -138,6 +138,7 @@ pub(crate) struct WgslError {
 }
 
 // Without feature `wgsl` only the SD0304 error is made.
+#[cfg(feature = "compile")]
 #[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
 impl WgslError {
     fn unsupported(subject: &str, what: &str) -> WgslError {
@@ -190,6 +191,7 @@ impl WgslError {
 }
 
 /// What the GL path decided for a shader, which the wgpu translation follows.
+#[cfg(feature = "compile")]
 #[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
 pub(crate) struct GlLayout<'a> {
     /// The register allocation.

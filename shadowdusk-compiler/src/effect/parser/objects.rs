@@ -11,7 +11,7 @@ use crate::effect::ast::*;
 use crate::effect::sampler_states::SamplerBlock;
 use crate::effect::state_objects::{ObjectBlock, ObjectKind};
 use crate::effect::values::Value;
-use crate::effect::{SamplerSite, TextureSite};
+use crate::effect::{SamplerSite, StateSite, TextureSite};
 
 impl Parser<'_> {
     pub(super) fn registers(&mut self, letter: char) -> R<Option<u32>> {
@@ -121,6 +121,12 @@ impl Parser<'_> {
                 let value = Value::from_tokens(self.src, &self.toks[vstart..self.i]);
                 let vrange = self.span(vstart, self.i - 1);
                 self.expect_semicolon()?;
+                self.sites.states.push(StateSite {
+                    owner: self.range(name_i).start,
+                    key: self.text(key).to_ascii_lowercase(),
+                    value: self.src[vrange.clone()].to_string(),
+                    range: self.range(key).start..vrange.end,
+                });
                 if let Err(e) = block.apply(self.text(key), &value) {
                     return Err(self.state_error(Code::SD0024, "sampler state", key, vrange, e));
                 }
@@ -215,6 +221,12 @@ impl Parser<'_> {
             let value = Value::from_tokens(self.src, &self.toks[vstart..self.i]);
             let vrange = self.span(vstart, self.i - 1);
             self.expect_semicolon()?;
+            self.sites.states.push(StateSite {
+                owner: self.range(name_i).start,
+                key: self.text(key).to_ascii_lowercase(),
+                value: self.src[vrange.clone()].to_string(),
+                range: self.range(key).start..vrange.end,
+            });
             if let Err(e) = block.apply(self.text(key), index, &value) {
                 return Err(self.state_error(Code::SD0026, "state", key, vrange, e));
             }

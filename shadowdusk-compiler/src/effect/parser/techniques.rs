@@ -13,6 +13,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::effect::ast::*;
 use crate::effect::render_states::{self, PassStates};
 use crate::effect::state_objects::ObjectState;
+use crate::effect::StateSite;
 use crate::effect::values::{Value, ValueError};
 
 impl Parser<'_> {
@@ -180,6 +181,12 @@ impl Parser<'_> {
                 }
                 continue;
             }
+            self.sites.states.push(StateSite {
+                owner: pass.range.start,
+                key: key_text.clone(),
+                value: self.src[vrange.clone()].to_string(),
+                range: self.range(key).start..vrange.end,
+            });
             if let Err(e) = render_states::apply(&mut states, self.text(key), &value) {
                 return Err(self.state_error(Code::SD0011, "render state", key, vrange, e));
             }
@@ -202,6 +209,12 @@ impl Parser<'_> {
         match func.as_str() {
             "setblendstate" | "setdepthstencilstate" | "setrasterizerstate" => {
                 let name = self.text(first);
+                self.sites.states.push(StateSite {
+                    owner: pass.range.start,
+                    key: func.clone(),
+                    value: name.to_string(),
+                    range: self.range(key).start..self.range(close).end,
+                });
                 let Some(obj) = self.ast.state_objects.iter().find(|o| o.name == name) else {
                     return Err(self.err(
                         Code::SD0027,

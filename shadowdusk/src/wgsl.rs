@@ -1,0 +1,197 @@
+//! An effect compiled for wgpu, as plain data: what `include_effect!` generates in a module's
+//! `wgpu` part when the build turns the wgpu target on (`Builder::wgpu(true)`,
+//! `include_effect!(…, wgpu)`), and what a wgpu runtime builds its pipelines from.
+//!
+//! Nothing here depends on wgpu: the names follow wgpu's (`VertexFormat::Float32x3`, texture
+//! view dimensions), so a runtime maps each one to one wgpu value without parsing WGSL.
+//!
+//! The binding rule is the same for every effect: bind group 0 is the vertex shader's and 1 the
+//! pixel shader's; in each, binding 0 is the uniform buffer holding the stage's constant
+//! registers (the bytes of the generated `Params` record the stage reads, as on OpenGL), and
+//! the texture of sampler slot N is at binding 1 + 2N with its sampler at 2 + 2N.
+
+use crate::mgfx::{
+    BlendState, DepthStencilState, RasterizerState, SamplerState, VertexElementUsage,
+};
+
+/// The effect for wgpu: the generated `wgpu::EFFECT` of a module, and
+/// [`Effect::WGPU`](crate::Effect::WGPU).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WgslEffect {
+    /// One per shader of the MGFX effect, in its order: a pass's `vertex` and `pixel` index
+    /// this list.
+    pub shaders: &'static [WgslShader],
+    /// One list per technique, one entry per pass, in MGFX order (as
+    /// [`Pass::technique_index`](crate::Pass::technique_index) and [`Pass::index`](crate::Pass::index)
+    /// count them).
+    pub techniques: &'static [&'static [WgslPass]],
+}
+
+impl WgslEffect {
+    /// The pass `technique`/`pass` (MGFX indices).
+    pub fn pass(&self, technique: usize, pass: usize) -> Option<&'static WgslPass> {
+        self.techniques.get(technique)?.get(pass)
+    }
+}
+
+/// One pass: its shaders and the render states it sets (`None`: the device's are kept, as
+/// MonoGame keeps them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WgslPass {
+    /// The pass's name (`""` when anonymous).
+    pub name: &'static str,
+    /// Index into [`WgslEffect::shaders`] of its vertex shader.
+    pub vertex: Option<usize>,
+    /// Index into [`WgslEffect::shaders`] of its pixel shader.
+    pub pixel: Option<usize>,
+    /// Its blend state.
+    pub blend: Option<BlendState>,
+    /// Its depth-stencil state.
+    pub depth_stencil: Option<DepthStencilState>,
+    /// Its rasterizer state.
+    pub rasterizer: Option<RasterizerState>,
+}
+
+/// The stage a shader runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// A vertex shader: bind group 0.
+    Vertex,
+    /// A pixel (fragment) shader: bind group 1.
+    Pixel,
+}
+
+impl Stage {
+    /// Its bind group.
+    pub const fn group(self) -> u32 {
+        match self {
+            Stage::Vertex => 0,
+            Stage::Pixel => 1,
+        }
+    }
+}
+
+/// One shader: a WGSL module validated by naga at build time, and its interface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WgslShader {
+    /// Its stage (and so its bind group).
+    pub stage: Stage,
+    /// The WGSL module.
+    pub wgsl: &'static str,
+    /// Its entry point.
+    pub entry: &'static str,
+    /// Bind-group layout entries, by binding.
+    pub bindings: &'static [Binding],
+    /// Vertex inputs, by location (empty for a pixel shader).
+    pub vertex_inputs: &'static [VertexInput],
+    /// Varyings (a vertex shader's outputs, a pixel shader's inputs), by location.
+    pub varyings: &'static [Varying],
+}
+
+/// One bind-group layout entry of a shader's group.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Binding {
+    /// The binding number.
+    pub binding: u32,
+    /// The HLSL name: the texture, or `$Globals`-style block name for the registers.
+    pub name: &'static str,
+    /// What is bound.
+    pub kind: BindingKind,
+}
+
+/// What a binding holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BindingKind {
+    /// The stage's constant registers: a uniform buffer of `size` bytes (16 per register),
+    /// the bytes of the `Params` record it reads
+    /// ([`EffectParams::constant_buffer`](crate::params::EffectParams::constant_buffer)`(record)`).
+    Uniform {
+        /// The constant-buffer record (MGFX index).
+        record: usize,
+        /// Bytes.
+        size: u32,
+    },
+    /// The filterable float texture of sampler slot `slot` (texture unit on OpenGL).
+    Texture {
+        /// The slot.
+        slot: u32,
+        /// Its view dimension.
+        dimension: TextureDimension,
+    },
+    /// The filtering sampler of slot `slot`, with the state the effect gives it (`None`: the
+    /// device's, as MonoGame leaves it).
+    Sampler {
+        /// The slot.
+        slot: u32,
+        /// The effect's sampler state for the slot.
+        state: Option<SamplerState>,
+    },
+}
+
+/// A texture view dimension, as wgpu's `TextureViewDimension` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextureDimension {
+    /// `D1`.
+    D1,
+    /// `D2`.
+    D2,
+    /// `D3`.
+    D3,
+    /// `Cube`.
+    Cube,
+}
+
+/// A vertex shader input: where a vertex buffer element of MonoGame's usage and index goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VertexInput {
+    /// MonoGame's `VertexElementUsage`.
+    pub usage: VertexElementUsage,
+    /// Its usage index (`TEXCOORD1` → 1).
+    pub index: u32,
+    /// `@location` in the WGSL.
+    pub location: u32,
+    /// The shader's type for it. A buffer may supply fewer components; wgpu fills the rest as
+    /// D3D does (0, 0, 1).
+    pub format: VertexFormat,
+}
+
+/// A shader's type for a vertex input, as wgpu's `VertexFormat` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VertexFormat {
+    /// `f32`.
+    Float32,
+    /// `vec2<f32>`.
+    Float32x2,
+    /// `vec3<f32>`.
+    Float32x3,
+    /// `vec4<f32>`.
+    Float32x4,
+    /// `i32`.
+    Sint32,
+    /// `vec2<i32>`.
+    Sint32x2,
+    /// `vec3<i32>`.
+    Sint32x3,
+    /// `vec4<i32>`.
+    Sint32x4,
+    /// `u32`.
+    Uint32,
+    /// `vec2<u32>`.
+    Uint32x2,
+    /// `vec3<u32>`.
+    Uint32x3,
+    /// `vec4<u32>`.
+    Uint32x4,
+}
+
+/// A value passed from the vertex to the pixel shader, at a location fixed by its semantic so
+/// every vertex and pixel shader of an effect link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Varying {
+    /// The semantic with its index (`TEXCOORD0`, `COLOR1`).
+    pub semantic: &'static str,
+    /// `@location` in the WGSL.
+    pub location: u32,
+    /// `@interpolate(flat)` (integer values).
+    pub flat: bool,
+}
