@@ -8,6 +8,7 @@
 //! include_effect!("shaders/tint.fx", name = warm_tint);     // → pub mod warm_tint { … }
 //! include_effect!("shaders/tint.fx", crate = ::my_engine::shadowdusk);
 //! include_effect!("shaders/tint.fx", in_process);          // no build script: compile here
+//! include_effect!("shaders/tint.fx", in_process, wgpu);    // … for wgpu too (`tint::wgpu`)
 //! ```
 //!
 //! The path is relative to the crate root (`CARGO_MANIFEST_DIR`, the folder holding
@@ -129,6 +130,8 @@ struct Input {
     /// `in_process`: compile here with default options instead of using the build script's
     /// artifact.
     in_process: bool,
+    /// `wgpu` (with `in_process`): compile for wgpu too, so the module has its `wgpu` part.
+    wgpu: bool,
 }
 
 impl Parse for Input {
@@ -144,6 +147,7 @@ impl Parse for Input {
             name: None,
             krate: None,
             in_process: false,
+            wgpu: false,
         };
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
@@ -162,11 +166,15 @@ impl Parse for Input {
             let key: Ident = input.parse().map_err(|e| {
                 syn::Error::new(
                     e.span(),
-                    "expected `name = <ident>`, `crate = <path>` or `in_process`",
+                    "expected `name = <ident>`, `crate = <path>`, `in_process` or `wgpu`",
                 )
             })?;
             if key == "in_process" {
                 out.in_process = true;
+                continue;
+            }
+            if key == "wgpu" {
+                out.wgpu = true;
                 continue;
             }
             input.parse::<Token![=]>()?;
@@ -179,7 +187,7 @@ impl Parse for Input {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                            "unknown option `{other}`; expected `name`, `crate` or `in_process`"
+                            "unknown option `{other}`; expected `name`, `crate`, `in_process` or `wgpu`"
                         ),
                     ));
                 }
@@ -215,6 +223,22 @@ fn expand_input(input: &Input, env: &MacroEnv) -> Result<TokenStream, String> {
         return Err(format!(
             "the effect path is empty; name a .fx file relative to the crate root, e.g. {example}"
         ));
+    }
+    if input.wgpu && !input.in_process {
+        return Err(format!(
+            "`wgpu` compiles the effect for wgpu inside the macro, so it goes with `in_process`\n\
+             help: write `include_effect!(\"{written}\", in_process, wgpu)`, or turn the target on \
+             in build.rs: `shadowdusk_build::Builder::new()….wgpu(true)`"
+        ));
+    }
+    if input.wgpu && !cfg!(feature = "wgsl") {
+        return Err(
+            "`wgpu` compiles the effect for wgpu inside the macro, which needs the \
+             `in-process-wgpu` feature of `shadowdusk` (naga in the macro)\n\
+             help: enable it (`shadowdusk = { version = \"0.1\", features = [\"in-process-wgpu\"] }`), \
+             or compile the effect in build.rs with `shadowdusk_build::Builder::new()….wgpu(true)`"
+                .to_string(),
+        );
     }
     let abs = locate(&written, !input.in_process, env)?;
     // Relative to the crate root, as the build script names its artifacts and as messages show

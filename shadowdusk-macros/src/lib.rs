@@ -23,6 +23,8 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 /// // A crate without a build script: compile it here, with default options
 /// // (shadowdusk's `in-process` feature).
 /// shadowdusk::include_effect!("shaders/tint.fx", in_process);
+/// // … and for wgpu too, the module's `wgpu` part (shadowdusk's `in-process-wgpu` feature).
+/// shadowdusk::include_effect!("shaders/tint.fx", in_process, wgpu);
 /// ```
 ///
 /// Use it in item position. The path is relative to the crate root (the folder holding

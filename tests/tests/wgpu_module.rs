@@ -138,6 +138,13 @@ fn the_generated_wgpu_part_matches_the_effect_it_was_compiled_with() {
 }
 
 #[test]
+fn the_macro_compiles_for_wgpu_in_process_as_the_build_script_does() {
+    shadowdusk::include_effect!("corpus/render_states.fx", name = in_macro, in_process, wgpu);
+    let fx = in_macro::Effect::WGPU.expect("compiled for wgpu in the macro");
+    assert_eq!(fx, &render_states::wgpu::EFFECT);
+}
+
+#[test]
 fn a_gl_only_module_has_no_wgpu_part() {
     shadowdusk::include_effect!("corpus/render_states.fx", name = gl_only, in_process);
     assert!(gl_only::Effect::WGPU.is_none());

@@ -30,7 +30,10 @@ pub(super) fn expand(
     shown: &str,
     env: &super::MacroEnv,
 ) -> Result<TokenStream, String> {
-    let build = pipeline::Options::default();
+    let build = pipeline::Options {
+        wgpu: input.wgpu,
+        ..pipeline::Options::default()
+    };
     let module_name = match &input.name {
         Some(n) => n.to_string().trim_start_matches("r#").to_string(),
         None => codegen::module_name(abs),

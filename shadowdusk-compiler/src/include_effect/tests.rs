@@ -420,6 +420,14 @@ fn name_alone_re_exports_the_build_scripts_module_which_rustc_reads_itself() {
 }
 
 #[test]
+fn wgpu_goes_with_in_process() {
+    let k = Crate::new("wgpu-flag");
+    let (msg, _) = compile_error_of(&run(r#""shaders/tint.fx", wgpu"#, &k.env()));
+    assert!(msg.contains("goes with `in_process`"), "{msg}");
+    assert!(msg.contains(".wgpu(true)"), "{msg}");
+}
+
+#[test]
 fn missing_stale_or_foreign_artifacts_are_errors_that_say_what_to_do() {
     if dxc::missing_skips() {
         return;
