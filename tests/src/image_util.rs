@@ -17,6 +17,31 @@ pub fn max_channel_diff(a: &RgbaImage, b: &RgbaImage) -> u8 {
         .unwrap_or(0)
 }
 
+/// (largest channel difference, pixels differing by more than `tolerance`, the first such pixel
+/// with its value in `a` and in `b`).
+pub fn difference(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> (u8, usize, String) {
+    let mut max = 0;
+    let mut count = 0;
+    let mut first = String::new();
+    for (x, y, p) in a.enumerate_pixels() {
+        let q = b.get_pixel(x, y);
+        let d =
+            p.0.iter()
+                .zip(q.0)
+                .map(|(u, v)| u.abs_diff(v))
+                .max()
+                .unwrap_or(0);
+        max = max.max(d);
+        if d > tolerance {
+            if count == 0 {
+                first = format!("first at ({x},{y}): {:?} against {:?}", p.0, q.0);
+            }
+            count += 1;
+        }
+    }
+    (max, count, first)
+}
+
 /// Directory for failure artefacts: `<target dir>/test-output`.
 pub fn output_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")

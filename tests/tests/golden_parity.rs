@@ -144,7 +144,7 @@ fn pixel_differences(
                 .map(|p| p.display().to_string())
                 .collect();
             diffs.push(format!(
-                "pixels ({on}): {count} pixels differ by more than {TOLERANCE}/255 (max {max}); {first}; images: {}",
+                "pixels ({on}): {count} pixels differ by more than {TOLERANCE}/255 (max {max}); ours against mgfxc: {first}; images: {}",
                 files.join(", ")
             ));
         }

@@ -243,25 +243,6 @@ fn draw_wgsl(
     }
 }
 
-fn largest_difference(a: &RgbaImage, b: &RgbaImage) -> (u8, String) {
-    let mut max = 0;
-    let mut at = String::new();
-    for (x, y, p) in a.enumerate_pixels() {
-        let q = b.get_pixel(x, y);
-        let d =
-            p.0.iter()
-                .zip(q.0)
-                .map(|(u, v)| u.abs_diff(v))
-                .max()
-                .unwrap_or(0);
-        if d > max {
-            max = d;
-            at = format!("({x},{y}): GL {:?}, WGSL {:?}", p.0, q.0);
-        }
-    }
-    (max, at)
-}
-
 /// Compares every pixel-only pass of `c`; `None` when it has none that qualify.
 fn compare(
     h: &Headless,
@@ -288,10 +269,10 @@ fn compare(
             }
             let a = draw_gl(h, &mut fx, ti, pi)?;
             let b = draw_wgsl(h, &c, &fx, pass.pixel_shader as usize)?;
-            let (max, at) = largest_difference(&a, &b);
+            let (max, _, at) = shadowdusk_tests::image_util::difference(&a, &b, TOLERANCE);
             if max > TOLERANCE {
                 return Err(format!(
-                    "{name} {}/{}: differs by {max}/255 at {at}",
+                    "{name} {}/{}: GL against WGSL differs by {max}/255, {at}",
                     t.name, pass.name
                 ));
             }

@@ -154,25 +154,13 @@ impl Declared {
         }
         let g = self.id();
         let mut operands = vec![g];
-        operands.extend(literal_string("GLSL.std.450"));
+        operands.extend(super::spirv::literal_string("GLSL.std.450"));
         self.import = Some(Inst::new(OP_EXT_INST_IMPORT, &operands));
         self.glsl = Some(g);
         g
     }
 }
 
-/// A SPIR-V literal string: UTF-8, nul-terminated, padded to whole words.
-fn literal_string(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.push(0);
-    while !bytes.len().is_multiple_of(4) {
-        bytes.push(0);
-    }
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
 
 fn string_at(inst: &Inst, from: usize) -> String {
     let bytes: Vec<u8> = inst.0[from..]

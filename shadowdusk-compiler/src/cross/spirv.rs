@@ -51,3 +51,16 @@ pub(crate) fn module(words: &[u32], bound: u32, insts: impl IntoIterator<Item = 
     }
     out
 }
+
+/// A SPIR-V literal string: UTF-8, nul-terminated, padded to whole words.
+pub(crate) fn literal_string(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while !bytes.len().is_multiple_of(4) {
+        bytes.push(0);
+    }
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}

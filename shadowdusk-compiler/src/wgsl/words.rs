@@ -296,17 +296,7 @@ impl Spv {
 }
 
 /// `s` as a literal string's words (NUL-terminated, padded to a word).
-pub(super) fn string_words(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.push(0);
-    while !bytes.len().is_multiple_of(4) {
-        bytes.push(0);
-    }
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
+pub(super) use crate::cross::spirv::literal_string as string_words;
 
 /// A literal string's text (NUL-terminated, little-endian bytes in words).
 pub(super) fn string(words: &[u32]) -> String {

@@ -103,26 +103,4 @@ pub fn render(
     }
 }
 
-/// (largest channel difference, pixels differing by more than `tolerance`, first such pixel).
-pub fn difference(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> (u8, usize, String) {
-    let mut max = 0;
-    let mut count = 0;
-    let mut first = String::new();
-    for (x, y, p) in a.enumerate_pixels() {
-        let q = b.get_pixel(x, y);
-        let d =
-            p.0.iter()
-                .zip(q.0)
-                .map(|(u, v)| u.abs_diff(v))
-                .max()
-                .unwrap_or(0);
-        max = max.max(d);
-        if d > tolerance {
-            if count == 0 {
-                first = format!("first at ({x},{y}): ours {:?}, mgfxc {:?}", p.0, q.0);
-            }
-            count += 1;
-        }
-    }
-    (max, count, first)
-}
+pub use shadowdusk_tests::image_util::difference;
