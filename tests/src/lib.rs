@@ -3,6 +3,7 @@
 
 pub mod draw;
 pub mod effect_builder;
+pub mod files;
 pub mod fixture;
 pub mod gl_harness;
 pub mod gl_state;

@@ -4,10 +4,11 @@
 //! or the dialect stage's "internal:" messages about SPIRV-Cross output it did not expect).
 //! Warnings count too.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use shadowdusk_compiler::diag::Diagnostic;
 use shadowdusk_compiler::pipeline::{compile_file, Options};
+use shadowdusk_tests::files::{fx_files, workspace_root};
 
 /// Folders whose `.fx` files are checked (recursively), relative to the workspace root.
 const FOLDERS: [&str; 8] = [
@@ -20,25 +21,6 @@ const FOLDERS: [&str; 8] = [
     "tests/hot",
     "example-game/shaders",
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn fx_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            fx_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fx") {
-            out.push(p);
-        }
-    }
-}
 
 fn internal(d: &Diagnostic) -> bool {
     d.code.is_internal() || d.message.starts_with("internal")
@@ -53,10 +35,10 @@ fn no_effect_reaches_an_internal_diagnostic() {
         );
         return;
     }
-    let mut files = Vec::new();
-    for f in FOLDERS {
-        fx_files(&root().join(f), &mut files);
-    }
+    let files: Vec<PathBuf> = FOLDERS
+        .iter()
+        .flat_map(|f| fx_files(&workspace_root().join(f)))
+        .collect();
     assert!(
         files.len() >= 100,
         "only {} effect files found",

@@ -8,13 +8,14 @@
 //! The two images must agree within 2/255 per channel; passes that leave the target clear are
 //! not counted, and at least 40 that draw must be compared.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use glow::HasContext;
 use image::RgbaImage;
 use shadowdusk::gl::{DynEffect, GlTexture};
 use shadowdusk::mgfx::{packing, ParameterClass, ParameterType};
 use shadowdusk_compiler::pipeline::{compile_file, compile_source, Compiled, Options};
+use shadowdusk_tests::files::workspace_root;
 use shadowdusk_tests::{draw_sprite, texture_2d, Filter, Headless, Orientation, Sprite};
 
 const SIZE: u32 = 32;
@@ -63,10 +64,6 @@ fn main(@builtin(vertex_index) i: u32) -> Out {
     return o;
 }
 "#;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// naga: WGSL → GLSL 3.30 for `stage`, and what it named the uniform block and samplers.
 fn glsl(
@@ -321,7 +318,7 @@ fn wgsl_pixels_match_the_gl_path() {
         Ok(None) => failures.push("shapes: nothing compared".to_string()),
         Err(e) => failures.push(e),
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/corpus"))
+    let mut files: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("tests/corpus"))
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "fx"))

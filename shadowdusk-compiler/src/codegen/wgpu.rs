@@ -9,9 +9,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
-use shadowdusk_mgfx::{
-    BlendState, DepthStencilState, Effect, RasterizerState, SamplerState, VertexElementUsage,
-};
+use shadowdusk_mgfx::{BlendState, DepthStencilState, Effect, RasterizerState, SamplerState};
 
 use super::CodegenError;
 use crate::wgsl::{WgpuBindingKind, WgpuEffect, WgpuShader};
@@ -135,7 +133,7 @@ fn shader(
     }
     let mut inputs = Vec::new();
     for v in &w.vertex_inputs {
-        let usage = usage(&v.usage)
+        let usage = crate::dialect::interface::usage_of(&v.usage)
             .ok_or_else(|| CodegenError::Malformed(format!("vertex input usage `{}`", v.usage)))?;
         let usage = format_ident!("{usage:?}");
         let format = format_ident!("{}", v.format);
@@ -162,27 +160,6 @@ fn shader(
             vertex_inputs: &[#(#inputs),*],
             varyings: &[#(#varyings),*],
         }
-    })
-}
-
-/// MonoGame's usage for a D3D9 usage name (`TEXCOORD`).
-fn usage(name: &str) -> Option<VertexElementUsage> {
-    use VertexElementUsage::*;
-    Some(match name {
-        "POSITION" | "POSITIONT" | "SV_POSITION" => Position,
-        "COLOR" => Color,
-        "TEXCOORD" => TextureCoordinate,
-        "NORMAL" => Normal,
-        "BINORMAL" => Binormal,
-        "TANGENT" => Tangent,
-        "BLENDINDICES" => BlendIndices,
-        "BLENDWEIGHT" => BlendWeight,
-        "DEPTH" => Depth,
-        "FOG" => Fog,
-        "PSIZE" => PointSize,
-        "SAMPLE" => Sample,
-        "TESSFACTOR" => TessellateFactor,
-        _ => return None,
     })
 }
 

@@ -35,7 +35,8 @@ pub fn split_semantic(sem: &str) -> (&str, u32) {
     (name, idx.parse().unwrap_or(0))
 }
 
-fn usage_of(name: &str) -> Option<VertexElementUsage> {
+/// MonoGame's `VertexElementUsage` for a D3D9 usage name (`TEXCOORD`).
+pub(crate) fn usage_of(name: &str) -> Option<VertexElementUsage> {
     use VertexElementUsage as U;
     Some(match name {
         "POSITION" => U::Position,

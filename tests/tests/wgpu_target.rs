@@ -6,29 +6,10 @@
 //! follow the fixed rule.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use shadowdusk_compiler::pipeline::{compile_file, Compiled, Options};
 use shadowdusk_compiler::wgsl::{self, WgpuBindingKind, WgpuShader};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn fx_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            fx_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fx") {
-            out.push(p);
-        }
-    }
-}
+use shadowdusk_tests::files::{fx_files, workspace_root};
 
 /// The WGSL read back and validated as wgpu would: naga's WGSL front end, every flag.
 fn reparse(w: &WgpuShader) -> Result<naga::Module, String> {
@@ -159,8 +140,7 @@ fn run(folder: &str) -> Option<Tally> {
         );
         return None;
     }
-    let mut files = Vec::new();
-    fx_files(&root().join(folder), &mut files);
+    let files = fx_files(&workspace_root().join(folder));
     let mut t = Tally {
         gl: 0,
         wgpu: 0,
@@ -275,7 +255,7 @@ fn the_same_effect_gives_the_same_wgsl() {
         "tests/golden_parity/SkinnedEffect.fx",
         "tests/corpus/multi_texture_three.fx",
     ] {
-        let path = root().join(name);
+        let path = workspace_root().join(name);
         let a = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
         let b = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
         assert_eq!(a.wgpu, b.wgpu, "{name}");
