@@ -87,3 +87,8 @@ pub use shadowdusk_macros::include_effect;
 pub mod gl;
 #[cfg(feature = "hot-reload")]
 pub mod hot;
+/// wgpu itself (feature `wgpu`), the version the runtime is built on (30).
+#[cfg(feature = "wgpu")]
+pub use wgpu;
+#[cfg(feature = "wgpu")]
+pub mod wgpu_runtime;

@@ -1,0 +1,153 @@
+//! [`WgpuError`]: why the wgpu runtime refused, naming the effect and pass.
+
+/// An error of the wgpu runtime.
+#[derive(Debug, thiserror::Error)]
+pub enum WgpuError {
+    /// The effect was built without the wgpu target.
+    #[error(
+        "{effect} has no wgpu part: compile it with `Builder::wgpu(true)` in build.rs (or \
+         `include_effect!(\"…\", in_process, wgpu)`)"
+    )]
+    NoWgpuTarget {
+        /// The effect's file name.
+        effect: &'static str,
+    },
+    /// The pass indices name no pass of the effect (a hand-written `Effect` only).
+    #[error("{effect} has no pass {pass} in technique {technique}")]
+    NoSuchPass {
+        /// The effect.
+        effect: &'static str,
+        /// MGFX technique index.
+        technique: usize,
+        /// MGFX pass index.
+        pass: usize,
+    },
+    /// The texture slot names no texture of the effect (a hand-written `Effect` only).
+    #[error("{effect} has no texture parameter {parameter} that a shader samples")]
+    NoSuchTexture {
+        /// The effect.
+        effect: &'static str,
+        /// MGFX parameter index.
+        parameter: usize,
+    },
+    /// The pass samples a texture that was never set.
+    #[error(
+        "{effect}, pass '{pass}': the {stage} shader samples '{texture}' (slot {slot}), but no \
+         texture is set for it: call set_texture first"
+    )]
+    MissingTexture {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// "vertex" or "pixel".
+        stage: &'static str,
+        /// The HLSL name of the texture.
+        texture: &'static str,
+        /// The sampler slot.
+        slot: u32,
+    },
+    /// A texture of another dimension than the shader samples.
+    #[error(
+        "{effect}: '{texture}' is sampled as a {expected:?} texture, but the texture set is {found:?}"
+    )]
+    TextureDimension {
+        /// The effect.
+        effect: &'static str,
+        /// The HLSL name.
+        texture: &'static str,
+        /// What the shader samples.
+        expected: crate::wgsl::TextureDimension,
+        /// What was set.
+        found: crate::wgsl::TextureDimension,
+    },
+    /// The vertex layout lacks an element the vertex shader reads.
+    #[error(
+        "{effect}, pass '{pass}': the vertex shader reads {usage:?}{index}, which the vertex \
+         layout does not have"
+    )]
+    MissingVertexElement {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// The usage.
+        usage: crate::mgfx::VertexElementUsage,
+        /// The usage index.
+        index: u32,
+    },
+    /// The pixel shader reads a varying the vertex shader does not write.
+    #[error(
+        "{effect}, pass '{pass}': the pixel shader reads {semantic}, which the vertex shader \
+         does not write"
+    )]
+    MissingVarying {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// The varying's semantic.
+        semantic: &'static str,
+    },
+    /// The pass blends, but the target's colour format cannot be blended.
+    #[error(
+        "{effect}, pass '{pass}': its blend state blends, but the target format {format:?} \
+         cannot be blended; draw it into a blendable format (Rgba8Unorm, Rgba16Float) or give \
+         the pass BlendState Opaque"
+    )]
+    NotBlendable {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// The target's colour format.
+        format: wgpu::TextureFormat,
+    },
+    /// A pass without a pixel shader cannot be drawn.
+    #[error("{effect}, pass '{pass}': the pass has no pixel shader; MonoGame's runtimes need one")]
+    MissingPixelShader {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+    },
+    /// wgpu refused to build the pass's pipeline (its validation message).
+    #[error("{effect}, pass '{pass}': wgpu refused the pipeline: {message}")]
+    Pipeline {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// wgpu's message.
+        message: String,
+    },
+    /// The effect's WGSL did not load as a shader module (a build from another wgpu major).
+    #[error("{effect}: wgpu refused shader {shader}: {message}")]
+    Shader {
+        /// The effect.
+        effect: &'static str,
+        /// The index of the shader in the effect.
+        shader: usize,
+        /// wgpu's message.
+        message: String,
+    },
+    /// The sampler state cannot be expressed on wgpu with this device's features.
+    #[error("{effect}: sampler of '{texture}': {message}")]
+    Sampler {
+        /// The effect.
+        effect: &'static str,
+        /// The HLSL name of the texture it samples.
+        texture: &'static str,
+        /// Why.
+        message: String,
+    },
+    /// A texture's pixels or size do not fit.
+    #[error("texture: {0}")]
+    Texture(String),
+    /// No adapter or device (headless).
+    #[error("no wgpu device: {0}")]
+    NoDevice(String),
+    /// Reading a target back failed.
+    #[error("reading back the target failed: {0}")]
+    ReadBack(String),
+}

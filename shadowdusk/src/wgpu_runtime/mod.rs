@@ -1,0 +1,38 @@
+//! wgpu runtime (feature `wgpu`): draws effects compiled for wgpu (`Effect::WGPU`, turned on by
+//! `Builder::wgpu(true)` or `include_effect!(…, wgpu)`) with MonoGame's semantics, the same shape
+//! as [`gl`](crate::gl): a typed [`WgpuEffect<E>`](WgpuEffect) takes only `E`'s `Params`, passes
+//! and texture slots.
+//!
+//! What wgpu asks for that GL does not, and where it lives:
+//! * render states are baked into immutable pipelines, so a pipeline is built the first time a
+//!   pass is drawn into a given [`Target`] (formats, sample count) with a given
+//!   [`VertexLayout`], and cached;
+//! * parameters that change between draws of one render pass are staged into a per-effect
+//!   uniform ring and bound with dynamic offsets; [`WgpuEffect::flush`] uploads what a frame
+//!   staged with one `write_buffer` per ring chunk, before the frame's commands are submitted;
+//! * MonoGame's DirectX 11 runtime shares wgpu's conventions (D3D clip space, no `posFixup`,
+//!   clockwise front faces), so states map as it maps them ([`states`]).
+//!
+//! Errors are [`WgpuError`]s naming the effect, the pass and the mismatch; wgpu's own
+//! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
+//! `Err`, not wgpu's default panic.
+
+mod effect;
+mod error;
+pub mod headless;
+mod layout;
+mod pipeline;
+mod ring;
+mod sampler;
+mod sprite_vs;
+mod sprites;
+mod states;
+mod target;
+mod texture;
+
+pub use effect::{Applied, WgpuEffect};
+pub use error::WgpuError;
+pub use layout::{VertexElement, VertexElementFormat, VertexLayout};
+pub use sprites::{Sprite, SpriteBatch};
+pub use target::{Target, WgpuRenderTarget};
+pub use texture::WgpuTexture;

@@ -1,0 +1,5 @@
+//! todo
+/// Placeholder.
+pub struct SpriteBatch;
+/// Placeholder.
+pub struct Sprite;
