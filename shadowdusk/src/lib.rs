@@ -75,6 +75,8 @@ pub use shadowdusk_mgfx as mgfx;
 mod build_options;
 mod effect;
 pub mod params;
+#[cfg(any(feature = "gl", feature = "wgpu"))]
+mod sprite;
 pub mod wgsl;
 
 pub use build_options::BuildOptions;

@@ -59,20 +59,7 @@ pub fn attributes() -> Vec<Attribute> {
 /// shift (`M41 -= 0.5*M11`, `M42 -= 0.5*M22`) when the device uses the half-pixel offset.
 /// Returned as `m[r][c]` = XNA `M(r+1, c+1)`.
 pub fn default_transform(width: u32, height: u32, half_pixel_offset: bool) -> [[f32; 4]; 4] {
-    let (w, h) = (width.max(1) as f32, height.max(1) as f32);
-    let mut m = [[0.0f32; 4]; 4];
-    m[0][0] = 2.0 / w;
-    m[1][1] = -2.0 / h;
-    m[2][2] = 1.0; // 1 / (zNear - zFar) = 1 / (0 - -1)
-    m[3][0] = -1.0; // (left + right) / (left - right)
-    m[3][1] = 1.0; // (top + bottom) / (bottom - top)
-    m[3][2] = 0.0; // zNear / (zNear - zFar)
-    m[3][3] = 1.0;
-    if half_pixel_offset {
-        m[3][0] += -0.5 * m[0][0];
-        m[3][1] += -0.5 * m[1][1];
-    }
-    m
+    crate::sprite::default_transform(width, height, half_pixel_offset)
 }
 
 /// The 64 bytes of the register array for transform `m` (register k = column k of M).

@@ -12,40 +12,7 @@ use glow::HasContext;
 use super::error::creating;
 use super::{AppliedPass, GlContext, GlError};
 use crate::mgfx::VertexElementUsage;
-
-/// One sprite: a pixel rectangle, a colour and texture coordinates.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprite {
-    /// Left edge in pixels.
-    pub x: f32,
-    /// Top edge in pixels.
-    pub y: f32,
-    /// Width in pixels.
-    pub width: f32,
-    /// Height in pixels.
-    pub height: f32,
-    /// Vertex colour (SpriteBatch's `Color`: premultiplied, normalized u8x4).
-    pub color: [u8; 4],
-    /// Texture coordinates of the top-left and bottom-right corners.
-    pub uv: [[f32; 2]; 2],
-    /// Depth (`Position.z`, SpriteBatch's `layerDepth`).
-    pub depth: f32,
-}
-
-impl Sprite {
-    /// The whole texture, white, at (`x`, `y`) with the given size, depth 0.
-    pub fn new(x: f32, y: f32, width: f32, height: f32) -> Sprite {
-        Sprite {
-            x,
-            y,
-            width,
-            height,
-            color: [255; 4],
-            uv: [[0.0, 0.0], [1.0, 1.0]],
-            depth: 0.0,
-        }
-    }
-}
+pub use crate::sprite::Sprite;
 
 /// `VertexPositionColorTexture`: Position float3, Color normalized u8x4, TextureCoordinate float2.
 const STRIDE: i32 = 24;
@@ -173,21 +140,8 @@ fn quads(sprites: &[Sprite], vertices: &mut Vec<u8>, indices: &mut Vec<u8>) {
     vertices.clear();
     indices.clear();
     for (i, s) in sprites.iter().enumerate() {
-        let [[u0, v0], [u1, v1]] = s.uv;
-        let (right, bottom) = (s.x + s.width, s.y + s.height);
-        for (x, y, u, v) in [
-            (s.x, s.y, u0, v0),
-            (right, s.y, u1, v0),
-            (s.x, bottom, u0, v1),
-            (right, bottom, u1, v1),
-        ] {
-            for f in [x, y, s.depth] {
-                vertices.extend_from_slice(&f.to_le_bytes());
-            }
-            vertices.extend_from_slice(&s.color);
-            for f in [u, v] {
-                vertices.extend_from_slice(&f.to_le_bytes());
-            }
+        for vertex in s.vertices() {
+            vertices.extend_from_slice(&vertex);
         }
         let base = (i * 4) as u16;
         for k in [0, 1, 2, 1, 3, 2] {

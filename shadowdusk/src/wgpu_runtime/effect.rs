@@ -1,6 +1,135 @@
-//! todo
-use std::marker::PhantomData;
-/// Placeholder.
-pub struct WgpuEffect<E>(PhantomData<E>);
-/// Placeholder.
-pub struct Applied;
+//! [`WgpuEffect`]: an effect known at build time, on a wgpu device, drawn pass by pass with
+//! typed parameters, passes and texture slots.
+
+use std::fmt;
+
+use super::loaded::{Applied, Loaded};
+use super::{Target, WgpuError, WgpuTexture};
+use crate::{Effect, Pass, TextureSlot};
+
+/// Effect `E` (the `Effect` marker of a generated module built with the wgpu target) on a wgpu
+/// device, with `E::Params` as its parameter values.
+///
+/// A frame: [`apply`](WgpuEffect::apply) a pass for each draw (it stages the current
+/// parameters), draw with what it returns (or a [`SpriteBatch`](super::SpriteBatch)), and
+/// [`flush`](WgpuEffect::flush) before submitting the frame's commands.
+///
+/// ```no_run
+/// # fn frame(device: &wgpu::Device, queue: &wgpu::Queue, texture: &shadowdusk::wgpu_runtime::WgpuTexture,
+/// #     target: &shadowdusk::wgpu_runtime::WgpuRenderTarget) -> Result<(), shadowdusk::wgpu_runtime::WgpuError> {
+/// # use shadowdusk::wgpu;
+/// # shadowdusk::include_effect!("doc/tint.fx", in_process, wgpu);
+/// use shadowdusk::wgpu_runtime::{Sprite, SpriteBatch, WgpuEffect};
+///
+/// let mut fx = WgpuEffect::<tint::Effect>::new(device)?;
+/// let mut batch = SpriteBatch::new(device);
+/// fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))?;
+/// let mut encoder = device.create_command_encoder(&Default::default());
+/// {
+///     let mut pass = target.begin_pass(&mut encoder, Some([0.0, 0.0, 0.0, 1.0]));
+///     for (i, red) in [0.25, 0.5, 0.75].into_iter().enumerate() {
+///         fx.params_mut().set_tint([red, 1.0, 1.0, 1.0]);
+///         let mut applied = fx.apply(tint::passes::sprite_drawing::P0, &target.target())?;
+///         batch.draw(&mut pass, &mut applied, &[Sprite::new(i as f32 * 70.0, 0.0, 64.0, 64.0)])?;
+///     }
+/// }
+/// fx.flush(queue);
+/// batch.flush(queue);
+/// queue.submit([encoder.finish()]);
+/// # Ok(())
+/// # }
+/// ```
+pub struct WgpuEffect<E: Effect> {
+    loaded: Loaded,
+    params: E::Params,
+}
+
+impl<E: Effect> WgpuEffect<E> {
+    /// Creates the effect's shader modules, bind-group layouts, samplers and pipeline layouts
+    /// from `E::WGPU`. The parameters start at `E::Params::default()`, MonoGame's start.
+    ///
+    /// Fails when `E` was built without the wgpu target ([`WgpuError::NoWgpuTarget`]), when
+    /// wgpu refuses a shader or a sampler state, or when `E::Params` does not have the register
+    /// layout of the effect (a hand-written [`Effect`] only).
+    pub fn new(device: &wgpu::Device) -> Result<WgpuEffect<E>, WgpuError> {
+        let data = E::WGPU.ok_or(WgpuError::NoWgpuTarget { effect: E::NAME })?;
+        let params = E::Params::default();
+        let loaded = Loaded::new(device, E::NAME, data, E::MGFX, E::LAYOUT, &params)?;
+        Ok(WgpuEffect { loaded, params })
+    }
+
+    /// Replaces every parameter value (a copy: no allocation). The next
+    /// [`apply`](WgpuEffect::apply) stages them.
+    pub fn set_params(&mut self, params: &E::Params) {
+        self.params.clone_from(params);
+    }
+
+    /// The parameter values the next apply stages.
+    pub fn params(&self) -> &E::Params {
+        &self.params
+    }
+
+    /// The parameter values, to change in place with the generated setters.
+    pub fn params_mut(&mut self) -> &mut E::Params {
+        &mut self.params
+    }
+
+    /// Assigns (or clears) the texture of a texture parameter; the effect keeps a handle.
+    ///
+    /// Fails, changing nothing, when a shader samples the slot as another dimension
+    /// ([`WgpuError::TextureDimension`]), or `slot` is not a parameter of the effect (a
+    /// hand-written [`Effect`] only).
+    pub fn set_texture(
+        &mut self,
+        slot: TextureSlot<E>,
+        texture: Option<&WgpuTexture>,
+    ) -> Result<(), WgpuError> {
+        self.loaded.set_texture(slot.parameter_index(), texture)
+    }
+
+    /// The texture set for `slot`.
+    pub fn texture(&self, slot: TextureSlot<E>) -> Option<&WgpuTexture> {
+        self.loaded.texture(slot.parameter_index())
+    }
+
+    /// Sets SpriteBatch's `MatrixTransform` for the built-in vertex shader of pixel-only passes
+    /// (`m[r][c]` = XNA `M(r+1,c+1)`). Until set, SpriteBatch's default projection of the
+    /// target is used (`Matrix.CreateOrthographicOffCenter(0, w, h, 0, 0, -1)`, no half-pixel
+    /// offset, as on MonoGame's DirectX 11 runtime).
+    pub fn set_sprite_transform(&mut self, m: [[f32; 4]; 4]) {
+        self.loaded.sprite_transform = Some(m);
+    }
+
+    /// Goes back to SpriteBatch's default projection.
+    pub fn clear_sprite_transform(&mut self) {
+        self.loaded.sprite_transform = None;
+    }
+
+    /// Stages the current parameters for one draw of `pass` into `target` and returns what
+    /// draws it. Every texture the pass samples must be set
+    /// ([`WgpuError::MissingTexture`]). Allocates nothing once the frame's ring chunks and
+    /// bind groups exist.
+    pub fn apply(&mut self, pass: Pass<E>, target: &Target) -> Result<Applied<'_>, WgpuError> {
+        self.loaded
+            .apply(pass.technique_index(), pass.index(), target, &self.params)
+    }
+
+    /// Uploads the parameters every apply since the last flush staged (one `write_buffer` per
+    /// ring chunk). Call it once a frame, after recording and before `queue.submit`.
+    pub fn flush(&mut self, queue: &wgpu::Queue) {
+        self.loaded.flush(queue);
+    }
+
+    /// The device it was created on.
+    pub fn device(&self) -> &wgpu::Device {
+        self.loaded.device()
+    }
+}
+
+impl<E: Effect> fmt::Debug for WgpuEffect<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WgpuEffect")
+            .field("effect", &E::NAME)
+            .finish_non_exhaustive()
+    }
+}

@@ -22,6 +22,15 @@ pub enum WgpuError {
         /// MGFX pass index.
         pass: usize,
     },
+    /// `E::Params` or the MGFX bytes do not fit the effect's wgpu part (a hand-written
+    /// `Effect`, or parts of two builds).
+    #[error("{effect}: {what}")]
+    ParamsLayout {
+        /// The effect.
+        effect: &'static str,
+        /// What does not fit.
+        what: String,
+    },
     /// The texture slot names no texture of the effect (a hand-written `Effect` only).
     #[error("{effect} has no texture parameter {parameter} that a shader samples")]
     NoSuchTexture {

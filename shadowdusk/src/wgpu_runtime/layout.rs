@@ -1,11 +1,183 @@
-//! Vertex layouts in MonoGame's terms.
+//! Vertex layouts in MonoGame's terms (`VertexDeclaration`: elements by usage and usage index),
+//! turned into wgpu vertex attributes by the locations the compiler gave each usage.
 
-/// Placeholder.
+use crate::mgfx::VertexElementUsage;
+use crate::wgsl::VertexInput;
+
+/// MonoGame's `VertexElementFormat`: how an element is stored in the vertex buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VertexLayout;
-/// Placeholder.
+pub enum VertexElementFormat {
+    /// `float`.
+    Single,
+    /// `float2`.
+    Vector2,
+    /// `float3`.
+    Vector3,
+    /// `float4`.
+    Vector4,
+    /// Four normalized bytes (`Color`: R, G, B, A).
+    Color,
+    /// Four unsigned bytes, not normalized (blend indices).
+    Byte4,
+    /// Two signed 16-bit integers, not normalized.
+    Short2,
+    /// Four signed 16-bit integers, not normalized.
+    Short4,
+    /// Two signed 16-bit integers, normalized.
+    NormalizedShort2,
+    /// Four signed 16-bit integers, normalized.
+    NormalizedShort4,
+    /// Two half floats.
+    HalfVector2,
+    /// Four half floats.
+    HalfVector4,
+}
+
+impl VertexElementFormat {
+    /// Its size in bytes.
+    pub const fn size(self) -> u32 {
+        match self {
+            VertexElementFormat::Single
+            | VertexElementFormat::Color
+            | VertexElementFormat::Byte4
+            | VertexElementFormat::Short2
+            | VertexElementFormat::NormalizedShort2
+            | VertexElementFormat::HalfVector2 => 4,
+            VertexElementFormat::Vector2
+            | VertexElementFormat::Short4
+            | VertexElementFormat::NormalizedShort4
+            | VertexElementFormat::HalfVector4 => 8,
+            VertexElementFormat::Vector3 => 12,
+            VertexElementFormat::Vector4 => 16,
+        }
+    }
+
+    /// The wgpu format the buffer is read as. Integer formats the shader reads as floats are
+    /// read as floats (`Byte4` blend indices → 0.0–255.0), as D3D9 and MonoGame's GL runtime
+    /// feed them to float attributes; a shader reading them as integers gets integers.
+    fn wgpu(self, shader_int: bool) -> wgpu::VertexFormat {
+        use wgpu::VertexFormat as F;
+        match (self, shader_int) {
+            (VertexElementFormat::Single, _) => F::Float32,
+            (VertexElementFormat::Vector2, _) => F::Float32x2,
+            (VertexElementFormat::Vector3, _) => F::Float32x3,
+            (VertexElementFormat::Vector4, _) => F::Float32x4,
+            (VertexElementFormat::Color, _) => F::Unorm8x4,
+            (VertexElementFormat::Byte4, false) => F::Uint8x4,
+            (VertexElementFormat::Byte4, true) => F::Uint8x4,
+            (VertexElementFormat::Short2, _) => F::Sint16x2,
+            (VertexElementFormat::Short4, _) => F::Sint16x4,
+            (VertexElementFormat::NormalizedShort2, _) => F::Snorm16x2,
+            (VertexElementFormat::NormalizedShort4, _) => F::Snorm16x4,
+            (VertexElementFormat::HalfVector2, _) => F::Float16x2,
+            (VertexElementFormat::HalfVector4, _) => F::Float16x4,
+        }
+    }
+
+    /// Whether wgpu reads it as integers (which a float shader input cannot take).
+    fn is_integer(self) -> bool {
+        matches!(
+            self,
+            VertexElementFormat::Byte4 | VertexElementFormat::Short2 | VertexElementFormat::Short4
+        )
+    }
+}
+
+/// One element of a vertex: where it is, how it is stored, what it means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VertexElement;
-/// Placeholder.
+pub struct VertexElement {
+    /// Byte offset in the vertex.
+    pub offset: u32,
+    /// Storage format.
+    pub format: VertexElementFormat,
+    /// MonoGame's usage.
+    pub usage: VertexElementUsage,
+    /// Usage index (`TEXCOORD1` → 1).
+    pub index: u32,
+}
+
+impl VertexElement {
+    /// An element.
+    pub const fn new(
+        offset: u32,
+        format: VertexElementFormat,
+        usage: VertexElementUsage,
+        index: u32,
+    ) -> VertexElement {
+        VertexElement {
+            offset,
+            format,
+            usage,
+            index,
+        }
+    }
+}
+
+/// A vertex buffer layout (MonoGame's `VertexDeclaration`), usually a `const`: pipelines are
+/// cached by its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VertexElementFormat {}
+pub struct VertexLayout {
+    /// Bytes from one vertex to the next.
+    pub stride: u32,
+    /// The elements.
+    pub elements: &'static [VertexElement],
+}
+
+impl VertexLayout {
+    /// `VertexPositionColorTexture` (SpriteBatch's vertices): Position float3, Color, texture
+    /// coordinate float2, 24 bytes.
+    pub const POSITION_COLOR_TEXTURE: VertexLayout = VertexLayout {
+        stride: 24,
+        elements: &[
+            VertexElement::new(
+                0,
+                VertexElementFormat::Vector3,
+                VertexElementUsage::Position,
+                0,
+            ),
+            VertexElement::new(12, VertexElementFormat::Color, VertexElementUsage::Color, 0),
+            VertexElement::new(
+                16,
+                VertexElementFormat::Vector2,
+                VertexElementUsage::TextureCoordinate,
+                0,
+            ),
+        ],
+    };
+
+    /// The wgpu attributes feeding `inputs` (the vertex shader's), into `out`: each input from
+    /// the element of its usage and index. Elements the shader does not read are not fed, as
+    /// MonoGame binds a declaration. `Err` names the first input no element provides.
+    pub(crate) fn attributes(
+        &self,
+        inputs: &[VertexInput],
+        out: &mut Vec<wgpu::VertexAttribute>,
+    ) -> Result<(), (VertexElementUsage, u32)> {
+        out.clear();
+        for input in inputs {
+            let element = self
+                .elements
+                .iter()
+                .find(|e| e.usage == input.usage && e.index == input.index)
+                .ok_or((input.usage, input.index))?;
+            let shader_int = !matches!(
+                input.format,
+                crate::wgsl::VertexFormat::Float32
+                    | crate::wgsl::VertexFormat::Float32x2
+                    | crate::wgsl::VertexFormat::Float32x3
+                    | crate::wgsl::VertexFormat::Float32x4
+            );
+            if element.format.is_integer() && !shader_int {
+                // The shader reads floats: wgpu cannot convert integers to floats, so the
+                // element is refused like a missing one (a float format stores it).
+                return Err((input.usage, input.index));
+            }
+            out.push(wgpu::VertexAttribute {
+                format: element.format.wgpu(shader_int),
+                offset: u64::from(element.offset),
+                shader_location: input.location,
+            });
+        }
+        Ok(())
+    }
+}

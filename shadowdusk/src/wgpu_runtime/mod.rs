@@ -17,10 +17,12 @@
 //! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
 //! `Err`, not wgpu's default panic.
 
+mod dyn_effect;
 mod effect;
 mod error;
 pub mod headless;
 mod layout;
+mod loaded;
 mod pipeline;
 mod ring;
 mod sampler;
@@ -30,9 +32,11 @@ mod states;
 mod target;
 mod texture;
 
-pub use effect::{Applied, WgpuEffect};
+pub use dyn_effect::DynWgpuEffect;
+pub use effect::WgpuEffect;
 pub use error::WgpuError;
 pub use layout::{VertexElement, VertexElementFormat, VertexLayout};
+pub use loaded::Applied;
 pub use sprites::{Sprite, SpriteBatch};
 pub use target::{Target, WgpuRenderTarget};
 pub use texture::WgpuTexture;

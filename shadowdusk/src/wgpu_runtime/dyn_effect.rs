@@ -1,0 +1,108 @@
+//! [`DynWgpuEffect`]: an effect compiled for wgpu whose types are not known at build time
+//! (tools, tests, effects loaded at run time), driven by MGFX indices.
+
+use super::loaded::{Applied, Loaded};
+use super::{Target, WgpuError, WgpuTexture};
+use crate::mgfx;
+use crate::params::EffectParams;
+use crate::wgsl::WgslEffect;
+
+/// An effect on a wgpu device, by index: techniques, passes, records and texture parameters
+/// are MGFX indices, as in [`gl::DynEffect`](crate::gl::DynEffect).
+#[derive(Debug)]
+pub struct DynWgpuEffect {
+    loaded: Loaded,
+    registers: Registers,
+}
+
+/// Every record's registers, starting at the MGFX defaults.
+#[derive(Debug)]
+struct Registers(Vec<Vec<[f32; 4]>>);
+
+impl EffectParams for Registers {
+    fn constant_buffer(&self, record: usize) -> Option<&[[f32; 4]]> {
+        self.0.get(record).map(Vec::as_slice)
+    }
+
+    fn constant_buffer_count(&self) -> usize {
+        self.0.len()
+    }
+}
+
+impl DynWgpuEffect {
+    /// Loads `data` (the wgpu part) with `mgfx_bytes` (the same compile's MGFX, for its
+    /// records, defaults and texture parameters).
+    pub fn new(
+        device: &wgpu::Device,
+        name: &'static str,
+        data: &'static WgslEffect,
+        mgfx_bytes: &[u8],
+    ) -> Result<DynWgpuEffect, WgpuError> {
+        let model = mgfx::read(mgfx_bytes).map_err(|e| WgpuError::ParamsLayout {
+            effect: name,
+            what: e.to_string(),
+        })?;
+        let mut records = Vec::with_capacity(model.constant_buffers.len());
+        for cb in &model.constant_buffers {
+            let image = mgfx::packing::cbuffer_image(cb, &model.parameters).map_err(|e| {
+                WgpuError::ParamsLayout {
+                    effect: name,
+                    what: format!("record '{}': {e}", cb.name),
+                }
+            })?;
+            records.push(
+                image
+                    .chunks_exact(16)
+                    .map(|r| {
+                        let f = |i: usize| {
+                            f32::from_le_bytes(r[i..i + 4].try_into().unwrap_or_default())
+                        };
+                        [f(0), f(4), f(8), f(12)]
+                    })
+                    .collect(),
+            );
+        }
+        let registers = Registers(records);
+        let loaded = Loaded::new(device, name, data, mgfx_bytes, 0, &registers)?;
+        Ok(DynWgpuEffect { loaded, registers })
+    }
+
+    /// Replaces the registers of record `record` (as many as given, from the first).
+    pub fn set_registers(&mut self, record: usize, registers: &[[f32; 4]]) {
+        if let Some(r) = self.registers.0.get_mut(record) {
+            for (to, from) in r.iter_mut().zip(registers) {
+                *to = *from;
+            }
+        }
+    }
+
+    /// Assigns (or clears) the texture of MGFX parameter `parameter`.
+    pub fn set_texture(
+        &mut self,
+        parameter: usize,
+        texture: Option<&WgpuTexture>,
+    ) -> Result<(), WgpuError> {
+        self.loaded.set_texture(parameter, texture)
+    }
+
+    /// Sets SpriteBatch's `MatrixTransform` for pixel-only passes (see
+    /// [`WgpuEffect::set_sprite_transform`](super::WgpuEffect::set_sprite_transform)).
+    pub fn set_sprite_transform(&mut self, m: [[f32; 4]; 4]) {
+        self.loaded.sprite_transform = Some(m);
+    }
+
+    /// Stages the registers for one draw of pass `pass` of technique `technique`.
+    pub fn apply(
+        &mut self,
+        technique: usize,
+        pass: usize,
+        target: &Target,
+    ) -> Result<Applied<'_>, WgpuError> {
+        self.loaded.apply(technique, pass, target, &self.registers)
+    }
+
+    /// Uploads what the applies since the last flush staged.
+    pub fn flush(&mut self, queue: &wgpu::Queue) {
+        self.loaded.flush(queue);
+    }
+}
