@@ -2,7 +2,7 @@
 //! (tools, tests, effects loaded at run time), driven by MGFX indices.
 
 use super::loaded::{Applied, Loaded};
-use super::{Target, WgpuError, WgpuTexture};
+use super::{DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
 use crate::wgsl::WgslEffect;
@@ -83,6 +83,15 @@ impl DynWgpuEffect {
         texture: Option<&WgpuTexture>,
     ) -> Result<(), WgpuError> {
         self.loaded.set_texture(parameter, texture)
+    }
+
+    /// Sets the states the device holds for the blocks a pass does not set (MonoGame's
+    /// `GraphicsDevice.BlendState` and so on; the default is the device's initial state). The
+    /// effect's pipelines, samplers and bind groups are made again as they are next drawn, so
+    /// set them once, not between draws. Fails, changing nothing, when a sampler state cannot
+    /// be expressed on this device.
+    pub fn set_device_states(&mut self, states: DeviceStates) -> Result<(), WgpuError> {
+        self.loaded.set_device_states(states)
     }
 
     /// Sets SpriteBatch's `MatrixTransform` for pixel-only passes (see

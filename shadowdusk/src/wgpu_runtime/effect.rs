@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::loaded::{Applied, Loaded};
-use super::{Target, WgpuError, WgpuTexture};
+use super::{DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::{Effect, Pass, TextureSlot};
 
 /// Effect `E` (the `Effect` marker of a generated module built with the wgpu target) on a wgpu
@@ -90,6 +90,15 @@ impl<E: Effect> WgpuEffect<E> {
     /// The texture set for `slot`.
     pub fn texture(&self, slot: TextureSlot<E>) -> Option<&WgpuTexture> {
         self.loaded.texture(slot.parameter_index())
+    }
+
+    /// Sets the states the device holds for the blocks a pass does not set (MonoGame's
+    /// `GraphicsDevice.BlendState` and so on; the default is the device's initial state). The
+    /// effect's pipelines, samplers and bind groups are made again as they are next drawn, so
+    /// set them once, not between draws. Fails, changing nothing, when a sampler state cannot
+    /// be expressed on this device.
+    pub fn set_device_states(&mut self, states: DeviceStates) -> Result<(), WgpuError> {
+        self.loaded.set_device_states(states)
     }
 
     /// Sets SpriteBatch's `MatrixTransform` for the built-in vertex shader of pixel-only passes

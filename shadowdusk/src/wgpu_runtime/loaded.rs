@@ -4,7 +4,7 @@
 use super::layout::VertexLayout;
 use super::pipeline::{PipelineKey, Pipelines, Resources, Shader, VertexShader};
 use super::ring::{write_registers, Ring, Slot};
-use super::{states, Target, WgpuError, WgpuTexture};
+use super::{states, DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
 use crate::sprite::default_transform;
@@ -24,6 +24,7 @@ pub(crate) struct Loaded {
     textures: Vec<Option<WgpuTexture>>,
     /// Per effect shader, then the sprite shader: a bind group per ring chunk.
     bind_groups: Vec<Vec<Option<wgpu::BindGroup>>>,
+    defaults: DeviceStates,
     pub(crate) sprite_transform: Option<[[f32; 4]; 4]>,
 }
 
@@ -55,7 +56,8 @@ impl Loaded {
                 "its MGFX layout is not the one the generated code was made for".into(),
             ));
         }
-        let resources = Resources::new(device, name, data)?;
+        let defaults = DeviceStates::default();
+        let resources = Resources::new(device, name, data, &defaults)?;
         let mut largest = 64;
         let mut texture_bindings = Vec::with_capacity(resources.shaders.len() + 1);
         for (i, shader) in resources.shaders.iter().enumerate() {
@@ -101,6 +103,7 @@ impl Loaded {
             texture_bindings,
             textures: vec![None; model.parameters.len()],
             bind_groups: vec![Vec::new(); shader_count],
+            defaults,
             sprite_transform: None,
         })
     }
@@ -144,6 +147,22 @@ impl Loaded {
     /// The texture set for `slot`.
     pub(crate) fn texture(&self, parameter: usize) -> Option<&WgpuTexture> {
         self.textures.get(parameter)?.as_ref()
+    }
+
+    /// Replaces the device states (built pipelines, samplers and bind groups are made again
+    /// lazily); failing (a sampler state this device cannot express), it changes nothing.
+    pub(crate) fn set_device_states(&mut self, states: DeviceStates) -> Result<(), WgpuError> {
+        if states == self.defaults {
+            return Ok(());
+        }
+        self.resources.set_samplers(&self.device, &states)?;
+        self.defaults = states;
+        self.pipelines.clear();
+        self.bind_groups
+            .iter_mut()
+            .flatten()
+            .for_each(|g| *g = None);
+        Ok(())
     }
 
     /// Stages the current parameters for one draw of `pass` into `target` and returns what
@@ -215,6 +234,7 @@ impl Loaded {
             device: &self.device,
             resources: &self.resources,
             pipelines: &mut self.pipelines,
+            defaults: &self.defaults,
             technique,
             pass: index,
             info,
@@ -292,6 +312,7 @@ pub struct Applied<'a> {
     device: &'a wgpu::Device,
     resources: &'a Resources,
     pipelines: &'a mut Pipelines,
+    defaults: &'a DeviceStates,
     technique: usize,
     pass: usize,
     info: &'static WgslPass,
@@ -312,7 +333,9 @@ impl Applied<'_> {
         topology: wgpu::PrimitiveTopology,
     ) -> Result<(), WgpuError> {
         let key = PipelineKey::new(self.technique, self.pass, &self.target, *layout, topology);
-        let pipeline = self.pipelines.get(self.device, self.resources, key)?;
+        let pipeline = self
+            .pipelines
+            .get(self.device, self.resources, self.defaults, key)?;
         render_pass.set_pipeline(pipeline);
         for (group, bind_group) in self.groups.iter().enumerate() {
             let offsets = if self.dynamic[group] {

@@ -17,6 +17,7 @@
 //! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
 //! `Err`, not wgpu's default panic.
 
+mod device_states;
 mod dyn_effect;
 mod effect;
 mod error;
@@ -32,6 +33,7 @@ mod states;
 mod target;
 mod texture;
 
+pub use device_states::DeviceStates;
 pub use dyn_effect::DynWgpuEffect;
 pub use effect::WgpuEffect;
 pub use error::WgpuError;

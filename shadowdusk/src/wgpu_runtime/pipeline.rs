@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::layout::VertexLayout;
-use super::{sampler, sprite_vs, states, Target, WgpuError};
+use super::{sampler, sprite_vs, states, DeviceStates, Target, WgpuError};
 use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslEffect, WgslPass, WgslShader};
 
 /// A shader on the device.
@@ -23,6 +23,7 @@ impl Shader {
         effect: &'static str,
         index: usize,
         info: &'static WgslShader,
+        defaults: &DeviceStates,
     ) -> Result<Shader, WgpuError> {
         let visibility = match info.stage {
             Stage::Vertex => wgpu::ShaderStages::VERTEX,
@@ -41,7 +42,6 @@ impl Shader {
             });
         }
         let mut entries = Vec::with_capacity(info.bindings.len());
-        let mut samplers = Vec::new();
         for binding in info.bindings {
             let ty = match binding.kind {
                 BindingKind::Uniform { size, .. } => wgpu::BindingType::Buffer {
@@ -54,15 +54,7 @@ impl Shader {
                     view_dimension: view_dimension(dimension),
                     multisampled: false,
                 },
-                BindingKind::Sampler { state, .. } => {
-                    let desc = sampler::descriptor(state.as_ref(), device.features()).map_err(
-                        |message| WgpuError::Sampler {
-                            effect,
-                            texture: binding.name,
-                            message,
-                        },
-                    )?;
-                    samplers.push((binding.binding, device.create_sampler(&desc)));
+                BindingKind::Sampler { .. } => {
                     wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)
                 }
             };
@@ -77,12 +69,38 @@ impl Shader {
             label: Some(effect),
             entries: &entries,
         });
+        let samplers = Shader::samplers(device, effect, info, defaults)?;
         Ok(Shader {
             info,
             module,
             layout,
             samplers,
         })
+    }
+
+    /// Its samplers: each binding's state from the effect, else the device's.
+    pub(crate) fn samplers(
+        device: &wgpu::Device,
+        effect: &'static str,
+        info: &'static WgslShader,
+        defaults: &DeviceStates,
+    ) -> Result<Vec<(u32, wgpu::Sampler)>, WgpuError> {
+        let mut samplers = Vec::new();
+        for binding in info.bindings {
+            if let BindingKind::Sampler { state, .. } = binding.kind {
+                let state = state.as_ref().unwrap_or(&defaults.sampler);
+                let desc =
+                    sampler::descriptor(Some(state), device.features()).map_err(|message| {
+                        WgpuError::Sampler {
+                            effect,
+                            texture: binding.name,
+                            message,
+                        }
+                    })?;
+                samplers.push((binding.binding, device.create_sampler(&desc)));
+            }
+        }
+        Ok(samplers)
     }
 
     /// Its uniform binding: `(record, size)`.
@@ -136,14 +154,21 @@ impl Resources {
         device: &wgpu::Device,
         name: &'static str,
         data: &'static WgslEffect,
+        defaults: &DeviceStates,
     ) -> Result<Resources, WgpuError> {
         let shaders = data
             .shaders
             .iter()
             .enumerate()
-            .map(|(i, s)| Shader::new(device, name, i, s))
+            .map(|(i, s)| Shader::new(device, name, i, s, defaults))
             .collect::<Result<Vec<_>, _>>()?;
-        let sprite = Shader::new(device, "SpriteBatch's vertex shader", 0, &sprite_vs::SHADER)?;
+        let sprite = Shader::new(
+            device,
+            "SpriteBatch's vertex shader",
+            0,
+            &sprite_vs::SHADER,
+            defaults,
+        )?;
         let mut passes = Vec::with_capacity(data.techniques.len());
         for technique in data.techniques {
             let mut list = Vec::with_capacity(technique.len());
@@ -180,6 +205,22 @@ impl Resources {
             sprite,
             passes,
         })
+    }
+
+    /// Makes every sampler again for new device states (failing, it changes nothing).
+    pub(crate) fn set_samplers(
+        &mut self,
+        device: &wgpu::Device,
+        defaults: &DeviceStates,
+    ) -> Result<(), WgpuError> {
+        let mut all = Vec::with_capacity(self.shaders.len());
+        for shader in &self.shaders {
+            all.push(Shader::samplers(device, self.name, shader.info, defaults)?);
+        }
+        for (shader, samplers) in self.shaders.iter_mut().zip(all) {
+            shader.samplers = samplers;
+        }
+        Ok(())
     }
 
     pub(crate) fn vertex_shader(&self, v: VertexShader) -> &Shader {
@@ -250,19 +291,26 @@ impl Pipelines {
         &mut self,
         device: &wgpu::Device,
         resources: &Resources,
+        defaults: &DeviceStates,
         key: PipelineKey,
     ) -> Result<&wgpu::RenderPipeline, WgpuError> {
         if !self.built.contains_key(&key) {
-            let pipeline = self.build(device, resources, key)?;
+            let pipeline = self.build(device, resources, defaults, key)?;
             self.built.insert(key, pipeline);
         }
         Ok(&self.built[&key])
+    }
+
+    /// Forgets every pipeline (the device states changed).
+    pub(crate) fn clear(&mut self) {
+        self.built.clear();
     }
 
     fn build(
         &mut self,
         device: &wgpu::Device,
         resources: &Resources,
+        defaults: &DeviceStates,
         key: PipelineKey,
     ) -> Result<wgpu::RenderPipeline, WgpuError> {
         let effect = resources.name;
@@ -292,14 +340,24 @@ impl Pipelines {
                 });
             }
         }
-        let color = states::color_target(pass.info.blend.as_ref(), key.color).map_err(|()| {
-            WgpuError::NotBlendable {
+        let blend = pass.info.blend.as_ref().unwrap_or(&defaults.blend);
+        let rasterizer = Some(
+            pass.info
+                .rasterizer
+                .as_ref()
+                .unwrap_or(&defaults.rasterizer),
+        );
+        let depth_stencil = pass
+            .info
+            .depth_stencil
+            .as_ref()
+            .unwrap_or(&defaults.depth_stencil);
+        let color =
+            states::color_target(Some(blend), key.color).map_err(|()| WgpuError::NotBlendable {
                 effect,
                 pass: name,
                 format: key.color,
-            }
-        })?;
-        let rasterizer = pass.info.rasterizer.as_ref();
+            })?;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(name),
@@ -316,14 +374,14 @@ impl Pipelines {
             },
             primitive: states::primitive(rasterizer, key.topology),
             depth_stencil: states::depth_stencil(
-                pass.info.depth_stencil.as_ref(),
+                Some(depth_stencil),
                 rasterizer,
                 key.depth,
                 key.topology,
             ),
             multisample: wgpu::MultisampleState {
                 count: key.samples,
-                mask: states::sample_mask(pass.info.blend.as_ref()),
+                mask: states::sample_mask(Some(blend)),
                 alpha_to_coverage_enabled: false,
             },
             fragment: Some(wgpu::FragmentState {

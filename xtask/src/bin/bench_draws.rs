@@ -10,6 +10,12 @@
 //! (Mesa allocates through libc, outside it), which must be 0 after warm-up: a non-zero count
 //! fails the command.
 //!
+//! Then the same effect through the wgpu runtime (`WgpuEffect`, Mesa's lavapipe headless):
+//! `set_params` + `apply` + one sprite through its `SpriteBatch`, all in one render pass, then
+//! one `flush` and a submit, waited for. Its allocations are counted twice: ShadowDusk's own
+//! (`set_params` + `apply`, must be 0) and the whole frame's, which includes wgpu recording
+//! the render pass's commands (reported, not asserted: wgpu's own buffers).
+//!
 //! A separate binary, not part of `xtask`'s own: `include_effect!` needs DXC when this
 //! compiles, and `cargo xtask setup` is what fetches DXC.
 
@@ -21,8 +27,10 @@ use std::time::{Duration, Instant};
 use glow::HasContext;
 use shadowdusk::gl::headless::HeadlessGl;
 use shadowdusk::gl::{GlContext, GlEffect, RenderTarget, Sprite, SpriteBatch};
+use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
+use shadowdusk::wgpu_runtime::{SpriteBatch as WgpuSpriteBatch, WgpuEffect, WgpuRenderTarget};
 
-shadowdusk::include_effect!("bench/draws.fx", in_process);
+shadowdusk::include_effect!("bench/draws.fx", in_process, wgpu);
 
 const DRAWS: usize = 10_000;
 const FRAMES: usize = 200;
@@ -122,6 +130,68 @@ fn run(ctx: &GlContext, sprites: bool) -> Result<Run, String> {
     })
 }
 
+/// Per-frame figures of a wgpu run.
+struct WgpuRun {
+    run: Run,
+    /// ShadowDusk's own allocations per frame (`set_params` + `apply`).
+    ours: Vec<u64>,
+}
+
+/// `FRAMES` frames of `DRAWS` sprites, each with its own parameters, in one render pass.
+fn run_wgpu(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, SIZE, SIZE, false).map_err(|e| e.to_string())?;
+    let mut fx = WgpuEffect::<draws::Effect>::new(device).map_err(|e| e.to_string())?;
+    let mut batch = WgpuSpriteBatch::new(device);
+    let sprite = [Sprite::new(0.0, 0.0, 4.0, 4.0)];
+    let mut params = draws::Params::default();
+    params.set_color_matrix(shadowdusk::params::Matrix::IDENTITY);
+    let mut frame_times = Vec::with_capacity(FRAMES);
+    let mut allocations = Vec::with_capacity(FRAMES);
+    let mut ours = Vec::with_capacity(FRAMES);
+    for frame in 0..WARM_UP + FRAMES {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let mut own = 0;
+        let start = Instant::now();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.begin_pass(&mut encoder, Some([0.0, 0.0, 0.0, 1.0]));
+            for i in 0..DRAWS {
+                let mark = ALLOCATIONS.load(Ordering::Relaxed);
+                params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
+                fx.set_params(&params);
+                let mut applied = fx
+                    .apply(draws::passes::draw::P0, &target.target())
+                    .map_err(|e| e.to_string())?;
+                own += ALLOCATIONS.load(Ordering::Relaxed) - mark;
+                batch
+                    .draw(&mut pass, &mut applied, &sprite)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        fx.flush(queue);
+        batch.flush(queue);
+        queue.submit([encoder.finish()]);
+        device
+            .poll(shadowdusk::wgpu::PollType::wait_indefinitely())
+            .map_err(|e| e.to_string())?;
+        let elapsed = start.elapsed();
+        let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        if frame >= WARM_UP {
+            frame_times.push(elapsed);
+            allocations.push(allocated);
+            ours.push(own);
+        }
+    }
+    Ok(WgpuRun {
+        run: Run {
+            frame_times,
+            allocations,
+        },
+        ours,
+    })
+}
+
 fn main() -> ExitCode {
     let headless = match HeadlessGl::new(SIZE, SIZE) {
         Ok(h) => h,
@@ -155,6 +225,35 @@ fn main() -> ExitCode {
                 eprintln!("bench draws: {label}: {e}");
                 return ExitCode::FAILURE;
             }
+        }
+    }
+    let gpu = match HeadlessWgpu::new() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("bench draws: no wgpu adapter: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!(
+        "== typed draws on wgpu ({}, {:?}; same frames, one render pass a frame, release)",
+        gpu.info().name,
+        gpu.info().backend
+    );
+    match run_wgpu(&gpu) {
+        Ok(w) => {
+            let ours = w.ours.iter().copied().max().unwrap_or(0);
+            println!(
+                "{:<36} {:>8.0} ns/draw   {:>6.2} ms/frame   {ours} allocations/frame (ShadowDusk), {} with wgpu's command recording",
+                "set_params + apply + 1-sprite draw",
+                w.run.median_per_draw_ns(),
+                w.run.median_per_draw_ns() * DRAWS as f64 / 1e6,
+                w.run.max_allocations(),
+            );
+            failed |= ours != 0;
+        }
+        Err(e) => {
+            eprintln!("bench draws: wgpu: {e}");
+            return ExitCode::FAILURE;
         }
     }
     if failed {
