@@ -1,4 +1,4 @@
-//! `cargo xtask demo [GAME ARGS]`: install the system packages for OpenGL
+//! `cargo xtask demo [GAME ARGS]`: install the system packages for headless OpenGL and wgpu
 //! ([`crate::system_packages`]), make sure DXC is there, then run the example game: in a
 //! window when an X display is available, otherwise headless for 120 frames with screenshots in
 //! `target/demo/` (`shot-tint.png`, …, `shot-cube.png`, `shot-wave-frame1.png`,
@@ -12,7 +12,9 @@ use std::process::Command;
 const EXIT_NO_GL: i32 = 3;
 
 pub fn run(extra: &[String]) -> Result<(), String> {
-    crate::system_packages::ensure(crate::system_packages::GL)?;
+    crate::system_packages::ensure(
+        &[crate::system_packages::GL, crate::system_packages::VULKAN].concat(),
+    )?;
     crate::setup::run()?;
     let root = crate::setup::workspace_root();
     let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());

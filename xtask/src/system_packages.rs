@@ -1,14 +1,15 @@
 //! The Debian/Ubuntu packages `cargo xtask demo` and `cargo xtask test` need beside Rust: Mesa
-//! EGL for headless OpenGL, Xvfb for the game window test, and Python with pip for fetching DXC
-//! (only when `python3 -m pip` does not already work).
+//! EGL for headless OpenGL, Mesa's software Vulkan driver (lavapipe) for headless wgpu, Xvfb for
+//! the game window test, and Python with pip for fetching DXC (only when `python3 -m pip` does
+//! not already work).
 //!
 //! Missing ones (`dpkg -s`) are installed when this runs as root or with passwordless sudo;
-//! otherwise the error is the one command to run. The GL packages are also brought to the
-//! version Debian has now when an older one is installed, so the tests run on the Mesa a user
+//! otherwise the error is the one command to run. The Mesa packages (GL and Vulkan) are also
+//! brought to the version Debian has now when an older one is installed, so the tests run on the Mesa a user
 //! installing today gets (a newer Mesa once refused a shader an older one let through).
 //! Installing always follows an `apt-get update`; otherwise, to keep a warm run fast, the
 //! package lists are refreshed only when the last update is more than [`LISTS_MAX_AGE`] old, and
-//! comparing versions costs one `apt-cache policy`. Without root an outdated GL package is a
+//! comparing versions costs one `apt-cache policy`. Without root an outdated Mesa package is a
 //! warning, as is a failed update when nothing is missing (offline); without `dpkg` (not Debian
 //! or Ubuntu) this prints what is needed and carries on.
 
@@ -20,10 +21,20 @@ use std::time::{Duration, SystemTime};
 /// Headless OpenGL: the EGL loader, Mesa's EGL and its drivers.
 pub const GL: &[&str] = &["libegl1", "libegl-mesa0", "libgl1-mesa-dri"];
 
+/// Headless wgpu: the Vulkan loader and Mesa's Vulkan drivers (lavapipe, a CPU device), which
+/// wgpu prefers to its GL back end.
+pub const VULKAN: &[&str] = &["libvulkan1", "mesa-vulkan-drivers"];
+
+/// Whether `package` is kept at Debian's current version (Mesa: a newer one once refused a
+/// shader an older one let through).
+fn kept_current(package: &str) -> bool {
+    GL.contains(&package) || VULKAN.contains(&package)
+}
+
 /// The X server the game window test draws into.
 pub const XVFB: &str = "xvfb";
 
-/// How old the package lists may be before the GL packages' versions are checked against
+/// How old the package lists may be before the Mesa packages' versions are checked against
 /// fresh ones.
 const LISTS_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
@@ -60,8 +71,8 @@ impl Host {
 
 const INSTALL: [&str; 4] = ["apt-get", "install", "-y", "--no-install-recommends"];
 
-/// Makes sure `wanted` (plus Python and pip when pip does not run) are installed, and the GL
-/// packages among them at Debian's current version.
+/// Makes sure `wanted` (plus Python and pip when pip does not run) are installed, and the Mesa
+/// packages among them ([`GL`], [`VULKAN`]) at Debian's current version.
 pub fn ensure(wanted: &[&str]) -> Result<(), String> {
     ensure_on(&Host::real(), wanted)
 }
@@ -84,10 +95,10 @@ fn ensure_on(host: &Host, wanted: &[&str]) -> Result<(), String> {
         .copied()
         .filter(|p| !installed(host, p))
         .collect();
-    let gl: Vec<&str> = wanted
+    let mesa: Vec<&str> = wanted
         .iter()
         .copied()
-        .filter(|p| GL.contains(p) && !missing.contains(p))
+        .filter(|p| kept_current(p) && !missing.contains(p))
         .collect();
     let Some(how) = privilege(host) else {
         if !missing.is_empty() {
@@ -98,16 +109,16 @@ fn ensure_on(host: &Host, wanted: &[&str]) -> Result<(), String> {
                 list = missing.join(" ")
             ));
         }
-        warn_outdated(&outdated(host, &gl));
+        warn_outdated(&outdated(host, &mesa));
         return Ok(());
     };
     // Installing always follows an update; otherwise the lists are refreshed once a day.
-    let mut outdated = self::outdated(host, &gl);
+    let mut outdated = self::outdated(host, &mesa);
     if !missing.is_empty() || !outdated.is_empty() || !lists_fresh(host) {
         match apt(host, how, &["apt-get", "update", "-qq"]) {
-            Ok(()) => outdated = self::outdated(host, &gl),
+            Ok(()) => outdated = self::outdated(host, &mesa),
             Err(e) if missing.is_empty() => {
-                println!("xtask: {e}; the GL packages were checked against older package lists");
+                println!("xtask: {e}; the Mesa packages were checked against older package lists");
                 warn_outdated(&outdated);
                 return Ok(());
             }
@@ -445,6 +456,36 @@ libegl-mesa0:
         assert_eq!(
             stand.apt_get(),
             [update, "apt-get install -y --no-install-recommends xvfb"]
+        );
+    }
+
+    #[test]
+    fn mesas_vulkan_driver_is_installed_when_missing_and_upgraded_like_gl() {
+        let update = "apt-get update -qq";
+        let wanted = [GL, VULKAN].concat();
+        // Only the GL packages there: the Vulkan ones are installed.
+        let stand = Stand::new("vulkan-missing", &machine(CURRENT_MESA, GL));
+        stand.ensure(&wanted, Duration::ZERO).unwrap();
+        assert_eq!(
+            stand.apt_get(),
+            [
+                update,
+                "apt-get install -y --no-install-recommends libvulkan1 mesa-vulkan-drivers"
+            ]
+        );
+        // An older mesa-vulkan-drivers is brought to Debian's current version, as Mesa's EGL is.
+        let policy = format!(
+            "{CURRENT_MESA}libvulkan1:\n  Installed: 1.3.239.0-1\n  Candidate: 1.3.239.0-1\n\
+             mesa-vulkan-drivers:\n  Installed: 22.3.6-1+deb12u1\n  Candidate: 22.3.6-1+deb12u2\n"
+        );
+        let stand = Stand::new("vulkan-old", &machine(&policy, &wanted));
+        stand.ensure(&wanted, HOUR).unwrap();
+        assert_eq!(
+            stand.apt_get(),
+            [
+                update,
+                "apt-get install -y --no-install-recommends mesa-vulkan-drivers"
+            ]
         );
     }
 

@@ -2,7 +2,7 @@
 //! make sure DXC and naga's command line ([`crate::naga_cli`]) are there, then run every test in the workspace (all targets, then doctests), or
 //! with arguments `cargo test <arguments>`.
 //!
-//! A test that cannot find DXC, headless EGL, Xvfb or `../shared` skips: it passes with a
+//! A test that cannot find DXC, headless EGL, a wgpu adapter, Xvfb or `../shared` skips: it passes with a
 //! `!!! SKIPPED` line ([`shadowdusk_testkit::skip`]), and at the end (pass or fail) this prints
 //! how many skipped, grouped by why, from the log the tests append to (`SHADOWDUSK_SKIP_LOG`,
 //! `target/xtask-test-skips.log`). `SHADOWDUSK_REQUIRE_ALL` is passed through as the caller set
@@ -15,7 +15,7 @@ use std::process::Command;
 use shadowdusk_testkit::{logged_skips, REQUIRE_ALL, SKIP_LOG};
 
 pub fn run(extra: &[String]) -> Result<(), String> {
-    let mut packages = crate::system_packages::GL.to_vec();
+    let mut packages = [crate::system_packages::GL, crate::system_packages::VULKAN].concat();
     packages.push(crate::system_packages::XVFB);
     crate::system_packages::ensure(&packages)?;
     crate::setup::run()?;
