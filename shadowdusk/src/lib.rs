@@ -69,6 +69,10 @@
 
 #![warn(missing_docs)]
 
+// Generated modules name `::shadowdusk`; the unit tests include some.
+#[cfg(test)]
+extern crate self as shadowdusk;
+
 /// The MGFX container model, reader and writer (the `shadowdusk-mgfx` crate).
 pub use shadowdusk_mgfx as mgfx;
 

@@ -31,6 +31,8 @@ mod sprite_vs;
 mod sprites;
 mod states;
 mod target;
+#[cfg(test)]
+mod tests;
 mod texture;
 
 pub use device_states::DeviceStates;

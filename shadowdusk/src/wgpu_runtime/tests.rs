@@ -1,0 +1,82 @@
+//! The typed runtime on a real adapter (lavapipe in CI): a generated effect drawn through
+//! `WgpuEffect` and `SpriteBatch`, parameters changing between draws of one render pass.
+
+use super::headless::for_test;
+use super::{Sprite, SpriteBatch, WgpuEffect, WgpuError, WgpuRenderTarget, WgpuTexture};
+
+crate::include_effect!("doc/tint.fx", in_process, wgpu);
+crate::include_effect!("doc/tint.fx", name = gl_only, in_process);
+
+const W: u32 = 48;
+
+#[test]
+fn sprites_drawn_with_other_params_in_one_render_pass_each_get_their_own() {
+    let Some(gpu) =
+        for_test("sprites_drawn_with_other_params_in_one_render_pass_each_get_their_own")
+    else {
+        return;
+    };
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, W, 16, false).unwrap();
+    let white = WgpuTexture::from_rgba8(device, queue, 1, 1, &[255; 4]).unwrap();
+    let mut fx = WgpuEffect::<tint::Effect>::new(device).unwrap();
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&white))
+        .unwrap();
+    let mut batch = SpriteBatch::new(device);
+    let reds = [0.0f32, 0.5, 1.0];
+    for _frame in 0..2 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.begin_pass(&mut encoder, Some([0.0, 0.0, 0.0, 1.0]));
+            for (i, red) in reds.iter().enumerate() {
+                let mut params = tint::Params::default();
+                params.set_tint([*red, 1.0, 1.0, 1.0]);
+                params.set_amount(1.0);
+                fx.set_params(&params);
+                let mut applied = fx
+                    .apply(tint::passes::sprite_drawing::P0, &target.target())
+                    .unwrap();
+                let sprite = Sprite::new(i as f32 * 16.0, 0.0, 16.0, 16.0);
+                batch.draw(&mut pass, &mut applied, &[sprite]).unwrap();
+            }
+        }
+        fx.flush(queue);
+        batch.flush(queue);
+        queue.submit([encoder.finish()]);
+        let pixels = target.read_rgba8(device, queue).unwrap();
+        for (i, red) in reds.iter().enumerate() {
+            let at = ((8 * W + i as u32 * 16 + 8) * 4) as usize;
+            let expected = (red * 255.0).round() as i32;
+            assert!(
+                (i32::from(pixels[at]) - expected).abs() <= 1,
+                "sprite {i}: red {} instead of {expected}",
+                pixels[at]
+            );
+            assert_eq!(pixels[at + 1..at + 4], [255, 255, 255]);
+        }
+    }
+}
+
+#[test]
+fn a_pass_whose_texture_is_not_set_is_an_error_naming_it() {
+    let Some(gpu) = for_test("a_pass_whose_texture_is_not_set_is_an_error_naming_it") else {
+        return;
+    };
+    let mut fx = WgpuEffect::<tint::Effect>::new(gpu.device()).unwrap();
+    let target = super::Target::new(wgpu::TextureFormat::Rgba8Unorm, 8, 8);
+    let err = fx
+        .apply(tint::passes::sprite_drawing::P0, &target)
+        .unwrap_err();
+    assert!(matches!(err, WgpuError::MissingTexture { .. }), "{err}");
+    assert!(err.to_string().contains("SpriteTexture"), "{err}");
+}
+
+#[test]
+fn an_effect_built_without_the_wgpu_target_says_how_to_turn_it_on() {
+    let Some(gpu) = for_test("an_effect_built_without_the_wgpu_target_says_how_to_turn_it_on")
+    else {
+        return;
+    };
+    let err = WgpuEffect::<gl_only::Effect>::new(gpu.device()).unwrap_err();
+    assert!(err.to_string().contains("Builder::wgpu(true)"), "{err}");
+}
