@@ -14,6 +14,10 @@
 //!   does and applies its passes: `gl::GlEffect<tint::Effect>` takes only `tint`'s passes,
 //!   texture slots and `Params`, so mixing up two effects is a compile error; `gl::DynEffect`
 //!   takes bytes loaded at run time and finds techniques, passes and parameters by name.
+//! - `wgpu_runtime` (feature `wgpu`) draws the same effects with wgpu 30 (re-exported as
+//!   `shadowdusk::wgpu`): `wgpu_runtime::WgpuEffect<tint::Effect>` from the module's wgpu part
+//!   (built with `Builder::wgpu(true)`), the same `Params`, passes and texture slots, pipelines
+//!   built per pass and render target, parameters staged per draw; and a `SpriteBatch`.
 //! - [`params`]: what generated setters take (MonoGame's [`params::Matrix`], HLSL-shaped
 //!   [`params::Mat`], with glam and mint conversions behind features `glam` and `mint`).
 //!

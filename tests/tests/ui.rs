@@ -7,7 +7,8 @@
 //!
 //! The typed runtime API refuses another effect's items at compile time: a pass (named, or
 //! taken from a technique), a texture slot and a `Params` of `grayscale` handed to a
-//! `GlEffect<tint::Effect>` (`wrong_effect_*.rs`) are type errors naming both effects, and
+//! `GlEffect<tint::Effect>` (`wrong_effect_*.rs`), or to a `WgpuEffect<tint::Effect>`
+//! (`wrong_effect_wgpu.rs`), are type errors naming both effects, and
 //! safe code cannot forge a pass or texture slot (`forged_pass_and_slot.rs`: the constructors
 //! are `unsafe`), while a crate that forbids unsafe code still uses generated ones
 //! (`pass/forbid_unsafe_code.rs`, which must compile).
