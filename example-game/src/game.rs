@@ -12,22 +12,14 @@ use shadowdusk::gl::{
 };
 use shadowdusk::{Effect, Pass};
 
-use crate::cube;
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
+use crate::frame::{self, sprite, Params};
 use crate::hot::{Event, Shader, Status, Watch};
 use crate::mesh::Mesh;
-use crate::scene::{self, Rect, Scene};
-use crate::skinned;
-use crate::{font, texture};
+use crate::scene::{self, Scene};
+use crate::{cube, font, skinned, texture};
 
-/// A key the game reacts to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Key {
-    /// `1`..`5`: that scene.
-    Digit(u8),
-    /// Tab: the next scene.
-    Tab,
-}
+pub use crate::frame::Key;
 
 /// Every effect, loaded into GL; with hot reload each follows its source file.
 struct Effects {
@@ -41,22 +33,6 @@ struct Effects {
     /// inset, so the label stays readable and the original stays the original whatever an
     /// edit of `tint.fx` does.
     plain: GlEffect<tint::Effect>,
-}
-
-/// The typed parameters of every effect, set each frame.
-struct Params {
-    /// The animated tint of the tint scene.
-    tint: tint::Params,
-    /// A white tint: the untouched sprite, the text, the render-target inset.
-    plain: tint::Params,
-    sepia: sepia::Params,
-    grayscale: grayscale::Params,
-    wave: wave::Params,
-    /// The cube in the back buffer.
-    cube: cube_fx::Params,
-    /// The same cube in the render target (another projection).
-    cube_inset: cube_fx::Params,
-    skinned: skinned_fx::Params,
 }
 
 /// The game state and its GL objects, which are released when it is dropped (on its context,
@@ -135,16 +111,7 @@ impl Game {
             scene,
             time: 0.0,
             effects,
-            params: Params {
-                tint: tint::Params::DEFAULT,
-                plain: tint::Params::DEFAULT,
-                sepia: sepia::Params::DEFAULT,
-                grayscale: grayscale::Params::DEFAULT,
-                wave: wave::Params::DEFAULT,
-                cube: cube_fx::Params::DEFAULT,
-                cube_inset: cube_fx::Params::DEFAULT,
-                skinned: skinned_fx::Params::DEFAULT,
-            },
+            params: Params::new(),
             sprite,
             font,
             batch: SpriteBatch::new(ctx).map_err(|e| e.to_string())?,
@@ -154,7 +121,6 @@ impl Game {
                 .map_err(|e| e.to_string())?,
             status,
         };
-        game.params.plain.set_tint([1.0; 4]);
         game.update(0.0);
         Ok(game)
     }
@@ -171,33 +137,13 @@ impl Game {
 
     /// Reacts to a key press.
     pub fn key(&mut self, key: Key) {
-        match key {
-            Key::Digit(d) => {
-                if let Some(s) = Scene::ALL.get(usize::from(d).wrapping_sub(1)) {
-                    self.scene = *s;
-                }
-            }
-            Key::Tab => self.scene = self.scene.next(),
-        }
+        self.scene = key.apply(self.scene);
     }
 
     /// Advances every animated parameter to `time` seconds, through the typed setters.
     pub fn update(&mut self, time: f32) {
         self.time = time;
-        let p = &mut self.params;
-        p.tint.set_tint(scene::tint_at(time));
-        p.sepia.set_amount(1.0);
-        p.wave.set_time(scene::wave_time(time));
-        for (params, width, height) in [
-            (&mut p.cube, scene::WIDTH, scene::HEIGHT),
-            (&mut p.cube_inset, scene::INSET.width, scene::INSET.height),
-        ] {
-            params.set_world(cube::world(time));
-            params.set_view(cube::view());
-            params.set_projection(cube::projection(width, height));
-            params.set_light_direction(cube::LIGHT_DIRECTION);
-        }
-        skinned::update(&mut p.skinned, time, scene::WIDTH, scene::HEIGHT);
+        self.params.update(time);
     }
 
     /// Swaps in every finished recompile of an effect's source (hot reload; nothing happens
@@ -265,45 +211,17 @@ impl Game {
                 sprite_state(&ctx);
                 let inset = self.inset.texture().clone();
                 self.draw_plain(&screen, &inset, &[sprite(scene::INSET)])?;
-                let caption = font::layout(
-                    "RENDER TARGET",
-                    scene::INSET.x as f32,
-                    scene::INSET.y as f32 - 10.0,
-                    1.0,
-                    [200, 200, 210, 255],
-                );
-                self.draw_plain(&screen, &font, &caption)?;
+                self.draw_plain(&screen, &font, &frame::inset_caption())?;
             }
             sprites => {
                 sprite_state(&ctx);
                 self.draw_plain(&screen, &sprite_texture, &[sprite(scene::ORIGINAL)])?;
                 self.draw_effect_sprite(&screen, sprites)?;
-                let mut captions = font::layout(
-                    "ORIGINAL",
-                    scene::ORIGINAL.x as f32,
-                    scene::ORIGINAL.y as f32 - 18.0,
-                    2.0,
-                    [200, 200, 210, 255],
-                );
-                captions.extend(font::layout(
-                    sprites.name(),
-                    scene::EFFECT.x as f32,
-                    scene::EFFECT.y as f32 - 18.0,
-                    2.0,
-                    [200, 200, 210, 255],
-                ));
-                self.draw_plain(&screen, &font, &captions)?;
+                self.draw_plain(&screen, &font, &frame::sprite_captions(sprites))?;
             }
         }
         sprite_state(&ctx);
-        let mut text = font::layout(&self.scene.label(), 16.0, 12.0, 3.0, [255; 4]);
-        text.extend(font::layout(
-            "1-6 OR TAB: SWITCH EFFECT    ESC: QUIT",
-            16.0,
-            height as f32 - 22.0,
-            2.0,
-            [150, 160, 180, 255],
-        ));
+        let mut text = frame::overlay(self.scene, height);
         if let Some(status) = &self.status {
             text.extend(status.sprites(width));
         }
@@ -379,10 +297,6 @@ fn apply<'a, E: Effect>(
 ) -> Result<AppliedPass<'a>, String> {
     fx.set_params(params);
     fx.apply(pass, target).map_err(|e| e.to_string())
-}
-
-fn sprite(r: Rect) -> Sprite {
-    Sprite::new(r.x as f32, r.y as f32, r.width as f32, r.height as f32)
 }
 
 /// Clears colour, depth and stencil with every write mask open (a pass may have closed one).

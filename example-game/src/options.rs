@@ -8,8 +8,10 @@ use crate::scene::Scene;
 /// How to run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// No window: an EGL surfaceless pbuffer.
+    /// No window: an EGL surfaceless pbuffer (with `wgpu`: a device without a surface).
     pub headless: bool,
+    /// Draw with wgpu (`shadowdusk::wgpu_runtime`) instead of OpenGL.
+    pub wgpu: bool,
     /// Stop after this many frames (headless: default [`DEFAULT_FRAMES`]).
     pub frames: Option<u64>,
     /// Write screenshots: a `.png` file name (`out.png` gives `out-tint.png`, …) or a folder.
@@ -25,16 +27,20 @@ pub const DEFAULT_FRAMES: u64 = 60;
 
 /// The `--help` text.
 pub const USAGE: &str = "\
-usage: example-game [--headless] [--frames N] [--screenshot OUT.png|DIR] [--scene NAME]
-                    [--hot | --hot-dir DIR]
+usage: example-game [--wgpu] [--headless] [--frames N] [--screenshot OUT.png|DIR]
+                    [--scene NAME] [--hot | --hot-dir DIR]
 
-  --headless          render without a window (EGL surfaceless, Mesa llvmpipe)
+  --wgpu              draw with wgpu (Vulkan, else GL; WGPU_BACKEND chooses) instead of
+                      OpenGL: the same scenes, in a window with a wgpu surface or headless
+  --headless          render without a window (OpenGL: EGL surfaceless, Mesa llvmpipe;
+                      wgpu: a device with no surface, e.g. Mesa lavapipe)
   --frames N          stop after N frames (default 60 headless or with --screenshot)
   --screenshot PATH   write one PNG per scene at the last frame, plus the wave scene at
                       frame 1 and frame N: OUT-tint.png, ... or DIR/tint.png, ...
   --scene NAME        first scene: tint, sepia, grayscale, wave, cube, skinned
   --hot               reload an effect when its source in example-game/shaders (or an
                       include) is saved; the label says when it reloaded, or why not
+                      (OpenGL only: not with --wgpu)
   --hot-dir DIR       like --hot, following DIR/tint.fx, ... (a copy of the shaders)
 
 keys: 1-6 choose a scene, Tab the next one, Esc quits";
@@ -43,6 +49,7 @@ keys: 1-6 choose a scene, Tab the next one, Esc quits";
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
         headless: false,
+        wgpu: false,
         frames: None,
         screenshot: None,
         scene: Scene::Tint,
@@ -53,6 +60,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "--headless" => options.headless = true,
+            "--wgpu" => options.wgpu = true,
             "--frames" => {
                 let v = value("--frames")?;
                 let n: u64 = v
@@ -81,6 +89,11 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
+    if options.wgpu && options.watch != Watch::Off {
+        return Err(
+            "--hot and --hot-dir are OpenGL only: leave out --wgpu to reload shaders".into(),
+        );
+    }
     Ok(Some(options))
 }
 
@@ -100,10 +113,26 @@ mod tests {
         .unwrap()
         .unwrap();
         assert!(o.headless);
+        assert!(!o.wgpu);
         assert_eq!(o.frames, Some(30));
         assert_eq!(o.screenshot, Some(PathBuf::from("out.png")));
         assert_eq!(o.scene, Scene::Cube);
         assert_eq!(o.watch, Watch::Off);
+    }
+
+    #[test]
+    fn wgpu_takes_the_same_options_but_not_hot_reload() {
+        let o = parse(args("--wgpu --headless --frames 5 --scene skinned"))
+            .unwrap()
+            .unwrap();
+        assert!(o.wgpu && o.headless);
+        assert_eq!((o.frames, o.scene), (Some(5), Scene::Skinned));
+        assert!(parse(args("--wgpu --hot"))
+            .unwrap_err()
+            .contains("OpenGL only"));
+        assert!(parse(args("--hot-dir x --wgpu"))
+            .unwrap_err()
+            .contains("OpenGL only"));
     }
 
     #[test]

@@ -17,11 +17,14 @@ use crate::screenshots::Shots;
 pub enum Failure {
     /// No OpenGL context could be made (no libEGL, no Mesa, no display).
     NoGl(String),
+    /// No wgpu adapter or device (`--wgpu`: no Vulkan or GL driver wgpu can use).
+    NoWgpu(String),
     /// Anything else (an effect failed to load, a GL error, a file could not be written).
     Game(String),
 }
 
-/// Exit status when OpenGL is unavailable, so scripts and tests can tell it from a bug.
+/// Exit status when OpenGL (or, with `--wgpu`, a wgpu adapter) is unavailable, so scripts and
+/// tests can tell it from a bug.
 pub const EXIT_NO_GL: u8 = 3;
 
 impl Failure {
@@ -30,6 +33,10 @@ impl Failure {
         match self {
             Failure::NoGl(why) => {
                 eprintln!("example-game: OpenGL unavailable: {why}");
+                ExitCode::from(EXIT_NO_GL)
+            }
+            Failure::NoWgpu(why) => {
+                eprintln!("example-game: wgpu unavailable: {why}");
                 ExitCode::from(EXIT_NO_GL)
             }
             Failure::Game(why) => {

@@ -1,5 +1,6 @@
 //! Screenshots: which scenes are captured when, and where the PNGs go. The same code serves
-//! the headless loop and the window (both read the back buffer before it is shown).
+//! the headless loop and the window, on OpenGL (the back buffer, read before it is shown) and
+//! on wgpu (an offscreen target of the same size): each renderer is a [`Shoot`].
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,25 @@ use shadowdusk::gl::{GlContext, RenderTarget};
 
 use crate::game::Game;
 use crate::scene::Scene;
+
+/// A renderer screenshots can be taken of.
+pub trait Shoot {
+    /// Renders `scene` at the current time into a `size` image, top row first; the scene on
+    /// screen stays what it was.
+    fn shoot(&mut self, scene: Scene, size: (u32, u32)) -> Result<RgbaImage, String>;
+}
+
+impl Shoot for Game {
+    /// Renders into the back buffer and reads it.
+    fn shoot(&mut self, scene: Scene, size: (u32, u32)) -> Result<RgbaImage, String> {
+        let shown = self.scene();
+        self.set_scene(scene);
+        let rendered = self.render(size.0, size.1);
+        self.set_scene(shown);
+        rendered?;
+        read_backbuffer(self.context(), size.0, size.1)
+    }
+}
 
 /// The scenes captured at frame 1 and at the last frame, to show that they animate.
 pub const ANIMATED: [Scene; 2] = [Scene::Wave, Scene::Skinned];
@@ -53,21 +73,16 @@ impl Shots {
         }
     }
 
-    /// Renders `scene` at the game's current time into the back buffer, reads it and writes
-    /// it as `what`; the game's own scene is restored. Returns the file written.
+    /// Renders `scene` at the game's current time ([`Shoot`]) and writes it as `what`; the
+    /// game's own scene is restored. Returns the file written.
     pub fn capture(
         &self,
-        game: &mut Game,
+        game: &mut impl Shoot,
         scene: Scene,
         what: &str,
         size: (u32, u32),
     ) -> Result<PathBuf, String> {
-        let shown = game.scene();
-        game.set_scene(scene);
-        let rendered = game.render(size.0, size.1);
-        game.set_scene(shown);
-        rendered?;
-        let mut image = read_backbuffer(game.context(), size.0, size.1)?;
+        let mut image = game.shoot(scene, size)?;
         // The back buffer's alpha is whatever blending left; a screenshot is opaque.
         for p in image.pixels_mut() {
             p.0[3] = 255;
@@ -85,7 +100,7 @@ impl Shots {
     /// the last frame every scene plus the animated one again under its frame name.
     pub fn after_frame(
         &self,
-        game: &mut Game,
+        game: &mut impl Shoot,
         frame: u64,
         last: u64,
         size: (u32, u32),

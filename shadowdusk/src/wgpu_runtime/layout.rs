@@ -52,12 +52,18 @@ impl VertexElementFormat {
         }
     }
 
-    /// The wgpu format the buffer is read as. Integer formats the shader reads as floats are
-    /// read as floats (`Byte4` blend indices → 0.0–255.0), as D3D9 and MonoGame's GL runtime
-    /// feed them to float attributes; a shader reading them as integers gets integers.
-    fn wgpu(self, shader_int: bool) -> wgpu::VertexFormat {
+    /// The wgpu format the buffer is read as (`shader_int`: the shader reads integers,
+    /// `shader_signed`: signed ones). wgpu wants the signedness of the shader's input, which
+    /// D3D11 does not check: MonoGame's HLSL reads `int4 BLENDINDICES` (WGSL `vec4<i32>`) from
+    /// a `Byte4` (`R8G8B8A8_UINT`) element, so a signed input reads `Byte4` as `Sint8x4`, exact
+    /// for indices below 128 (a `float4x3` palette of a shader-model-3 effect holds at most 85
+    /// bones); `Short2`/`Short4` become unsigned for an unsigned input the same way.
+    fn wgpu(self, shader_int: bool, shader_signed: bool) -> wgpu::VertexFormat {
         use wgpu::VertexFormat as F;
         match (self, shader_int) {
+            (VertexElementFormat::Byte4, true) if shader_signed => F::Sint8x4,
+            (VertexElementFormat::Short2, true) if !shader_signed => F::Uint16x2,
+            (VertexElementFormat::Short4, true) if !shader_signed => F::Uint16x4,
             (VertexElementFormat::Single, _) => F::Float32,
             (VertexElementFormat::Vector2, _) => F::Float32x2,
             (VertexElementFormat::Vector3, _) => F::Float32x3,
@@ -167,17 +173,68 @@ impl VertexLayout {
                     | crate::wgsl::VertexFormat::Float32x3
                     | crate::wgsl::VertexFormat::Float32x4
             );
+            let shader_signed = matches!(
+                input.format,
+                crate::wgsl::VertexFormat::Sint32
+                    | crate::wgsl::VertexFormat::Sint32x2
+                    | crate::wgsl::VertexFormat::Sint32x3
+                    | crate::wgsl::VertexFormat::Sint32x4
+            );
             if element.format.is_integer() && !shader_int {
                 // The shader reads floats: wgpu cannot convert integers to floats, so the
                 // element is refused like a missing one (a float format stores it).
                 return Err((input.usage, input.index));
             }
             out.push(wgpu::VertexAttribute {
-                format: element.format.wgpu(shader_int),
+                format: element.format.wgpu(shader_int, shader_signed),
                 offset: u64::from(element.offset),
                 shader_location: input.location,
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wgsl::VertexFormat as Shader;
+
+    fn format_for(element: VertexElementFormat, shader: Shader) -> Option<wgpu::VertexFormat> {
+        let layout = VertexLayout {
+            stride: 16,
+            elements: Box::leak(Box::new([VertexElement::new(
+                0,
+                element,
+                VertexElementUsage::BlendIndices,
+                0,
+            )])),
+        };
+        let input = VertexInput {
+            usage: VertexElementUsage::BlendIndices,
+            index: 0,
+            location: 3,
+            format: shader,
+        };
+        let mut out = Vec::new();
+        layout.attributes(&[input], &mut out).ok()?;
+        assert_eq!(out[0].shader_location, 3);
+        Some(out[0].format)
+    }
+
+    #[test]
+    fn integer_elements_take_the_signedness_of_the_shaders_input() {
+        use wgpu::VertexFormat as F;
+        // HLSL `int4 BLENDINDICES` from MonoGame's Byte4 element.
+        let byte4 = VertexElementFormat::Byte4;
+        assert_eq!(format_for(byte4, Shader::Sint32x4), Some(F::Sint8x4));
+        assert_eq!(format_for(byte4, Shader::Uint32x4), Some(F::Uint8x4));
+        let short4 = VertexElementFormat::Short4;
+        assert_eq!(format_for(short4, Shader::Sint32x4), Some(F::Sint16x4));
+        assert_eq!(format_for(short4, Shader::Uint32x4), Some(F::Uint16x4));
+        // Floats stay floats; integers cannot feed a float input.
+        let vector4 = VertexElementFormat::Vector4;
+        assert_eq!(format_for(vector4, Shader::Float32x4), Some(F::Float32x4));
+        assert_eq!(format_for(byte4, Shader::Float32x4), None);
     }
 }
