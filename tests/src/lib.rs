@@ -9,7 +9,9 @@ pub mod gl_harness;
 pub mod gl_state;
 pub mod glsl_check;
 pub mod image_util;
+pub mod parity;
 pub mod textures;
+pub mod wgsl_static;
 
 pub use draw::{draw_mesh, draw_sprite, Element, Sprite};
 pub use gl_harness::{read_framebuffer, Fbo, Headless, Orientation};

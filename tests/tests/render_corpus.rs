@@ -15,10 +15,10 @@ use shadowdusk::gl::{DynEffect, GlContext, GlTexture, RenderTarget};
 use shadowdusk::mgfx::ParameterClass;
 use shadowdusk_compiler::pipeline::{compile_file, Options};
 use shadowdusk_tests::corpus::{
-    corpus_dir, entries, ElementFormat, Entry, Geometry, Mesh, PixelFn, TextureSpec, Value,
-    TARGET_SIZE,
+    corpus_dir, entries, Entry, Geometry, PixelFn, TextureSpec, Value, TARGET_SIZE,
 };
 use shadowdusk_tests::gl_state::{reset_states, zero_values};
+use shadowdusk_tests::parity::mesh_elements;
 use shadowdusk_tests::{
     draw_mesh, draw_sprite, save_png, texture_3d, texture_cube, Fbo, Filter, Headless, Orientation,
     Sprite,
@@ -134,31 +134,6 @@ fn set(effect: &mut DynEffect, name: &str, value: &Value) -> Result<(), String> 
         .map_err(|err| format!("setting {name}: {err}"))
 }
 
-fn mesh_elements(mesh: &Mesh) -> Vec<(shadowdusk::mgfx::VertexElementUsage, u8, i32, Vec<f32>)> {
-    mesh.elements
-        .iter()
-        .enumerate()
-        .map(|(k, el)| {
-            let data: Vec<f32> = (0..mesh.vertices.len())
-                .flat_map(|v| {
-                    let c = mesh.element(v, k);
-                    // Color is a normalised byte format; Byte4 arrives as its integer values.
-                    c.iter()
-                        .map(move |x| {
-                            if el.format == ElementFormat::Color {
-                                x / 255.0
-                            } else {
-                                *x
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            (el.usage, el.index, el.format.components() as i32, data)
-        })
-        .collect()
-}
-
 /// Draws every pass of the entry's technique into the bound framebuffer.
 fn draw(h: &Headless, l: &mut Loaded, e: &Entry, target: &RenderTarget) -> Result<(), String> {
     let t = l
@@ -185,7 +160,7 @@ fn draw(h: &Headless, l: &mut Loaded, e: &Entry, target: &RenderTarget) -> Resul
                 let owned = mesh_elements(mesh);
                 let elements: Vec<shadowdusk_tests::Element> = owned
                     .iter()
-                    .map(|(u, i, n, d)| (*u, *i, *n, d.as_slice()))
+                    .map(|e| (e.usage, e.index, e.components() as i32, e.data.as_slice()))
                     .collect();
                 draw_mesh(h.ctx(), &applied, &elements, &mesh.indices)?;
             }
