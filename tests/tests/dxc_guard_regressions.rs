@@ -32,8 +32,9 @@ use shadowdusk_compiler::source::SourceFiles;
 use shadowdusk_tests::corpus::corpus_dir;
 
 /// The codes `pipeline::dxc_guard` refuses with: an effect type where DXC crashes on it, a
-/// render target above 7, an undeclared name DXC would correct to an effect type.
-const GUARD_CODES: [Code; 3] = [Code::SD0028, Code::SD0029, Code::FX0001];
+/// render target above 7, an undeclared name DXC would correct to an effect type or a type
+/// where a value belongs (FX0001), `return;` in a function that returns a value (SD0111).
+const GUARD_CODES: [Code; 4] = [Code::SD0028, Code::SD0029, Code::FX0001, Code::SD0111];
 
 fn regression_set() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("dxc_crashes");

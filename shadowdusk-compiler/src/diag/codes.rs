@@ -107,7 +107,8 @@ pub enum Code {
     SD0104,
     /// A DXC warning (fxc warned about the same thing; the effect still compiles).
     SD0110,
-    /// A function a shader reaches has no path that returns a value (fxc's X3507).
+    /// A function a shader reaches has no path that returns a value (fxc's X3507), or a
+    /// `return;` without a value in a function that returns one (fxc's X3080).
     SD0111,
 
     // ---- dialect rewrite (things MonoGame's GL runtime cannot bind) -----------------------

@@ -19,7 +19,10 @@
 //! struct member, in a cast, as an array element or called; the same for any other spelling of
 //! one, and FX0001 for an undeclared name DXC would take for one, wherever it stands (DXC never
 //! compiles those: it corrects them and fails, or crashes); SD0029 for a render target above 7
-//! once its index is read into 32 bits (fxc's limit too). DXC's own effect types elsewhere (a local
+//! once its index is read into 32 bits (fxc's limit too); SD0111 for `return;` in a function
+//! that returns a value (fxc refuses it too, X3080; DXC 1.8 crashes); FX0001 for one of DXC's
+//! class templates that need no arguments (`Texture2D`, `vector`) where a value belongs (an
+//! operand, an argument), which DXC 1.8 crashes on too. DXC's own effect types elsewhere (a local
 //! `BlendState b;`, a global, a typedef, a return type) pass: DXC ignores them, as fxc does. A
 //! name the file declares (a struct, a variable, a function) is the user's and passes.
 
@@ -108,6 +111,22 @@ pub fn check(expanded: &Expanded, lowered: &Lowered, at: Option<Span>) -> Result
             )
             .with_help("use COLOR0 to COLOR7 (SV_Target0 to SV_Target7)")
         }
+        Kind::ValuelessReturn(returns) => Diagnostic::error(
+            Code::SD0111,
+            format!("`return;` without a value in `{name}`, which returns `{returns}`"),
+        )
+        .with_help(format!(
+            "return a `{returns}` (`return value;`), or declare `{name}` `void` if it returns \
+             nothing"
+        )),
+        Kind::TypeAsValue => Diagnostic::error(
+            Code::FX0001,
+            format!("`{name}` is a type; a value is expected here"),
+        )
+        .with_help(format!(
+            "write a value here (a variable, a parameter, `float4(0, 0, 0, 1)`); `{name}` names \
+             a type, so check the spelling of the name you meant"
+        )),
     };
     Err(d.at_opt(span).into())
 }
@@ -143,6 +162,11 @@ enum Kind {
     LookAlike(&'static str),
     /// A pixel output `SV_TargetN` with N (read into 32 bits) above 7.
     RenderTarget(u32),
+    /// `return;` in a function that returns this type (not `void`).
+    ValuelessReturn(String),
+    /// One of DXC's class templates that need no arguments (`Texture2D`, `vector`) where a
+    /// value is expected (an operand, an argument).
+    TypeAsValue,
 }
 
 /// Where a name stands, as far as DXC's crashes go.
@@ -172,6 +196,14 @@ fn find(text: &str) -> Option<Hazard<'_>> {
         .into_iter()
         .filter(|t| t.kind != TokenKind::Directive)
         .collect();
+    [find_names(text, &toks), find_in_bodies(text, &toks)]
+        .into_iter()
+        .flatten()
+        .min_by_key(|h| h.range.start)
+}
+
+/// The first effect type, look-alike or render target above 7 in `toks`.
+fn find_names<'a>(text: &'a str, toks: &[Token]) -> Option<Hazard<'a>> {
     let word = |i: usize| toks.get(i).map_or("", |t| t.text(text));
     let ident = |i: usize| toks.get(i).is_some_and(|t| t.kind == TokenKind::Ident);
     // A name is declared where it follows a type (or `struct`, or a `,` in a declarator list)
@@ -182,7 +214,7 @@ fn find(text: &str) -> Option<Hazard<'_>> {
         .filter(|&i| !ident(i + 1) && word(i + 1) != "<")
         .map(word)
         .collect();
-    let members = struct_member_tokens(text, &toks);
+    let members = struct_member_tokens(text, toks);
     let place = |i: usize| {
         let operand = |k: usize| {
             ident(k)
@@ -223,6 +255,171 @@ fn find(text: &str) -> Option<Hazard<'_>> {
                 .map(|kind| hazard(i, kind)),
         }
     })
+}
+
+/// DXC's class templates whose arguments all have defaults, so that the bare name is a type
+/// (`Texture2D` is `Texture2D<float4>`). Found by fuzzing: as an operand (`c * Texture2D`) or an
+/// argument (`Blend(Texture2D, uv)`) DXC 1.8 crashes on one (SIGSEGV) or fails an internal
+/// `cast<X>()`; the templates without defaults (`Texture2DMS`, `RWTexture2D`) it refuses cleanly.
+const DEFAULTED_TEMPLATES: &[&str] = &[
+    "vector",
+    "matrix",
+    "Buffer",
+    "Texture1D",
+    "Texture1DArray",
+    "Texture2D",
+    "Texture2DArray",
+    "Texture3D",
+    "TextureCube",
+    "TextureCubeArray",
+];
+
+/// Hazards inside function bodies: `return;` in a function that returns a value (DXC 1.8
+/// crashes in code generation instead of reporting fxc's X3080), and a class template from
+/// [`DEFAULTED_TEMPLATES`] where a value is expected. Both found by fuzzing
+/// (`compat_decl_array_whole.fx`, a `return` cut from its expression, a type for an operand).
+fn find_in_bodies<'a>(text: &'a str, toks: &[Token]) -> Option<Hazard<'a>> {
+    let word = |i: usize| toks.get(i).map_or("", |t| t.text(text));
+    let ident = |i: usize| toks.get(i).is_some_and(|t| t.kind == TokenKind::Ident);
+    // Per open brace: the function whose body it opens (name token, return type), or None.
+    let mut stack: Vec<Option<(usize, &str)>> = Vec::new();
+    for i in 0..toks.len() {
+        match word(i) {
+            "{" => stack.push(function_header(text, toks, i)),
+            "}" => {
+                stack.pop();
+            }
+            "return" if word(i + 1) == ";" => {
+                let Some((name, returns)) = stack.iter().rev().find_map(|f| *f) else {
+                    continue;
+                };
+                if returns != "void" {
+                    return Some(Hazard {
+                        range: toks[i].range.start..toks[i + 1].range.end,
+                        name: word(name),
+                        kind: Kind::ValuelessReturn(returns.to_string()),
+                    });
+                }
+            }
+            w if ident(i) && DEFAULTED_TEMPLATES.contains(&w) => {
+                if !stack.iter().any(Option::is_some) || i == 0 {
+                    continue;
+                }
+                // A value's place: after an operator, a bracket or a comma, and before one (not
+                // a declaration `Texture2D t`, a template `vector<float, 2>`, a call or a member).
+                let before = word(i - 1);
+                let after = word(i + 1);
+                let after_value = matches!(
+                    before,
+                    "*" | "/"
+                        | "%"
+                        | "+"
+                        | "-"
+                        | "="
+                        | "("
+                        | ","
+                        | "?"
+                        | ":"
+                        | "["
+                        | "return"
+                        | "!"
+                        | "&"
+                        | "|"
+                        | "^"
+                        | ">"
+                        | "~"
+                );
+                let before_value = matches!(
+                    after,
+                    "*" | "/"
+                        | "%"
+                        | "+"
+                        | "-"
+                        | "="
+                        | ")"
+                        | ","
+                        | "?"
+                        | ":"
+                        | "]"
+                        | ";"
+                        | "&"
+                        | "|"
+                        | "^"
+                        | "!"
+                );
+                // `(Texture2D)x` is a cast, refused or passed by the effect-type rules.
+                let cast = before == "(" && after == ")";
+                if after_value && before_value && !cast {
+                    return Some(Hazard {
+                        range: toks[i].range.clone(),
+                        name: w,
+                        kind: Kind::TypeAsValue,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// When the `{` at token `open` starts a function's body (`float4 F(...) : SEMANTIC {`): the
+/// function name's token and its return type as written (`float4`, `vector<float, 2>`).
+fn function_header<'a>(text: &'a str, toks: &[Token], open: usize) -> Option<(usize, &'a str)> {
+    let word = |i: usize| toks.get(i).map_or("", |t| t.text(text));
+    let ident = |i: usize| toks.get(i).is_some_and(|t| t.kind == TokenKind::Ident);
+    let mut close = open.checked_sub(1)?;
+    // A semantic (`: SV_Target0`) between the parameters and the body.
+    if close >= 2 && ident(close) && word(close - 1) == ":" {
+        close -= 2;
+    }
+    if word(close) != ")" {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut k = close;
+    let paren = loop {
+        match word(k) {
+            ")" => depth += 1,
+            "(" => {
+                depth -= 1;
+                if depth == 0 {
+                    break k;
+                }
+            }
+            _ => {}
+        }
+        k = k.checked_sub(1)?;
+    };
+    let name = paren.checked_sub(1)?;
+    let ty = name.checked_sub(1)?;
+    let keyword = matches!(word(name), "if" | "for" | "while" | "switch" | "return");
+    if !ident(name) || keyword {
+        return None;
+    }
+    if ident(ty) {
+        return Some((name, word(ty)));
+    }
+    if word(ty) != ">" {
+        return None;
+    }
+    // A template return type: from its name through the closing `>`.
+    let mut depth = 0usize;
+    let mut k = ty;
+    let start = loop {
+        match word(k) {
+            ">" => depth += 1,
+            "<" => {
+                depth -= 1;
+                if depth == 0 {
+                    break k.checked_sub(1).filter(|&n| ident(n))?;
+                }
+            }
+            _ => {}
+        }
+        k = k.checked_sub(1)?;
+    };
+    Some((name, &text[toks[start].range.start..toks[ty].range.end]))
 }
 
 /// Indices of the tokens directly inside a struct's braces (not inside a method's body).
@@ -453,6 +650,65 @@ mod tests {
             "struct V { float4 p : POSITION0; float2 uv : TEXCOORD4294967295; };",
             "struct V { float2 uv : TEXCOORD4294967296; };",
             "float f(bool c, float a, float b2) { return c ? a : b2; }",
+        ] {
+            assert_eq!(find(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn valueless_returns_in_functions_that_return_a_value() {
+        fn returns(text: &str) -> Option<(&str, String)> {
+            find(text).map(|h| match h.kind {
+                Kind::ValuelessReturn(t) => (h.name, t),
+                other => panic!("{other:?} in {text}"),
+            })
+        }
+        for (text, want) in [
+            ("float4 F(float2 uv) { return; }", ("F", "float4")),
+            (
+                "float4 PS(float2 uv : TEXCOORD0) : SV_Target0 { if (uv.x > 0) { return; } return 1; }",
+                ("PS", "float4"),
+            ),
+            ("struct S { float a; }; S Make() { return ; }", ("Make", "S")),
+            (
+                "vector<float, 2> G(float x) { for (int i = 0; i < 2; i++) { return; } return x; }",
+                ("G", "vector<float, 2>"),
+            ),
+        ] {
+            assert_eq!(returns(text), Some((want.0, want.1.to_string())), "{text}");
+        }
+        for ok in [
+            "void F(inout float4 c) { c = 1; return; }",
+            "void F(float x) { if (x > 0) { return; } }",
+            "float4 F() { return 1; } static const float4 K[2] = { 1, 2 };",
+            "struct S { void Reset() { return; } float a; };",
+        ] {
+            assert_eq!(find(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn argumentless_templates_where_a_value_belongs() {
+        fn kind(text: &str) -> Option<(&str, Kind)> {
+            find(text).map(|h| (h.name, h.kind))
+        }
+        for (text, name) in [
+            ("float4 F(float4 t) { return t * Texture2D; }", "Texture2D"),
+            ("float4 F(float4 t) { return Texture3D * t; }", "Texture3D"),
+            ("float4 F(float4 t) { return G(Buffer, t); }", "Buffer"),
+            ("float4 F(float4 t) { t += vector; return t; }", "vector"),
+            ("float4 F(float4 t) { return max(t.x, matrix); }", "matrix"),
+        ] {
+            assert_eq!(kind(text), Some((name, Kind::TypeAsValue)), "{text}");
+        }
+        for ok in [
+            // Declarations, template arguments, members and casts are types in their place.
+            "Texture2D Diffuse; TextureCube<float4> Sky; Buffer<float> B;",
+            "float4 F(Texture2D t, SamplerState s, float2 uv) { Texture2D u = t; return u.Sample(s, uv); }",
+            "float4 F(float4 t) { vector<float, 4> v = t; matrix m = 0; return mul(v, m); }",
+            "float4 F(float4 t) { return (vector)t; }",
+            // Outside a function body (an unnamed parameter of a prototype).
+            "float4 F(Texture2D, float2 uv);",
         ] {
             assert_eq!(find(ok), None, "{ok}");
         }
