@@ -54,22 +54,6 @@ const EXCLUDED: &[(&str, &str)] = &[
 /// it here then).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     (
-        "corpus/compat_mat_skinning.fx",
-        "Byte4 BLENDINDICES: the runtime's vertex layout gives Uint8x4 to a vec4<i32> input, wgpu refuses the pipeline",
-    ),
-    (
-        "corpus/compat_reg_bones128.fx",
-        "Byte4 BLENDINDICES: Uint8x4 against vec4<i32>, pipeline refused",
-    ),
-    (
-        "corpus/skinned_bones.fx",
-        "Byte4 BLENDINDICES: Uint8x4 against vec4<i32>, pipeline refused",
-    ),
-    (
-        "golden_parity/SkinnedEffect.fx",
-        "Byte4 BLENDINDICES: Uint8x4 against vec4<i32>, pipeline refused",
-    ),
-    (
         "corpus/sampler_states.fx",
         "states wgpu cannot express: BorderColor 0xFF8040C0 (SD0310: wgpu borders are transparent black, opaque black or opaque white) and MipLodBias 0.5 (SD0311: wgpu samplers have no bias)",
     ),
