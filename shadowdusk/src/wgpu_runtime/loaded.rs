@@ -306,7 +306,7 @@ impl Loaded {
 }
 
 /// One applied pass: its staged parameters and textures, ready to draw into a render pass of
-/// the target it was applied for (from [`WgpuEffect::apply`]).
+/// the target it was applied for (from [`WgpuEffect::apply`](super::WgpuEffect::apply)).
 #[derive(Debug)]
 pub struct Applied<'a> {
     device: &'a wgpu::Device,

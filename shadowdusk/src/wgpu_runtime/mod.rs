@@ -11,7 +11,7 @@
 //!   uniform ring and bound with dynamic offsets; [`WgpuEffect::flush`] uploads what a frame
 //!   staged with one `write_buffer` per ring chunk, before the frame's commands are submitted;
 //! * MonoGame's DirectX 11 runtime shares wgpu's conventions (D3D clip space, no `posFixup`,
-//!   clockwise front faces), so states map as it maps them ([`states`]).
+//!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`] for the blocks a pass leaves unset).
 //!
 //! Errors are [`WgpuError`]s naming the effect, the pass and the mismatch; wgpu's own
 //! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
