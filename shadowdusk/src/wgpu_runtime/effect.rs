@@ -15,9 +15,9 @@ use crate::{Effect, Pass, TextureSlot};
 /// [`flush`](WgpuEffect::flush) before submitting the frame's commands.
 ///
 /// ```no_run
+/// # use shadowdusk::wgpu;
 /// # fn frame(device: &wgpu::Device, queue: &wgpu::Queue, texture: &shadowdusk::wgpu_runtime::WgpuTexture,
 /// #     target: &shadowdusk::wgpu_runtime::WgpuRenderTarget) -> Result<(), shadowdusk::wgpu_runtime::WgpuError> {
-/// # use shadowdusk::wgpu;
 /// # shadowdusk::include_effect!("doc/tint.fx", in_process, wgpu);
 /// use shadowdusk::wgpu_runtime::{Sprite, SpriteBatch, WgpuEffect};
 ///
