@@ -29,6 +29,7 @@
 //! `flattened_name: None`, so the dialect stage can name the offending member (SD0210).
 //! Errors returned are SPIRV-Cross failures and SPIR-V the rewrites cannot read (SD0101).
 
+mod d3d_math;
 mod integers;
 mod lanes;
 mod reflect;
@@ -167,7 +168,9 @@ pub fn rewritten(spirv: &Spirv) -> Result<Vec<u32>, String> {
     let widened = widen::widen(words);
     let words = widened.as_deref().unwrap_or(words);
     let split = lanes::split_dynamic_lanes(words);
-    Ok(split.unwrap_or_else(|| words.to_vec()))
+    let words = split.as_deref().unwrap_or(words);
+    let d3d9 = d3d_math::follow_d3d9(words);
+    Ok(d3d9.unwrap_or_else(|| words.to_vec()))
 }
 
 /// [`to_glsl`] of a [`rewritten`] module, with the uniforms this stage gives an explicit

@@ -244,3 +244,42 @@ fn run_time_indices_stay_int() {
     assert!(!g.text.contains("uint"), "{}", g.text);
     assert!(!g.text.contains("gpu_shader4"), "{}", g.text);
 }
+
+#[test]
+fn pow_log_and_roots_follow_direct3d9() {
+    // A uniform exponent raises |x|; whole-number literals within fxc's cut-off become
+    // products (x^3 keeps its sign), beyond it (a scalar x^7) a pow of |x|; log, sqrt and rsqrt
+    // read |x|; a constant base that is not negative is left alone.
+    let ps = "float E; float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+              float x = uv.x - 0.5; float3 v = float3(uv, x);\n\
+              return float4(pow(x, 6.0) + pow(x, 3.0) + pow(x, -1.0),\n\
+              pow(x, E) + pow(2.0, x) + pow(x, 7.0), pow(v, 7.0).x + pow(v, -3).y,\n\
+              log(x) + sqrt(x) + rsqrt(x) + log2(x)); }";
+    let Some(g) = cross(ps, Stage::Pixel) else {
+        return;
+    };
+    // The ids SPIRV-Cross named `x` and `v`.
+    let named = |init: &str| {
+        let line = g.text.lines().find(|l| l.contains(init)).expect(init);
+        line.split_whitespace().nth(1).expect("a declaration").to_string()
+    };
+    let t = g
+        .text
+        .replace(&named("= sd_in_TEXCOORD0.x - 0.5;"), "x")
+        .replace(&named("= vec3(sd_in_TEXCOORD0, "), "v");
+    for want in [
+        "pow(abs(x), sd_ub0[0].x)",
+        "pow(abs(x), 7.0)",
+        "pow(2.0, x)",
+        "(x * x) * x",
+        "1.0 / x",
+        "log(abs(x))",
+        "log2(abs(x))",
+        "sqrt(abs(x))",
+        "inversesqrt(abs(x))",
+        "vec3(1.0) / ((v * v) * v)",
+    ] {
+        assert!(t.contains(want), "`{want}` missing in:\n{t}");
+    }
+    assert_eq!(t.matches("pow(").count(), 3, "{t}");
+}
