@@ -19,9 +19,13 @@
 //! Direct3D 9. The exponent is a whole number when DXC has folded it to an `OpConstant` (or a
 //! splat `OpConstantComposite`); a uniform exponent stays a `Pow` of `|x|`.
 //!
-//! Left alone, with reasons in the ARCHITECTURE: `rcp`/`rsq` of zero (`1.0 / 0.0` and
-//! `inversesqrt(0.0)` are `+inf` on the GPUs we run, as D3D9 defines), `normalize` of a zero
-//! vector, and `exp`, which D3D9 and GLSL define alike.
+//! Checked on Direct3D 9 (the d3d oracle) and left alone, because GLSL and WGSL as our
+//! translators write them already give D3D9's result: `rsqrt(0)` and `x / 0` (D3D9's `rsq(0)`
+//! and `rcp(0)` are +inf; Mesa's `inversesqrt(0.0)` and `1.0 / 0.0` too, where MojoShader writes
+//! `FLT_MAX`), `log(0)` (-inf both), `sqrt(0)` (0 both), `fmod` (fxc keeps the dividend's sign;
+//! DXC's `OpFRem` becomes `x - y * float(int(x / y))` in GLSL and `%` in WGSL, which do too),
+//! and `exp`, which both define everywhere. `normalize` of a zero vector is NaN on both (D3D9's
+//! `nrm` is `x * rsq(0)`, 0 · inf), so nothing to follow.
 //!
 //! Input and output are SPIR-V words; the module is only rewritten when something matches.
 

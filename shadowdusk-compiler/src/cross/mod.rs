@@ -19,10 +19,11 @@
 //! Names chosen here (all replaced by the dialect stage): uniform arrays `sd_ub<k>`, combined
 //! samplers `sd_cs<k>`, stage inputs `sd_in_<SEM>`, stage outputs `sd_out_<SEM>`.
 //!
-//! Before SPIRV-Cross, three SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
+//! Before SPIRV-Cross, four SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
 //! into what fxc computed (signed only; `/` and `%` as float maths, exact below 2^24), `widen`
-//! gives non-square matrix temporaries a square shape, and `lanes` rewrites run-time vector
-//! lanes of uniforms (see each module).
+//! gives non-square matrix temporaries a square shape, `lanes` rewrites run-time vector lanes
+//! of uniforms, and `d3d_math` gives `pow`, `log`, `sqrt` and `rsqrt` Direct3D 9's results
+//! where GLSL leaves them undefined (see each module).
 //!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with
@@ -160,7 +161,7 @@ pub fn to_glsl(spirv: &Spirv, stage: Stage) -> Result<CrossGlsl, String> {
     to_glsl_with_registers(&rewritten(spirv)?, stage, &BTreeMap::new())
 }
 
-/// DXC's module after the three rewrites (`integers`, `widen`, `lanes`): what every target
+/// DXC's module after the four rewrites (`integers`, `widen`, `lanes`, `d3d_math`): what every target
 /// translates, SPIRV-Cross for OpenGL and naga for wgpu, so both compute the same thing.
 pub fn rewritten(spirv: &Spirv) -> Result<Vec<u32>, String> {
     let integers = integers::lower(&spirv.words)?;

@@ -1,5 +1,5 @@
 //! SPIR-V words as instructions, for the rewrites that run before SPIRV-Cross reads a module
-//! (`integers`, `widen`, `lanes`): each splits the module, edits instructions, and joins it again.
+//! (`integers`, `widen`, `lanes`, `d3d_math`): each splits the module, edits instructions, and joins it again.
 
 /// One instruction's words (the first holds word count and opcode).
 #[derive(Clone)]
