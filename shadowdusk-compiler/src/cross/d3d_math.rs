@@ -266,7 +266,67 @@ impl New<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::expansion_cost;
+    use super::super::spirv::{instructions, literal_string};
+    use super::*;
+
+    /// A module (id bound 100): GLSL.std.450 as %1, `float` %2, the float constant %3 = `y`,
+    /// then a function computing `%10 = <what>(%4 [, %3])` of the parameter-like id %4.
+    fn module(what: u32, y: f32) -> Vec<u32> {
+        let mut words = vec![0x0723_0203, 0x0001_0000, 0, 100, 0];
+        let mut push = |op: u16, operands: &[u32]| words.extend(Inst::new(op, operands).0);
+        let mut import = vec![1];
+        import.extend(literal_string("GLSL.std.450"));
+        push(OP_EXT_INST_IMPORT, &import);
+        push(OP_TYPE_FLOAT, &[2, 32]);
+        push(OP_CONSTANT, &[2, 3, y.to_bits()]);
+        push(OP_FUNCTION, &[2, 5, 0, 6]);
+        let mut ext = vec![2, 10, 1, what, 4];
+        if what == GLSL_POW {
+            ext.push(3);
+        }
+        push(OP_EXT_INST, &ext);
+        words
+    }
+
+    /// The function's instructions after the rewrite, as (opcode, operands).
+    fn body(words: &[u32]) -> Vec<(u16, Vec<u32>)> {
+        let insts = instructions(words).expect("a module");
+        let start = insts.iter().position(|x| x.op() == OP_FUNCTION).expect("a function");
+        insts[start + 1..].iter().map(|x| (x.op(), x.0[1..].to_vec())).collect()
+    }
+
+    #[test]
+    fn a_negative_whole_exponent_is_products_then_a_reciprocal() {
+        let out = follow_d3d9(&module(GLSL_POW, -3.0)).expect("rewritten");
+        let b = body(&out);
+        // x², x³, then %10 = 1 / x³, with `1.0` declared before the function.
+        assert_eq!(b.len(), 3, "{b:?}");
+        assert_eq!((b[0].0, &b[0].1[2..]), (OP_F_MUL, &[4, 4][..]));
+        assert_eq!((b[1].0, &b[1].1[2..]), (OP_F_MUL, &[b[0].1[1], 4][..]));
+        assert_eq!((b[2].0, b[2].1[1], b[2].1[3]), (OP_F_DIV, 10, b[1].1[1]));
+        let one = b[2].1[2];
+        let insts = instructions(&out).unwrap();
+        assert!(insts
+            .iter()
+            .any(|x| x.op() == OP_CONSTANT && x.0[2..] == [one, 1f32.to_bits()]));
+    }
+
+    #[test]
+    fn other_exponents_and_logs_read_the_magnitude() {
+        for (what, y) in [(GLSL_POW, 7.0), (GLSL_POW, 2.5), (GLSL_LOG2, 0.0), (GLSL_INVERSE_SQRT, 0.0)] {
+            let b = body(&follow_d3d9(&module(what, y)).expect("rewritten"));
+            assert_eq!(b.len(), 2, "{b:?}");
+            let magnitude = b[0].1[1];
+            assert_eq!((b[0].0, &b[0].1[2..]), (OP_EXT_INST, &[1, GLSL_FABS, 4][..]));
+            assert_eq!((b[1].0, b[1].1[1], b[1].1[3], b[1].1[4]), (OP_EXT_INST, 10, what, magnitude));
+        }
+    }
+
+    #[test]
+    fn modules_without_these_instructions_are_left_alone() {
+        // `Exp` is defined everywhere in GLSL and D3D9 alike.
+        assert!(follow_d3d9(&module(27, 0.0)).is_none());
+    }
 
     /// fxc's choice (D3DCompiler_43, `ps_2_0`/`ps_3_0`/`vs_2_0`/`vs_3_0` alike) for
     /// `pow(x, n)` on `width` components: the exponents it expanded into products and the ones
