@@ -50,7 +50,7 @@ impl DynEffect {
     pub fn from_effect(ctx: &GlContext, effect: mgfx::Effect) -> Result<DynEffect, GlError> {
         let records = effect.constant_buffers.len();
         Ok(DynEffect {
-            loaded: LoadedEffect::new(ctx, effect)?,
+            loaded: LoadedEffect::new(ctx, effect, None)?,
             images: vec![Vec::new(); records],
             stale: vec![true; records],
             from_params: false,
@@ -216,10 +216,18 @@ impl DynEffect {
         pass: DynPass,
         target: &RenderTarget,
     ) -> Result<AppliedPass<'_>, GlError> {
-        let program = self.loaded.program_index(pass.technique, pass.pass)?;
+        self.loaded.program_index(pass.technique, pass.pass)?;
         if !self.from_params {
             let model = &self.loaded.model;
-            for &(record, _) in &self.loaded.programs[program].linked.cbuffers {
+            let pass_rec = &model.techniques[pass.technique].passes[pass.pass];
+            // The records of the pass's own shaders; a bound vertex shader's registers were
+            // taken when its pass was applied.
+            let shaders = [pass_rec.vertex_shader, pass_rec.pixel_shader];
+            let records = shaders
+                .into_iter()
+                .filter_map(|s| usize::try_from(s).ok())
+                .flat_map(|s| model.shaders[s].cbuffers.iter().map(|&r| usize::from(r)));
+            for record in records {
                 if !self.stale[record] {
                     continue;
                 }

@@ -53,7 +53,7 @@ impl<E: Effect> GlEffect<E> {
             what: c.0,
         })?;
         Ok(GlEffect {
-            loaded: LoadedEffect::new(ctx, model)?,
+            loaded: LoadedEffect::new(ctx, model, Some(E::NAME))?,
             params,
         })
     }
@@ -138,7 +138,7 @@ impl<E: Effect> GlEffect<E> {
     pub fn replace_effect(&mut self, model: mgfx::Effect) -> Result<(), ReplaceError> {
         check_fits::<E>(&self.loaded.model, &model).map_err(ReplaceError::Layout)?;
         check_layout::<E>(&model, &self.params)?;
-        let mut loaded = LoadedEffect::new(&self.loaded.ctx, model)?;
+        let mut loaded = LoadedEffect::new(&self.loaded.ctx, model, Some(E::NAME))?;
         loaded.textures = std::mem::take(&mut self.loaded.textures);
         loaded.sprite_transform = self.loaded.sprite_transform;
         self.loaded = loaded;

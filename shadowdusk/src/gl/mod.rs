@@ -45,6 +45,7 @@
 //! framebuffer completeness), and the caller's pending GL errors stay the caller's.
 
 mod apply;
+mod bound_vs;
 mod cbuffer;
 mod context;
 mod dyn_effect;
