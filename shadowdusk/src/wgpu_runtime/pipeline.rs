@@ -232,7 +232,7 @@ impl Resources {
                     .flatten()
                     .find(|p| p.vertex == Some(i))
                     .map_or("", |p| p.info.name);
-                format!("vertex shader {i} of {} (pass '{from}'s, the last applied)", self.name)
+                format!("vertex shader {i} of {}, from pass '{from}'", self.name)
             }
         }
     }
