@@ -90,7 +90,10 @@ fn the_second_pass_draws_with_the_first_pass_vertex_shader() {
         // Base draws the colour; Rim adds the colour (COLOR1) times rim² (TEXCOORD1 = uv*2-1):
         // 1 at the corners' pixel centres, (0.125)² one pixel in.
         let corner = pixel(ctx, &screen, 0, 0);
-        assert!(near(corner, [128, 128, 128, 255]), "frame {frame}: {corner:?}");
+        assert!(
+            near(corner, [128, 128, 128, 255]),
+            "frame {frame}: {corner:?}"
+        );
         let inner = pixel(ctx, &screen, 1, 1);
         assert!(near(inner, [65, 65, 65, 255]), "frame {frame}: {inner:?}");
     }
@@ -150,12 +153,17 @@ fn a_pixel_only_pass_after_begin_draws_with_spritebatch_vertex_shader() {
     batch.begin();
     let applied = fx.apply(plain, &screen).unwrap();
     batch.draw(&applied, &quad()).unwrap();
-    assert_eq!(pixel(ctx, &screen, 1, 2), GRAY, "SpriteBatch's vertex shader");
+    assert_eq!(
+        pixel(ctx, &screen, 1, 2),
+        GRAY,
+        "SpriteBatch's vertex shader"
+    );
 }
 
 #[test]
 fn another_effects_vertex_shader_draws_with_the_registers_it_was_applied_with() {
-    let Some(h) = context("another_effects_vertex_shader_draws_with_the_registers_it_was_applied_with")
+    let Some(h) =
+        context("another_effects_vertex_shader_draws_with_the_registers_it_was_applied_with")
     else {
         return;
     };
@@ -176,10 +184,11 @@ fn another_effects_vertex_shader_draws_with_the_registers_it_was_applied_with() 
 
     // Dropped, its vertex shader is bound no more: SpriteBatch's is.
     drop(projecting);
-    let err = other
-        .apply(rim::passes::rim_lit::RIM, &screen)
-        .unwrap_err();
-    assert!(err.to_string().contains("SpriteBatch's vertex shader"), "{err}");
+    let err = other.apply(rim::passes::rim_lit::RIM, &screen).unwrap_err();
+    assert!(
+        err.to_string().contains("SpriteBatch's vertex shader"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -136,7 +136,10 @@ fn a_warm_pass_drawing_with_the_bound_vertex_shader_allocates_nothing() {
         frame(i);
     }
     let during = allocations() - before;
-    assert_eq!(during, 0, "199 warm two-pass draws allocated {during} times");
+    assert_eq!(
+        during, 0,
+        "199 warm two-pass draws allocated {during} times"
+    );
     // Rim drew over Base: a corner has Base's 64 plus the rim's 64.
     let img = h.read_rgba(Orientation::Backbuffer);
     assert!(img.get_pixel(0, 0).0[0] >= 120, "{:?}", img.get_pixel(0, 0));

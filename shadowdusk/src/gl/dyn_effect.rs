@@ -40,8 +40,8 @@ pub struct DynEffect {
 }
 
 impl DynEffect {
-    /// Reads MGFX bytes, checks the profile is OpenGL, compiles every shader and links every
-    /// pass's program.
+    /// Reads MGFX bytes, checks the profile is OpenGL, compiles every shader and links the
+    /// program of every pass with a vertex shader.
     pub fn new(ctx: &GlContext, bytes: &[u8]) -> Result<DynEffect, GlError> {
         DynEffect::from_effect(ctx, mgfx::read(bytes)?)
     }
@@ -208,7 +208,9 @@ impl DynEffect {
 
     /// Applies `pass` for drawing into `target`, like [`GlEffect::apply`](super::GlEffect::apply).
     ///
-    /// Fails on a pass the effect does not have ([`GlError::NoSuchPass`]), parameter values
+    /// Fails on a pass the effect does not have ([`GlError::NoSuchPass`]), a pass without a
+    /// vertex shader that cannot link with the one bound ([`GlError::BoundVertexLink`]),
+    /// parameter values
     /// MonoGame could not upload either ([`GlError::CbufferOverrun`]) or a texture of the wrong
     /// target. GL's error flags are neither read nor cleared.
     pub fn apply(

@@ -322,7 +322,11 @@ impl LoadedEffect {
 
     /// Binds this effect's vertex shader `vs` on the context with its records' registers, as
     /// applying a pass with a vertex shader does.
-    pub(super) fn bind_vertex<R: super::apply::Registers + ?Sized>(&self, vs: usize, registers: &R) {
+    pub(super) fn bind_vertex<R: super::apply::Registers + ?Sized>(
+        &self,
+        vs: usize,
+        registers: &R,
+    ) {
         if let Some(shader) = &self.vertex[vs] {
             self.ctx.bound_vs().bind(shader, registers);
         }
