@@ -5,8 +5,9 @@
 //! XNA effects rely on it: a technique's second pass sets only a `PixelShader` and reads what
 //! the first pass's vertex shader writes; SpriteBatch applies SpriteEffect's pass before a
 //! custom effect's pixel-only pass. MonoGame links the (vertex, pixel) pair at draw time, so
-//! the pair is what was bound when the pass was applied. It is kept per [`GlContext`]
-//! (super::GlContext), as MonoGame keeps it per device: every effect of a context shares it.
+//! the pair is what was bound when the pass was applied. It is kept per
+//! [`GlContext`](super::GlContext), as MonoGame keeps it per device: every effect of a context
+//! shares it.
 
 use std::rc::Rc;
 

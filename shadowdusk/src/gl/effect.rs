@@ -140,9 +140,12 @@ impl<E: Effect> GlEffect<E> {
     /// when it has the layout `E`'s generated code was made for — the records, parameters,
     /// texture units and techniques whose fingerprint is [`Effect::LAYOUT`]; a change is named
     /// by comparing with the running effect ([`mgfx::layout::compare`]). Its shaders are
-    /// compiled and linked before anything is replaced, so on any error the running effect
-    /// stays as it was; the program bound before stays bound. Parameter values, textures and
-    /// the sprite transform carry over.
+    /// compiled and its passes with a vertex shader linked before anything is replaced, so on
+    /// any error the running effect stays as it was; the program bound before stays bound.
+    /// Parameter values, textures and the sprite transform carry over. The old effect's
+    /// programs are deleted, those of its passes without a vertex shader too (linked again
+    /// when next applied), and if its vertex shader was the one bound on the context,
+    /// SpriteBatch's is bound instead.
     pub fn replace_effect(&mut self, model: mgfx::Effect) -> Result<(), ReplaceError> {
         check_fits::<E>(&self.loaded.model, &model).map_err(ReplaceError::Layout)?;
         check_layout::<E>(&model, &self.params)?;
