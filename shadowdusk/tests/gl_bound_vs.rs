@@ -179,6 +179,7 @@ fn another_effects_vertex_shader_draws_with_the_registers_it_was_applied_with() 
         .unwrap();
     let applied = other.apply(rim::passes::rim_lit::RIM, &screen).unwrap();
     batch.draw(&applied, &quad()).unwrap();
+    let linked_with_projecting = applied.program();
     let corner = pixel(ctx, &screen, 3, 3);
     assert!(near(corner, [64, 64, 64, 255]), "{corner:?}");
 
@@ -189,6 +190,17 @@ fn another_effects_vertex_shader_draws_with_the_registers_it_was_applied_with() 
         err.to_string().contains("SpriteBatch's vertex shader"),
         "{err}"
     );
+    // And the program `other` linked with it is deleted.
+    assert!(deleted(ctx, linked_with_projecting));
+}
+
+/// Whether `program` is deleted (or, still in use, flagged for deletion).
+fn deleted(ctx: &GlContext, program: glow::Program) -> bool {
+    // SAFETY: queries on the current context.
+    unsafe {
+        let gl = ctx.glow();
+        !gl.is_program(program) || gl.get_program_parameter_i32(program, glow::DELETE_STATUS) != 0
+    }
 }
 
 #[test]
@@ -207,12 +219,7 @@ fn a_replaced_effect_drops_its_programs_and_links_again() {
         .program();
     let model = shadowdusk::mgfx::read(<rim::Effect as shadowdusk::Effect>::MGFX).unwrap();
     fx.replace_effect(model).unwrap();
-    // SAFETY: queries on the current context. Still in use, it is only flagged for deletion.
-    let deleted = unsafe {
-        let gl = ctx.glow();
-        !gl.is_program(old) || gl.get_program_parameter_i32(old, glow::DELETE_STATUS) != 0
-    };
-    assert!(deleted, "the old pair's program is deleted");
+    assert!(deleted(ctx, old), "the old pair's program is deleted");
     // The replaced effect's vertex shader went with it.
     let err = fx.apply(rim::passes::rim_lit::RIM, &screen).unwrap_err();
     assert!(matches!(err, GlError::BoundVertexLink { .. }), "{err}");

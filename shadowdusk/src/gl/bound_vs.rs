@@ -39,6 +39,9 @@ pub(super) struct BoundVs {
     /// (record, start, length) into `floats`: the registers its records had when applied.
     records: Vec<(usize, usize, usize)>,
     floats: Vec<f32>,
+    /// The ids of the context's loaded effects, so that programs linked with the vertex shader
+    /// of one since dropped (or replaced by a hot reload) can be deleted.
+    live: Vec<u64>,
 }
 
 impl BoundVs {
@@ -66,8 +69,20 @@ impl BoundVs {
         }
     }
 
-    /// Unbinds the shaders of effect `effect` (being dropped): SpriteBatch's is bound instead.
+    /// Counts effect `effect` among the context's loaded effects.
+    pub fn add_effect(&mut self, effect: u64) {
+        self.live.push(effect);
+    }
+
+    /// Whether effect `effect` is loaded (not dropped) on the context.
+    pub fn is_live(&self, effect: u64) -> bool {
+        self.live.contains(&effect)
+    }
+
+    /// Effect `effect` is being dropped: it is no longer counted, and if its vertex shader was
+    /// bound, SpriteBatch's is bound instead.
     pub fn forget_effect(&mut self, effect: u64) {
+        self.live.retain(|&e| e != effect);
         if self.shader.as_ref().is_some_and(|s| s.effect == effect) {
             self.bind_sprite();
         }

@@ -99,6 +99,7 @@ impl LoadedEffect {
             sprite_transform: None,
             model,
         };
+        loaded.ctx.bound_vs().add_effect(loaded.id);
         for t in 0..loaded.model.techniques.len() {
             let mut passes = Vec::new();
             for p in 0..loaded.model.techniques[t].passes.len() {
@@ -202,6 +203,7 @@ impl LoadedEffect {
         if let Some(i) = self.programs.iter().position(|q| q.vs == key && q.ps == ps) {
             return Ok(i);
         }
+        self.delete_orphans();
         let technique = &self.model.techniques[t];
         let pass = &technique.passes[p];
         let site = Site {
@@ -277,6 +279,24 @@ impl LoadedEffect {
             bound_cbuffers,
         });
         Ok(self.programs.len() - 1)
+    }
+
+    /// Deletes the programs linked with the vertex shader of another effect since dropped (or
+    /// replaced by a hot reload): no pass can be applied with it again. Only such programs
+    /// are removed, and they come after every pass's own (linked at load), so the indices in
+    /// `pass_programs` stay valid.
+    fn delete_orphans(&mut self) {
+        let gl = self.ctx.glow();
+        let bound = self.ctx.bound_vs();
+        self.programs.retain(|p| match p.vs {
+            Vs::Bound { effect, .. } if !bound.is_live(effect) => {
+                // SAFETY: a program of this effect on its current context (`GlContext`),
+                // found by no pass again.
+                unsafe { gl.delete_program(p.linked.program) };
+                false
+            }
+            _ => true,
+        });
     }
 
     /// (record, location) of the register arrays `vs_records` and pixel shader `ps` read that
