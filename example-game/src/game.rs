@@ -239,6 +239,8 @@ impl Game {
         let fx = &mut self.effects.plain;
         fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(texture))
             .map_err(|e| e.to_string())?;
+        // SpriteBatch's vertex shader for the pixel-only pass, whatever the cube left bound.
+        self.batch.begin();
         let pass = apply(fx, &self.params.plain, tint::passes::tinted::P0, target)?;
         self.batch.draw(&pass, sprites).map_err(|e| e.to_string())
     }
@@ -247,6 +249,7 @@ impl Game {
     fn draw_effect_sprite(&mut self, target: &RenderTarget, scene: Scene) -> Result<(), String> {
         let e = &mut self.effects;
         let p = &self.params;
+        self.batch.begin();
         let pass = match scene {
             Scene::Tint => {
                 e.tint

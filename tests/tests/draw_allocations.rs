@@ -1,5 +1,6 @@
 //! Drawing through the typed runtime allocates nothing once warm: `set_params`, `set_texture`,
-//! `apply` and a `SpriteBatch` draw, counted by a global allocator that counts the allocations
+//! `apply` and a `SpriteBatch` draw, also of a pass without a vertex shader that draws with
+//! the one the pass before bound, counted by a global allocator that counts the allocations
 //! of the test's own thread (Mesa allocates through libc, outside it). `cargo xtask bench draws`
 //! measures the same loop's cost.
 
@@ -10,6 +11,7 @@ use shadowdusk::gl::{GlEffect, GlTexture, Sprite, SpriteBatch, TexelFilter};
 use shadowdusk_tests::{Headless, Orientation};
 
 shadowdusk::include_effect!("corpus/template_tint.fx", in_process);
+shadowdusk::include_effect!("corpus/compat_sem_pixel_only_pass.fx", in_process);
 
 thread_local! {
     /// Allocations made by this thread. Const-initialised without a destructor, so reading it
@@ -95,4 +97,50 @@ fn a_warm_draw_loop_allocates_nothing() {
     // The loop really drew: the tint reached the pixels.
     let img = h.read_rgba(Orientation::Backbuffer);
     assert_eq!(img.get_pixel(4, 4).0[0], 255);
+}
+
+#[test]
+fn a_warm_pass_drawing_with_the_bound_vertex_shader_allocates_nothing() {
+    let Some(h) = Headless::or_skip(
+        "a_warm_pass_drawing_with_the_bound_vertex_shader_allocates_nothing",
+        16,
+        16,
+    ) else {
+        return;
+    };
+    let ctx = h.ctx();
+    let mut fx = GlEffect::<compat_sem_pixel_only_pass::Effect>::new(ctx).expect("loads");
+    let mut batch = SpriteBatch::new(ctx).expect("buffers");
+    let target = h.target(Orientation::Backbuffer);
+    let sprites = [Sprite {
+        color: [64, 64, 64, 255],
+        ..Sprite::new(0.0, 0.0, 16.0, 16.0)
+    }];
+    let mut params = compat_sem_pixel_only_pass::Params::default();
+    let projection = shadowdusk::gl::sprite_vs::default_transform(16, 16, false);
+    params.set_world_view_projection(shadowdusk::params::Matrix::from_rows(projection));
+    let technique = compat_sem_pixel_only_pass::Technique::RimLit;
+    let mut frame = |i: usize| {
+        params.set_rim_color([1.0, (i % 256) as f32 / 255.0, 1.0, 1.0]);
+        fx.set_params(&params);
+        // Base binds its vertex shader (and copies its registers); Rim draws with it.
+        for &pass in technique.passes() {
+            let applied = fx.apply(pass, &target).expect("apply");
+            batch.draw(&applied, &sprites).expect("draw");
+        }
+    };
+    // Warm-up: Rim's program is linked, the batch sizes its bytes, the context its registers.
+    frame(0);
+    let before = allocations();
+    for i in 1..200 {
+        frame(i);
+    }
+    let during = allocations() - before;
+    assert_eq!(
+        during, 0,
+        "199 warm two-pass draws allocated {during} times"
+    );
+    // Rim drew over Base: a corner has Base's 64 plus the rim's 64.
+    let img = h.read_rgba(Orientation::Backbuffer);
+    assert!(img.get_pixel(0, 0).0[0] >= 120, "{:?}", img.get_pixel(0, 0));
 }

@@ -144,17 +144,21 @@ impl LoadedEffect {
     /// were one raised (a lost context, out of memory), it stays pending for the caller's
     /// `glGetError` like that of any GL call.
     pub(super) fn apply<R: Registers + ?Sized>(
-        &self,
+        &mut self,
         technique: usize,
         pass: usize,
         target: &RenderTarget,
         registers: &R,
     ) -> Result<AppliedPass<'_>, GlError> {
-        let index = self.program_index(technique, pass)?;
-        let pass_rec = &self.model.techniques[technique].passes[pass];
-        let program = &self.programs[index];
+        let index = match self.program_index(technique, pass)? {
+            Some(own) => own,
+            None => self.bound_program(technique, pass)?,
+        };
+        let this: &LoadedEffect = self;
+        let pass_rec = &this.model.techniques[technique].passes[pass];
+        let program = &this.programs[index];
         let linked = &program.linked;
-        let gl = self.ctx.glow();
+        let gl = this.ctx.glow();
         // SAFETY: the context is current (`GlContext`); every object used is this effect's,
         // every index was checked at load, and each upload is a slice GL reads whole.
         unsafe {
@@ -163,7 +167,7 @@ impl LoadedEffect {
                 gl.uniform_4_f32_slice(Some(loc), &pos_fixup(target));
             }
             if let (Vs::Sprite, Some(loc)) = (program.vs, &program.sprite_matrix) {
-                let m = self.sprite_transform.unwrap_or_else(|| {
+                let m = this.sprite_transform.unwrap_or_else(|| {
                     sprite_vs::default_transform(
                         target.width,
                         target.height,
@@ -172,16 +176,17 @@ impl LoadedEffect {
                 });
                 gl.uniform_4_f32_slice(Some(loc), &sprite_vs::cbuffer_floats(m));
             }
-            for (record, loc) in &linked.cbuffers {
-                match registers.record(*record) {
-                    Some(floats) if !floats.is_empty() => {
-                        gl.uniform_4_f32_slice(Some(loc), floats);
-                    }
-                    _ => {}
-                }
+            upload(gl, &linked.cbuffers, registers);
+            if !program.bound_cbuffers.is_empty() {
+                // The bound vertex shader's registers, as they were when its pass was applied
+                // (MonoGame keeps that pass's vertex constant buffers bound).
+                upload(gl, &program.bound_cbuffers, &*this.ctx.bound_vs());
             }
         }
-        self.bind_textures(index, technique, pass)?;
+        if let Vs::Effect(vs) = program.vs {
+            this.bind_vertex(vs, registers);
+        }
+        this.bind_textures(index, technique, pass)?;
         if let Some(b) = &pass_rec.blend {
             states::apply_blend(gl, b);
         }
@@ -190,10 +195,10 @@ impl LoadedEffect {
         }
         if let Some(r) = &pass_rec.rasterizer {
             states::apply_rasterizer(gl, r, target.is_render_target)
-                .map_err(|log| self.unsupported(technique, pass, "its rasterizer state", log))?;
+                .map_err(|log| this.unsupported(technique, pass, "its rasterizer state", log))?;
         }
         Ok(AppliedPass {
-            effect: self,
+            effect: this,
             program: index,
             technique,
             pass,
@@ -246,8 +251,13 @@ impl LoadedEffect {
         }
     }
 
-    /// The index into `programs` of pass (`technique`, `pass`), or [`GlError::NoSuchPass`].
-    pub(super) fn program_index(&self, technique: usize, pass: usize) -> Result<usize, GlError> {
+    /// The index into `programs` of pass (`technique`, `pass`) (`None` for a pass without a
+    /// vertex shader, whose program is the bound vertex shader's), or [`GlError::NoSuchPass`].
+    pub(super) fn program_index(
+        &self,
+        technique: usize,
+        pass: usize,
+    ) -> Result<Option<usize>, GlError> {
         self.pass_programs
             .get(technique)
             .and_then(|p| p.get(pass))
@@ -257,6 +267,26 @@ impl LoadedEffect {
                 pass,
                 techniques: self.pass_programs.len(),
             })
+    }
+}
+
+/// Uploads each record of `cbuffers` that `registers` has (`glUniform4fv` of the whole array).
+///
+/// # Safety
+/// The context is current and the locations are of the program in use.
+unsafe fn upload<R: Registers + ?Sized>(
+    gl: &glow::Context,
+    cbuffers: &[(usize, glow::UniformLocation)],
+    registers: &R,
+) {
+    for (record, loc) in cbuffers {
+        match registers.record(*record) {
+            // SAFETY: the caller's promise.
+            Some(floats) if !floats.is_empty() => unsafe {
+                gl.uniform_4_f32_slice(Some(loc), floats);
+            },
+            _ => {}
+        }
     }
 }
 

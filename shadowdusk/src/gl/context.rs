@@ -14,11 +14,13 @@
 //!   instead of a GL name looked up in the wrong context.
 
 use std::any::Any;
+use std::cell::{RefCell, RefMut};
 use std::fmt;
-use std::panic::RefUnwindSafe;
+use std::panic::{AssertUnwindSafe, RefUnwindSafe};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::bound_vs::BoundVs;
 use super::GlError;
 
 /// The id the next context gets; ids are never reused within a process.
@@ -40,6 +42,10 @@ struct Shared {
     gl: glow::Context,
     /// This context's [`GlContext::id`].
     id: u64,
+    /// The vertex shader the last pass applied left bound (MonoGame's device keeps it), which
+    /// passes without a vertex shader draw with. Asserted unwind-safe (the handle always was):
+    /// a panic mid-update leaves at worst a binding whose registers are partly copied.
+    vertex: AssertUnwindSafe<RefCell<BoundVs>>,
     /// What keeps the context itself alive (the headless EGL context): dropped after `gl` and
     /// after the last clone of the handle, so no GL object outlives its context.
     _owner: Option<Box<dyn Any + RefUnwindSafe>>,
@@ -60,6 +66,7 @@ impl GlContext {
             shared: Rc::new(Shared {
                 gl,
                 id: next_id(),
+                vertex: AssertUnwindSafe(RefCell::default()),
                 _owner: None,
             }),
         }
@@ -79,6 +86,7 @@ impl GlContext {
             shared: Rc::new(Shared {
                 gl,
                 id: next_id(),
+                vertex: AssertUnwindSafe(RefCell::default()),
                 _owner: Some(owner),
             }),
         }
@@ -95,6 +103,12 @@ impl GlContext {
     /// that made them, so the runtime refuses to mix objects of different ids.
     pub fn id(&self) -> u64 {
         self.shared.id
+    }
+
+    /// The vertex shader bound on the context ([`bound_vs`](super::bound_vs)). Borrowed only
+    /// for the length of one apply or drop, never across user code.
+    pub(super) fn bound_vs(&self) -> RefMut<'_, BoundVs> {
+        self.shared.vertex.borrow_mut()
     }
 
     /// `Ok` when `other` is this context; otherwise [`GlError::ForeignContext`] naming `what`

@@ -40,8 +40,8 @@ pub struct DynEffect {
 }
 
 impl DynEffect {
-    /// Reads MGFX bytes, checks the profile is OpenGL, compiles every shader and links every
-    /// pass's program.
+    /// Reads MGFX bytes, checks the profile is OpenGL, compiles every shader and links the
+    /// program of every pass with a vertex shader.
     pub fn new(ctx: &GlContext, bytes: &[u8]) -> Result<DynEffect, GlError> {
         DynEffect::from_effect(ctx, mgfx::read(bytes)?)
     }
@@ -50,7 +50,7 @@ impl DynEffect {
     pub fn from_effect(ctx: &GlContext, effect: mgfx::Effect) -> Result<DynEffect, GlError> {
         let records = effect.constant_buffers.len();
         Ok(DynEffect {
-            loaded: LoadedEffect::new(ctx, effect)?,
+            loaded: LoadedEffect::new(ctx, effect, None)?,
             images: vec![Vec::new(); records],
             stale: vec![true; records],
             from_params: false,
@@ -208,7 +208,9 @@ impl DynEffect {
 
     /// Applies `pass` for drawing into `target`, like [`GlEffect::apply`](super::GlEffect::apply).
     ///
-    /// Fails on a pass the effect does not have ([`GlError::NoSuchPass`]), parameter values
+    /// Fails on a pass the effect does not have ([`GlError::NoSuchPass`]), a pass without a
+    /// vertex shader that cannot link with the one bound ([`GlError::BoundVertexLink`]),
+    /// parameter values
     /// MonoGame could not upload either ([`GlError::CbufferOverrun`]) or a texture of the wrong
     /// target. GL's error flags are neither read nor cleared.
     pub fn apply(
@@ -216,10 +218,18 @@ impl DynEffect {
         pass: DynPass,
         target: &RenderTarget,
     ) -> Result<AppliedPass<'_>, GlError> {
-        let program = self.loaded.program_index(pass.technique, pass.pass)?;
+        self.loaded.program_index(pass.technique, pass.pass)?;
         if !self.from_params {
             let model = &self.loaded.model;
-            for &(record, _) in &self.loaded.programs[program].linked.cbuffers {
+            let pass_rec = &model.techniques[pass.technique].passes[pass.pass];
+            // The records of the pass's own shaders; a bound vertex shader's registers were
+            // taken when its pass was applied.
+            let shaders = [pass_rec.vertex_shader, pass_rec.pixel_shader];
+            let records = shaders
+                .into_iter()
+                .filter_map(|s| usize::try_from(s).ok())
+                .flat_map(|s| model.shaders[s].cbuffers.iter().map(|&r| usize::from(r)));
+            for record in records {
                 if !self.stale[record] {
                     continue;
                 }

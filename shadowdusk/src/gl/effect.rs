@@ -38,8 +38,10 @@ pub struct GlEffect<E: Effect> {
 }
 
 impl<E: Effect> GlEffect<E> {
-    /// Loads `E::MGFX`: compiles every shader and links every pass's program. The parameters
-    /// start at `E::Params::default()`, the values MonoGame starts from.
+    /// Loads `E::MGFX`: compiles every shader and links the program of every pass with a
+    /// vertex shader (a pass without one is linked with the vertex shader bound when it is
+    /// applied). The parameters start at `E::Params::default()`, the values MonoGame starts
+    /// from.
     ///
     /// Fails when the driver refuses a shader or program (with its log), or when `E::Params`
     /// does not have the register layout of `E::MGFX` (only possible with a hand-written
@@ -53,7 +55,7 @@ impl<E: Effect> GlEffect<E> {
             what: c.0,
         })?;
         Ok(GlEffect {
-            loaded: LoadedEffect::new(ctx, model)?,
+            loaded: LoadedEffect::new(ctx, model, Some(E::NAME))?,
             params,
         })
     }
@@ -109,9 +111,15 @@ impl<E: Effect> GlEffect<E> {
 
     /// Applies `pass` for drawing into `target`: uses its program, sets `posFixup`, uploads
     /// the parameters' registers, binds textures with their baked sampler states and applies
-    /// the pass's state blocks. Allocates nothing.
+    /// the pass's state blocks. Allocates nothing once warm.
     ///
-    /// Fails when a texture has another target than its sampler ([`GlError::TextureTarget`]),
+    /// A pass without a vertex shader draws with the one bound on the context: the last
+    /// applied pass's, else SpriteBatch's ([`SpriteBatch::begin`](super::SpriteBatch::begin));
+    /// the program of that pair is linked the first time it is applied.
+    ///
+    /// Fails when a pass without a vertex shader cannot link with the one bound
+    /// ([`GlError::BoundVertexLink`]), a texture has another target than its sampler
+    /// ([`GlError::TextureTarget`]),
     /// or `pass` is not a pass of `E::MGFX` ([`GlError::NoSuchPass`]: only possible with a
     /// hand-written [`Effect`]). GL's error flags are neither read nor cleared: errors the
     /// caller's earlier GL calls raised stay pending for the caller's `glGetError`.
@@ -132,13 +140,16 @@ impl<E: Effect> GlEffect<E> {
     /// when it has the layout `E`'s generated code was made for — the records, parameters,
     /// texture units and techniques whose fingerprint is [`Effect::LAYOUT`]; a change is named
     /// by comparing with the running effect ([`mgfx::layout::compare`]). Its shaders are
-    /// compiled and linked before anything is replaced, so on any error the running effect
-    /// stays as it was; the program bound before stays bound. Parameter values, textures and
-    /// the sprite transform carry over.
+    /// compiled and its passes with a vertex shader linked before anything is replaced, so on
+    /// any error the running effect stays as it was; the program bound before stays bound.
+    /// Parameter values, textures and the sprite transform carry over. The old effect's
+    /// programs are deleted, those of its passes without a vertex shader too (linked again
+    /// when next applied), and if its vertex shader was the one bound on the context,
+    /// SpriteBatch's is bound instead.
     pub fn replace_effect(&mut self, model: mgfx::Effect) -> Result<(), ReplaceError> {
         check_fits::<E>(&self.loaded.model, &model).map_err(ReplaceError::Layout)?;
         check_layout::<E>(&model, &self.params)?;
-        let mut loaded = LoadedEffect::new(&self.loaded.ctx, model)?;
+        let mut loaded = LoadedEffect::new(&self.loaded.ctx, model, Some(E::NAME))?;
         loaded.textures = std::mem::take(&mut self.loaded.textures);
         loaded.sprite_transform = self.loaded.sprite_transform;
         self.loaded = loaded;

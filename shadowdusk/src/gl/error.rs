@@ -65,6 +65,23 @@ pub enum GlError {
         /// The driver's info log.
         log: String,
     },
+    /// A pass without a vertex shader draws with the vertex shader bound when it is applied
+    /// (the last pass applied on the context left it, or SpriteBatch's), and the driver could
+    /// not link that pair: the pixel shader reads what the vertex shader does not write.
+    #[error(
+        "{pixel} has no vertex shader, so it draws with the one bound: {vertex}; the driver \
+         cannot link the two (the pixel shader reads what that vertex shader does not write). \
+         Apply a pass whose vertex shader writes what it reads first (SpriteBatch::begin binds \
+         SpriteBatch's), or give the pass a VertexShader:\n{log}"
+    )]
+    BoundVertexLink {
+        /// The vertex shader: its index, effect, technique and pass, or SpriteBatch's.
+        vertex: String,
+        /// The pixel shader: its index, effect, technique and pass.
+        pixel: String,
+        /// The driver's info log.
+        log: String,
+    },
     /// The pass has no pixel shader; MonoGame would keep the device's, which does not exist here.
     #[error(
         "technique '{technique}' pass '{pass}' has no pixel shader; give the pass a PixelShader"

@@ -3,23 +3,37 @@
 //! share. It owns the GL shaders and programs and deletes them when dropped; it holds the
 //! textures given to its texture parameters; [`apply`](super::apply) applies its passes.
 //!
-//! Every program is linked here, eagerly (MonoGame links on first draw), so a broken payload
-//! fails at load naming technique, pass and shader, and applying a pass only looks up indices.
+//! Every shader is compiled and every pass with a vertex shader linked here, eagerly (MonoGame
+//! links on first draw), so a broken payload fails at load naming technique, pass and shader.
+//! A pass without a vertex shader draws with the vertex shader bound when it is applied
+//! ([`bound_vs`](super::bound_vs)), as MonoGame does: its program is linked for that pair at
+//! apply and kept, and a pair that cannot link is an error there, not at load.
+
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use glow::HasContext;
 
+use super::bound_vs::EffectVs;
 use super::program::{self, LinkedProgram, Site};
 use super::validate::validate;
 use super::{sprite_vs, GlContext, GlError, GlTexture, ShaderRef};
 use crate::mgfx::{self, ParameterClass, ParameterType, Profile, ShaderStage};
 
+/// The id the next loaded effect gets; never reused within a process, so a program linked with
+/// a dropped effect's vertex shader is never taken for another's.
+static NEXT_EFFECT: AtomicU64 = AtomicU64::new(1);
+
 /// Which vertex shader a program uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Vs {
-    /// Shader `n` of the effect.
+    /// Shader `n` of the effect, the pass's own.
     Effect(usize),
-    /// The built-in SpriteBatch vertex shader, for a pass with a pixel shader only.
+    /// The built-in SpriteBatch vertex shader, bound when a pixel-only pass was applied.
     Sprite,
+    /// Shader `index` of the effect with id `effect` (this one or another of the context),
+    /// bound when a pixel-only pass was applied; its registers come from the binding.
+    Bound { effect: u64, index: usize },
 }
 
 /// One linked (vertex, pixel) pair; passes that use the same pair share it.
@@ -29,43 +43,63 @@ pub(super) struct PassProgram {
     pub linked: LinkedProgram,
     /// The built-in vertex shader's register array (`MatrixTransform`), for [`Vs::Sprite`].
     pub sprite_matrix: Option<glow::UniformLocation>,
+    /// For [`Vs::Bound`]: (record of the vertex shader's effect, location) of its register
+    /// arrays, uploaded from the registers bound with it. `linked.cbuffers` then has the pixel
+    /// shader's only.
+    pub bound_cbuffers: Vec<(usize, glow::UniformLocation)>,
 }
 
 /// An effect bound to a GL context: the model, its compiled shaders and linked programs, and
 /// the textures given to its texture parameters.
 pub(crate) struct LoadedEffect {
     pub(super) ctx: GlContext,
+    /// This load's id (a hot reload's new effect gets a new one).
+    id: u64,
+    /// The typed effect's name (`Effect::NAME`), for messages; `None` for a `DynEffect`.
+    name: Option<&'static str>,
     /// The effect model; parameter values reflect the last writes through a `DynEffect`.
     pub(super) model: mgfx::Effect,
     /// The texture of each parameter (always `None` for parameters that are not textures).
     pub(super) textures: Vec<Option<GlTexture>>,
     shaders: Vec<Option<glow::Shader>>,
+    /// Each vertex shader a pass uses, as the context binds it.
+    vertex: Vec<Option<Rc<EffectVs>>>,
     sprite_vs: Option<glow::Shader>,
     pub(super) programs: Vec<PassProgram>,
-    /// technique → pass → index into `programs`.
-    pub(super) pass_programs: Vec<Vec<usize>>,
+    /// technique → pass → index into `programs`; `None` for a pass without a vertex shader
+    /// (its program depends on what is bound when it is applied).
+    pub(super) pass_programs: Vec<Vec<Option<usize>>>,
     /// SpriteBatch's `MatrixTransform` for pixel-only passes; `None`: the target's default.
     pub(super) sprite_transform: Option<[[f32; 4]; 4]>,
 }
 
 impl LoadedEffect {
     /// Checks the profile and every index the loader follows, compiles every shader and links
-    /// every pass's program. On error, whatever was made is deleted again (by `Drop`).
-    pub(crate) fn new(ctx: &GlContext, model: mgfx::Effect) -> Result<LoadedEffect, GlError> {
+    /// every pass that has a vertex shader. On error, whatever was made is deleted again (by
+    /// `Drop`).
+    pub(crate) fn new(
+        ctx: &GlContext,
+        model: mgfx::Effect,
+        name: Option<&'static str>,
+    ) -> Result<LoadedEffect, GlError> {
         if model.profile != Profile::OpenGL {
             return Err(GlError::WrongProfile(model.profile));
         }
         validate(&model)?;
         let mut loaded = LoadedEffect {
             ctx: ctx.clone(),
+            id: NEXT_EFFECT.fetch_add(1, Ordering::Relaxed),
+            name,
             textures: vec![None; model.parameters.len()],
             shaders: vec![None; model.shaders.len()],
+            vertex: vec![None; model.shaders.len()],
             sprite_vs: None,
             programs: Vec::new(),
             pass_programs: Vec::new(),
             sprite_transform: None,
             model,
         };
+        loaded.ctx.bound_vs().add_effect(loaded.id);
         for t in 0..loaded.model.techniques.len() {
             let mut passes = Vec::new();
             for p in 0..loaded.model.techniques[t].passes.len() {
@@ -76,20 +110,22 @@ impl LoadedEffect {
         Ok(loaded)
     }
 
-    /// Compiles what pass (t, p) needs and returns its program index (one per shader pair).
-    fn program_for(&mut self, t: usize, p: usize) -> Result<usize, GlError> {
+    /// The pixel shader of pass (t, p), or [`GlError::MissingPixelShader`].
+    fn pixel_shader(&self, t: usize, p: usize) -> Result<usize, GlError> {
         let technique = &self.model.techniques[t];
         let pass = &technique.passes[p];
-        let Ok(ps) = usize::try_from(pass.pixel_shader) else {
-            return Err(GlError::MissingPixelShader {
-                technique: technique.name.clone(),
-                pass: pass.name.clone(),
-            });
-        };
-        let vs = usize::try_from(pass.vertex_shader).map_or(Vs::Sprite, Vs::Effect);
-        if let Some(i) = self.programs.iter().position(|q| q.vs == vs && q.ps == ps) {
-            return Ok(i);
-        }
+        usize::try_from(pass.pixel_shader).map_err(|_| GlError::MissingPixelShader {
+            technique: technique.name.clone(),
+            pass: pass.name.clone(),
+        })
+    }
+
+    /// Compiles what pass (t, p) needs and, when it has a vertex shader, links its program
+    /// and returns its index (one per shader pair).
+    fn program_for(&mut self, t: usize, p: usize) -> Result<Option<usize>, GlError> {
+        let ps = self.pixel_shader(t, p)?;
+        let technique = &self.model.techniques[t];
+        let pass = &technique.passes[p];
         let site = Site {
             technique: &technique.name,
             pass: &pass.name,
@@ -99,21 +135,109 @@ impl LoadedEffect {
             let rec = &self.model.shaders[ps];
             (rec.stage, &rec.code[..], ShaderRef::Effect(ps))
         })?;
-        let (vs_shader, vs_ref, attributes) = match vs {
-            Vs::Effect(i) => {
-                let rec = &self.model.shaders[i];
-                let s = compiled(gl, &mut self.shaders[i], &site, || {
-                    (rec.stage, &rec.code[..], ShaderRef::Effect(i))
-                })?;
-                (s, ShaderRef::Effect(i), rec.attributes.clone())
-            }
-            Vs::Sprite => {
+        let Ok(vs) = usize::try_from(pass.vertex_shader) else {
+            return Ok(None);
+        };
+        if let Some(i) = self
+            .programs
+            .iter()
+            .position(|q| q.vs == Vs::Effect(vs) && q.ps == ps)
+        {
+            return Ok(Some(i));
+        }
+        let rec = &self.model.shaders[vs];
+        let vs_shader = compiled(gl, &mut self.shaders[vs], &site, || {
+            (rec.stage, &rec.code[..], ShaderRef::Effect(vs))
+        })?;
+        if self.vertex[vs].is_none() {
+            let records = rec
+                .cbuffers
+                .iter()
+                .map(|&r| {
+                    let r = usize::from(r);
+                    (r, self.model.constant_buffers[r].name.clone())
+                })
+                .collect();
+            self.vertex[vs] = Some(Rc::new(EffectVs {
+                effect: self.id,
+                index: vs,
+                shader: vs_shader,
+                attributes: rec.attributes.clone(),
+                records,
+                label: self.describe(ShaderStage::Vertex, vs, t, p),
+            }));
+        }
+        let mut linked = program::link(
+            gl,
+            vs_shader,
+            ps_shader,
+            ShaderRef::Effect(vs),
+            ps,
+            &rec.attributes,
+            &self.model.shaders[ps].samplers,
+            &site,
+        )?;
+        linked.cbuffers = self.locations(linked.program, rec.cbuffers.iter().copied(), ps);
+        self.programs.push(PassProgram {
+            vs: Vs::Effect(vs),
+            ps,
+            linked,
+            sprite_matrix: None,
+            bound_cbuffers: Vec::new(),
+        });
+        Ok(Some(self.programs.len() - 1))
+    }
+
+    /// The program of pixel-only pass (t, p) with the vertex shader bound on the context,
+    /// linked the first time the pair is applied.
+    pub(super) fn bound_program(&mut self, t: usize, p: usize) -> Result<usize, GlError> {
+        let ps = self.pixel_shader(t, p)?;
+        let bound = self.ctx.bound_vs().shader.clone();
+        let key = match &bound {
+            None => Vs::Sprite,
+            Some(vs) => Vs::Bound {
+                effect: vs.effect,
+                index: vs.index,
+            },
+        };
+        if let Some(i) = self.programs.iter().position(|q| q.vs == key && q.ps == ps) {
+            return Ok(i);
+        }
+        self.delete_orphans();
+        let technique = &self.model.techniques[t];
+        let pass = &technique.passes[p];
+        let site = Site {
+            technique: &technique.name,
+            pass: &pass.name,
+        };
+        let gl = self.ctx.glow();
+        let ps_shader = compiled(gl, &mut self.shaders[ps], &site, || {
+            let rec = &self.model.shaders[ps];
+            (rec.stage, &rec.code[..], ShaderRef::Effect(ps))
+        })?;
+        let sprite_attributes;
+        let (vs_shader, vs_ref, attributes, vertex_label) = match &bound {
+            None => {
                 let s = compiled(gl, &mut self.sprite_vs, &site, || {
                     let source = sprite_vs::SOURCE.as_bytes();
                     (ShaderStage::Vertex, source, ShaderRef::BuiltinSpriteVs)
                 })?;
-                (s, ShaderRef::BuiltinSpriteVs, sprite_vs::attributes())
+                sprite_attributes = sprite_vs::attributes();
+                let label = "SpriteBatch's vertex shader (bound when nothing else was, or by \
+                             SpriteBatch::begin)";
+                (
+                    s,
+                    ShaderRef::BuiltinSpriteVs,
+                    &sprite_attributes[..],
+                    label.to_string(),
+                )
             }
+            Some(vs) => (
+                vs.shader,
+                ShaderRef::Effect(vs.index),
+                &vs.attributes[..],
+                vs.label.clone(),
+            ),
         };
         let mut linked = program::link(
             gl,
@@ -121,19 +245,72 @@ impl LoadedEffect {
             ps_shader,
             vs_ref,
             ps,
-            &attributes,
+            attributes,
             &self.model.shaders[ps].samplers,
             &site,
-        )?;
-        // Register arrays by record, so that applying the pass needs no name look-up.
+        )
+        .map_err(|e| match e {
+            GlError::Link { log, .. } => GlError::BoundVertexLink {
+                vertex: vertex_label,
+                pixel: self.describe(ShaderStage::Pixel, ps, t, p),
+                log,
+            },
+            other => other,
+        })?;
         let program = linked.program;
-        let vs_records = match vs {
-            Vs::Effect(i) => &self.model.shaders[i].cbuffers[..],
-            Vs::Sprite => &[],
+        linked.cbuffers = self.locations(program, std::iter::empty(), ps);
+        let mut bound_cbuffers = Vec::new();
+        for (record, name) in bound.iter().flat_map(|vs| &vs.records) {
+            // SAFETY: the context is current (`GlContext`); the program was just linked.
+            if let Some(location) = unsafe { gl.get_uniform_location(program, name) } {
+                bound_cbuffers.push((*record, location));
+            }
+        }
+        let sprite_matrix = match bound {
+            // SAFETY: as above.
+            None => unsafe { gl.get_uniform_location(program, sprite_vs::CBUFFER) },
+            Some(_) => None,
         };
-        let mut cbuffers = Vec::new();
-        for &record in vs_records.iter().chain(&self.model.shaders[ps].cbuffers) {
-            let record = record as usize;
+        self.programs.push(PassProgram {
+            vs: key,
+            ps,
+            linked,
+            sprite_matrix,
+            bound_cbuffers,
+        });
+        Ok(self.programs.len() - 1)
+    }
+
+    /// Deletes the programs linked with the vertex shader of another effect since dropped (or
+    /// replaced by a hot reload): no pass can be applied with it again. Only such programs
+    /// are removed, and they come after every pass's own (linked at load), so the indices in
+    /// `pass_programs` stay valid.
+    fn delete_orphans(&mut self) {
+        let gl = self.ctx.glow();
+        let bound = self.ctx.bound_vs();
+        self.programs.retain(|p| match p.vs {
+            Vs::Bound { effect, .. } if !bound.is_live(effect) => {
+                // SAFETY: a program of this effect on its current context (`GlContext`),
+                // found by no pass again.
+                unsafe { gl.delete_program(p.linked.program) };
+                false
+            }
+            _ => true,
+        });
+    }
+
+    /// (record, location) of the register arrays `vs_records` and pixel shader `ps` read that
+    /// the driver kept in `program`, so that applying the pass needs no name look-up.
+    fn locations(
+        &self,
+        program: glow::Program,
+        vs_records: impl Iterator<Item = u8>,
+        ps: usize,
+    ) -> Vec<(usize, glow::UniformLocation)> {
+        let gl = self.ctx.glow();
+        let mut cbuffers: Vec<(usize, glow::UniformLocation)> = Vec::new();
+        for record in vs_records.chain(self.model.shaders[ps].cbuffers.iter().copied()) {
+            let record = usize::from(record);
             if cbuffers.iter().any(|(r, _)| *r == record) {
                 continue;
             }
@@ -143,19 +320,36 @@ impl LoadedEffect {
                 cbuffers.push((record, location));
             }
         }
-        linked.cbuffers = cbuffers;
-        let sprite_matrix = match vs {
-            // SAFETY: as above.
-            Vs::Sprite => unsafe { gl.get_uniform_location(program, sprite_vs::CBUFFER) },
-            Vs::Effect(_) => None,
+        cbuffers
+    }
+
+    /// How errors name shader `index` (of `stage`) of this effect, applied in pass (t, p).
+    fn describe(&self, stage: ShaderStage, index: usize, t: usize, p: usize) -> String {
+        let technique = &self.model.techniques[t];
+        let stage = match stage {
+            ShaderStage::Vertex => "vertex",
+            ShaderStage::Pixel => "pixel",
         };
-        self.programs.push(PassProgram {
-            vs,
-            ps,
-            linked,
-            sprite_matrix,
-        });
-        Ok(self.programs.len() - 1)
+        let effect = match self.name {
+            Some(name) => format!("effect `{name}`"),
+            None => "a DynEffect".to_string(),
+        };
+        format!(
+            "{stage} shader {index} of {effect} (technique '{}' pass '{}')",
+            technique.name, technique.passes[p].name
+        )
+    }
+
+    /// Binds this effect's vertex shader `vs` on the context with its records' registers, as
+    /// applying a pass with a vertex shader does.
+    pub(super) fn bind_vertex<R: super::apply::Registers + ?Sized>(
+        &self,
+        vs: usize,
+        registers: &R,
+    ) {
+        if let Some(shader) = &self.vertex[vs] {
+            self.ctx.bound_vs().bind(shader, registers);
+        }
     }
 
     /// Sets the texture of parameter `param`, which must be a texture parameter; the texture
@@ -187,9 +381,12 @@ impl LoadedEffect {
 
 impl Drop for LoadedEffect {
     fn drop(&mut self) {
+        // Its vertex shaders are deleted below: no later pass may link with them.
+        self.ctx.bound_vs().forget_effect(self.id);
         let gl = self.ctx.glow();
         // SAFETY: objects made by this effect on its context, current while it is dropped
-        // (`GlContext`); nothing uses them afterwards.
+        // (`GlContext`); nothing uses them afterwards (programs of other effects linked with a
+        // vertex shader of this one keep it attached, which GL keeps alive until they go).
         unsafe {
             for p in &self.programs {
                 gl.delete_program(p.linked.program);

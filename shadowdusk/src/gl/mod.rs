@@ -19,11 +19,14 @@
 //!
 //! What MonoGame does is specified in glsl-dialect.md §1, §3, §4, §5, §7 and mgfx-format.md
 //! §4–§8. Deliberate differences, each one documented where it lives:
-//! * shaders are compiled and every pass's program is linked eagerly when an effect loads
-//!   (MonoGame links on first draw) so a broken payload fails at load, naming technique, pass
-//!   and shader;
-//! * a pixel-only pass is linked against a built-in copy of SpriteBatch's vertex shader
-//!   ([`sprite_vs`]) because there is no device whose current vertex shader could be kept;
+//! * shaders are compiled and the program of every pass with a vertex shader is linked eagerly
+//!   when an effect loads (MonoGame links on first draw) so a broken payload fails at load,
+//!   naming technique, pass and shader. A pass without a vertex shader draws, as in MonoGame,
+//!   with the vertex shader bound on the [`GlContext`]: the last applied pass's (of any effect
+//!   of the context, with the registers it was applied with), else a built-in copy of
+//!   SpriteBatch's ([`sprite_vs`]; [`SpriteBatch::begin`] binds it as MonoGame's SpriteBatch
+//!   applies SpriteEffect's pass). Its program is linked for that pair when applied and kept;
+//!   a pair that cannot link is [`GlError::BoundVertexLink`], naming both shaders;
 //! * passes without a pixel shader are refused ([`GlError::MissingPixelShader`]);
 //! * the texture bound to a sampler must have the sampler's GL target
 //!   ([`GlError::TextureTarget`]); MonoGame would silently sample black.
@@ -45,6 +48,7 @@
 //! framebuffer completeness), and the caller's pending GL errors stay the caller's.
 
 mod apply;
+mod bound_vs;
 mod cbuffer;
 mod context;
 mod dyn_effect;

@@ -1,6 +1,7 @@
 //! Sprites submitted the way MonoGame's `SpriteBatch` submits them, for passes whose vertex
-//! shader is SpriteBatch's (every pixel-only pass: [`sprite_vs`](super::sprite_vs)) or reads the
-//! same `VertexPositionColorTexture` vertices.
+//! shader is SpriteBatch's (a pixel-only pass applied after [`SpriteBatch::begin`], or with
+//! nothing else bound: [`sprite_vs`](super::sprite_vs)) or reads the same
+//! `VertexPositionColorTexture` vertices.
 //!
 //! This is the vertex half of SpriteBatch only: quads in pixel coordinates with vertices TL, TR,
 //! BL, BR and indices 0,1,2 1,3,2, drawn with whatever pass is applied. Sorting, texture
@@ -68,6 +69,16 @@ impl SpriteBatch {
                 }
             }
         }
+    }
+
+    /// Binds SpriteBatch's vertex shader on the context, as MonoGame's `SpriteBatch` applies
+    /// `SpriteEffect`'s pass before a custom effect's: a pass without a vertex shader applied
+    /// next (of any effect of the context) draws with SpriteBatch's vertex shader, whatever
+    /// pass was applied before. Call it before applying a pixel-only pass for sprites when
+    /// passes with vertex shaders were applied on the context since (a 3D scene, another
+    /// technique's first pass).
+    pub fn begin(&self) {
+        self.ctx.bound_vs().bind_sprite();
     }
 
     /// Draws `sprites` with the applied `pass`, in order, as indexed triangles (several draw

@@ -118,6 +118,10 @@ impl<E: Effect> WgpuEffect<E> {
     /// draws it. Every texture the pass samples must be set
     /// ([`WgpuError::MissingTexture`]). Allocates nothing once the frame's ring chunks and
     /// bind groups exist.
+    ///
+    /// A pass without a vertex shader draws with the vertex shader of this effect's last pass
+    /// applied that has one, else SpriteBatch's; a pixel shader reading what that one does not
+    /// write is [`WgpuError::BoundVertexVarying`] when drawn.
     pub fn apply(&mut self, pass: Pass<E>, target: &Target) -> Result<Applied<'_>, WgpuError> {
         self.loaded
             .apply(pass.technique_index(), pass.index(), target, &self.params)

@@ -98,6 +98,25 @@ pub enum WgpuError {
         /// The varying's semantic.
         semantic: &'static str,
     },
+    /// A pass without a vertex shader draws with the vertex shader bound when it is applied
+    /// (that of the effect's last pass applied, else SpriteBatch's), and its pixel shader reads
+    /// a varying that one does not write.
+    #[error(
+        "{effect}, pass '{pass}' has no vertex shader, so it draws with the one bound: \
+         {vertex}; its pixel shader reads {semantic}, which that vertex shader does not write. \
+         Apply a pass of the effect whose vertex shader writes it first, or give the pass a \
+         VertexShader"
+    )]
+    BoundVertexVarying {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// The vertex shader bound: its index and the pass it comes from, or SpriteBatch's.
+        vertex: String,
+        /// The varying's semantic.
+        semantic: &'static str,
+    },
     /// The pass blends, but the target's colour format cannot be blended.
     #[error(
         "{effect}, pass '{pass}': its blend state blends, but the target format {format:?} \

@@ -26,6 +26,10 @@ pub(crate) struct Loaded {
     bind_groups: Vec<Vec<Option<wgpu::BindGroup>>>,
     defaults: DeviceStates,
     pub(crate) sprite_transform: Option<[[f32; 4]; 4]>,
+    /// The vertex shader of the last pass applied that has one (SpriteBatch's before any):
+    /// what a pass without a vertex shader draws with. Kept per effect, as wgpu has no object
+    /// of ours that the effects of a device share (the GL runtime keeps it per context).
+    bound_vertex: VertexShader,
 }
 
 /// A texture binding of a shader, and the parameter that fills it.
@@ -105,6 +109,7 @@ impl Loaded {
             bind_groups: vec![Vec::new(); shader_count],
             defaults,
             sprite_transform: None,
+            bound_vertex: VertexShader::Sprite,
         })
     }
 
@@ -176,7 +181,10 @@ impl Loaded {
         params: &dyn EffectParams,
     ) -> Result<Applied<'_>, WgpuError> {
         let shaders = self.resources.pass(technique, index)?;
-        let vertex = match shaders.vertex {
+        let bound = shaders
+            .vertex
+            .map_or(self.bound_vertex, VertexShader::Effect);
+        let vertex = match bound {
             VertexShader::Effect(v) => v,
             VertexShader::Sprite => self.resources.shaders.len(),
         };
@@ -195,10 +203,10 @@ impl Loaded {
             }
         }
         let uniforms = [
-            self.resources.vertex_shader(shaders.vertex).uniform(),
+            self.resources.vertex_shader(bound).uniform(),
             self.resources.shaders[shaders.pixel].uniform(),
         ];
-        let sprite = matches!(shaders.vertex, VertexShader::Sprite).then(|| {
+        let sprite = matches!(bound, VertexShader::Sprite).then(|| {
             self.sprite_transform
                 .unwrap_or_else(|| default_transform(target.width, target.height, false))
         });
@@ -222,6 +230,7 @@ impl Loaded {
             }
         });
         let info: &'static WgslPass = shaders.info;
+        self.bound_vertex = bound;
         for &shader in &stage_shaders {
             self.bind_group(shader, slot.chunk);
         }
@@ -237,6 +246,7 @@ impl Loaded {
             defaults: &self.defaults,
             technique,
             pass: index,
+            vertex: bound,
             info,
             target: *target,
             groups,
@@ -315,6 +325,7 @@ pub struct Applied<'a> {
     defaults: &'a DeviceStates,
     technique: usize,
     pass: usize,
+    vertex: VertexShader,
     info: &'static WgslPass,
     target: Target,
     groups: [&'a wgpu::BindGroup; 2],
@@ -332,7 +343,14 @@ impl Applied<'_> {
         layout: &VertexLayout,
         topology: wgpu::PrimitiveTopology,
     ) -> Result<(), WgpuError> {
-        let key = PipelineKey::new(self.technique, self.pass, &self.target, *layout, topology);
+        let key = PipelineKey::new(
+            self.technique,
+            self.pass,
+            self.vertex,
+            &self.target,
+            *layout,
+            topology,
+        );
         let pipeline = self
             .pipelines
             .get(self.device, self.resources, self.defaults, key)?;

@@ -6,7 +6,10 @@
 //! What wgpu asks for that GL does not, and where it lives:
 //! * render states are baked into immutable pipelines, so a pipeline is built the first time a
 //!   pass is drawn into a given [`Target`] (formats, sample count) with a given
-//!   [`VertexLayout`], and cached;
+//!   [`VertexLayout`] and vertex shader, and cached. A pass without a vertex shader draws, as
+//!   in MonoGame, with the vertex shader of the effect's last pass applied that has one, else
+//!   SpriteBatch's; that binding is per effect, since wgpu has no object of ours that the
+//!   effects of a device share (the GL runtime keeps it per context);
 //! * parameters that change between draws of one render pass are staged into a per-effect
 //!   uniform ring and bound with dynamic offsets; [`WgpuEffect::flush`] uploads what a frame
 //!   staged with one `write_buffer` per ring chunk, before the frame's commands are submitted;

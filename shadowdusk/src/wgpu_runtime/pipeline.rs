@@ -121,12 +121,14 @@ pub(crate) fn view_dimension(d: TextureDimension) -> wgpu::TextureViewDimension 
     }
 }
 
-/// Which shader runs as a pass's vertex shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which shader runs as a pass's vertex shader: its own, or for a pass without one the vertex
+/// shader of the last pass of the effect applied before it (MonoGame draws a pixel-only pass
+/// with the vertex shader bound), else SpriteBatch's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum VertexShader {
     /// One of the effect's.
     Effect(usize),
-    /// SpriteBatch's ([`sprite_vs`]), for a pixel-only pass.
+    /// SpriteBatch's ([`sprite_vs`]), for a pixel-only pass applied with nothing else bound.
     Sprite,
 }
 
@@ -134,9 +136,9 @@ pub(crate) enum VertexShader {
 #[derive(Debug)]
 pub(crate) struct PassShaders {
     pub(crate) info: &'static WgslPass,
-    pub(crate) vertex: VertexShader,
+    /// Its own vertex shader; `None`: the one bound when it is applied.
+    pub(crate) vertex: Option<usize>,
     pub(crate) pixel: usize,
-    pub(crate) layout: wgpu::PipelineLayout,
 }
 
 /// Everything of an effect that does not change after it loads.
@@ -177,24 +179,10 @@ impl Resources {
                     list.push(Err(pass.name));
                     continue;
                 };
-                let vertex = match pass.vertex.filter(|&v| v < shaders.len()) {
-                    Some(v) => VertexShader::Effect(v),
-                    None => VertexShader::Sprite,
-                };
-                let vs = match vertex {
-                    VertexShader::Effect(v) => &shaders[v],
-                    VertexShader::Sprite => &sprite,
-                };
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some(name),
-                    bind_group_layouts: &[Some(&vs.layout), Some(&shaders[pixel].layout)],
-                    immediate_size: 0,
-                });
                 list.push(Ok(PassShaders {
                     info: pass,
-                    vertex,
+                    vertex: pass.vertex.filter(|&v| v < shaders.len()),
                     pixel,
-                    layout,
                 }));
             }
             passes.push(list);
@@ -230,6 +218,25 @@ impl Resources {
         }
     }
 
+    /// How errors name vertex shader `v` bound for pass `pass`, which has none of its own.
+    fn bound_vertex_name(&self, v: VertexShader) -> String {
+        match v {
+            VertexShader::Sprite => "SpriteBatch's vertex shader (bound while no pass of the \
+                                     effect with a vertex shader was applied)"
+                .to_string(),
+            VertexShader::Effect(i) => {
+                let from = self
+                    .passes
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .find(|p| p.vertex == Some(i))
+                    .map_or("", |p| p.info.name);
+                format!("vertex shader {i} of {}, from pass '{from}'", self.name)
+            }
+        }
+    }
+
     pub(crate) fn pass(&self, technique: usize, pass: usize) -> Result<&PassShaders, WgpuError> {
         match self.passes.get(technique).and_then(|t| t.get(pass)) {
             Some(Ok(p)) => Ok(p),
@@ -251,6 +258,8 @@ impl Resources {
 pub(crate) struct PipelineKey {
     pub(crate) technique: usize,
     pub(crate) pass: usize,
+    /// The vertex shader it draws with (a pixel-only pass's depends on what was bound).
+    pub(crate) vertex: VertexShader,
     pub(crate) color: wgpu::TextureFormat,
     pub(crate) depth: Option<wgpu::TextureFormat>,
     pub(crate) samples: u32,
@@ -262,6 +271,7 @@ impl PipelineKey {
     pub(crate) fn new(
         technique: usize,
         pass: usize,
+        vertex: VertexShader,
         target: &Target,
         layout: VertexLayout,
         topology: wgpu::PrimitiveTopology,
@@ -269,6 +279,7 @@ impl PipelineKey {
         PipelineKey {
             technique,
             pass,
+            vertex,
             color: target.color,
             depth: target.depth,
             samples: target.sample_count,
@@ -316,7 +327,7 @@ impl Pipelines {
         let effect = resources.name;
         let pass = resources.pass(key.technique, key.pass)?;
         let name = pass.info.name;
-        let vs = resources.vertex_shader(pass.vertex);
+        let vs = resources.vertex_shader(key.vertex);
         let ps = &resources.shaders[pass.pixel];
         key.layout
             .attributes(vs.info.vertex_inputs, &mut self.attributes)
@@ -333,6 +344,14 @@ impl Pipelines {
                 .iter()
                 .any(|v| v.location == input.location)
             {
+                if pass.vertex.is_none() {
+                    return Err(WgpuError::BoundVertexVarying {
+                        effect,
+                        pass: name,
+                        vertex: resources.bound_vertex_name(key.vertex),
+                        semantic: input.semantic,
+                    });
+                }
                 return Err(WgpuError::MissingVarying {
                     effect,
                     pass: name,
@@ -359,9 +378,14 @@ impl Pipelines {
                 format: key.color,
             })?;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(name),
+            bind_group_layouts: &[Some(&vs.layout), Some(&ps.layout)],
+            immediate_size: 0,
+        });
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(name),
-            layout: Some(&pass.layout),
+            layout: Some(&layout),
             vertex: wgpu::VertexState {
                 module: &vs.module,
                 entry_point: Some(vs.info.entry),

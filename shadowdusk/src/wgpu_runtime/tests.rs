@@ -6,6 +6,7 @@ use super::{Sprite, SpriteBatch, WgpuEffect, WgpuError, WgpuRenderTarget, WgpuTe
 
 crate::include_effect!("doc/tint.fx", in_process, wgpu);
 crate::include_effect!("doc/tint.fx", name = gl_only, in_process);
+crate::include_effect!("tests/bound_vs/rim.fx", in_process, wgpu);
 
 const W: u32 = 48;
 
@@ -79,4 +80,99 @@ fn an_effect_built_without_the_wgpu_target_says_how_to_turn_it_on() {
     };
     let err = WgpuEffect::<gl_only::Effect>::new(gpu.device()).unwrap_err();
     assert!(err.to_string().contains("Builder::wgpu(true)"), "{err}");
+}
+
+/// Draws a 4×4 gray quad with each `(pass, draw)` applied in turn (applied only when `draw` is
+/// false) on a fresh effect whose `MainVS` projects pixels as SpriteBatch does (`project`) or
+/// maps everything to the origin; `Err` is the first draw's error.
+fn rim_frames(
+    gpu: &super::headless::HeadlessWgpu,
+    project: bool,
+    frames: &[&[(crate::Pass<rim::Effect>, bool)]],
+) -> Result<Vec<Vec<u8>>, WgpuError> {
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, 4, 4, false).unwrap();
+    let mut fx = WgpuEffect::<rim::Effect>::new(device).unwrap();
+    let m = if project {
+        crate::sprite::default_transform(4, 4, false)
+    } else {
+        [[0.0; 4]; 4]
+    };
+    fx.params_mut()
+        .set_world_view_projection(crate::params::Matrix::from_rows(m));
+    let mut batch = SpriteBatch::new(device);
+    let quad = [Sprite {
+        color: [64, 64, 64, 255],
+        ..Sprite::new(0.0, 0.0, 4.0, 4.0)
+    }];
+    let mut images = Vec::new();
+    for steps in frames {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.begin_pass(&mut encoder, Some([0.0; 4]));
+            for &(p, draw) in *steps {
+                let mut applied = fx.apply(p, &target.target())?;
+                if draw {
+                    batch.draw(&mut pass, &mut applied, &quad)?;
+                }
+            }
+        }
+        fx.flush(queue);
+        batch.flush(queue);
+        queue.submit([encoder.finish()]);
+        images.push(target.read_rgba8(device, queue).unwrap());
+    }
+    Ok(images)
+}
+
+fn near(got: &[u8], want: [u8; 4]) -> bool {
+    got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 1)
+}
+
+#[test]
+fn a_pass_without_a_vertex_shader_draws_with_the_last_applied_passes() {
+    let Some(gpu) = for_test("a_pass_without_a_vertex_shader_draws_with_the_last_applied_passes")
+    else {
+        return;
+    };
+    let (base, rim_pass) = (rim::passes::rim_lit::BASE, rim::passes::rim_lit::RIM);
+    let both: &[_] = &[(base, true), (rim_pass, true)];
+    let images = rim_frames(&gpu, true, &[both, both]).unwrap();
+    for image in images {
+        // Base's colour plus Rim's COLOR1 × rim² (TEXCOORD1 = uv·2−1), as on GL.
+        assert!(near(&image[..4], [128, 128, 128, 255]), "{:?}", &image[..4]);
+        let inner = &image[(4 + 1) * 4..(4 + 1) * 4 + 4];
+        assert!(near(inner, [65, 65, 65, 255]), "{inner:?}");
+    }
+}
+
+#[test]
+fn a_pair_that_cannot_link_is_an_error_at_draw_naming_both_shaders() {
+    let Some(gpu) = for_test("a_pair_that_cannot_link_is_an_error_at_draw_naming_both_shaders")
+    else {
+        return;
+    };
+    let rim_first: &[_] = &[(rim::passes::rim_lit::RIM, true)];
+    let err = rim_frames(&gpu, true, &[rim_first]).unwrap_err();
+    assert!(matches!(err, WgpuError::BoundVertexVarying { .. }), "{err}");
+    let text = err.to_string();
+    for part in ["pass 'Rim'", "SpriteBatch's vertex shader", "COLOR1"] {
+        assert!(text.contains(part), "`{part}` missing from: {text}");
+    }
+}
+
+#[test]
+fn a_pixel_only_pass_draws_with_spritebatch_vertex_shader_until_another_is_bound() {
+    let Some(gpu) =
+        for_test("a_pixel_only_pass_draws_with_spritebatch_vertex_shader_until_another_is_bound")
+    else {
+        return;
+    };
+    let plain = rim::passes::plain::P0;
+    // MainVS maps everything to the origin: with it bound (by Base), Plain draws nothing.
+    let sprite: &[_] = &[(plain, true)];
+    let after_base: &[_] = &[(rim::passes::rim_lit::BASE, false), (plain, true)];
+    let images = rim_frames(&gpu, false, &[sprite, after_base]).unwrap();
+    assert!(images[0].chunks_exact(4).all(|p| p == [64, 64, 64, 255]));
+    assert!(images[1].chunks_exact(4).all(|p| p == [0; 4]));
 }

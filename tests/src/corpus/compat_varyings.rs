@@ -1,12 +1,13 @@
 //! Table entries of the `compat_sem_*` effects whose varyings GLSL 1.10 cannot carry as
 //! written: a `float3x3` tangent frame and a `NORMAL0` varying (normal mapping), a `VFACE`
-//! member of a pixel input struct, and `nointerpolation` colours (a UI library). Each has a CPU
-//! reference of its maths.
+//! member of a pixel input struct, and `nointerpolation` colours (a UI library); and of a
+//! pixel-only second pass reading varyings only the first pass's vertex shader writes. Each
+//! has a CPU reference of its maths.
 
 use super::math::{gl_front_facing, mesh_pixel, mesh_pixel_faced, mul_vm, pixel_ortho};
 use super::textures::{Address, TextureSpec};
 use super::*;
-use shadowdusk::mgfx::{SamplerType as ST, VertexElementUsage as U};
+use shadowdusk::mgfx::{Blend, SamplerType as ST, VertexElementUsage as U};
 
 const W: f32 = TARGET_SIZE.0 as f32;
 const H: f32 = TARGET_SIZE.1 as f32;
@@ -17,6 +18,7 @@ pub(super) fn entries() -> Vec<Entry> {
         sem_tangent_frame(),
         sem_vface_member(),
         sem_nointerpolation(),
+        sem_pixel_only_pass(),
     ]
 }
 
@@ -355,6 +357,106 @@ fn sem_nointerpolation() -> Entry {
             geometry: Geometry::Mesh(flat_mesh()),
             render_targets: 1,
             check: Check::reference(reference),
+        },
+    }
+}
+
+// ---- compat_sem_pixel_only_pass ----
+
+const RIM: [f32; 4] = [0.9, 0.7, 0.5, 0.8];
+
+/// A quad with its own colour at each corner and uv 0..1 across it.
+fn rim_mesh() -> Mesh {
+    let corners: [([f32; 2], [u8; 4], [f32; 2]); 4] = [
+        ([6.0, 8.0], [200, 60, 40, 255], [0.0, 0.0]),
+        ([58.0, 6.0], [40, 180, 90, 200], [1.0, 0.0]),
+        ([56.0, 58.0], [30, 50, 220, 255], [1.0, 1.0]),
+        ([8.0, 54.0], [160, 160, 20, 120], [0.0, 1.0]),
+    ];
+    Mesh {
+        elements: vec![
+            el(U::Position, 0, ElementFormat::Vector3),
+            el(U::Color, 0, ElementFormat::Color),
+            el(U::TextureCoordinate, 0, ElementFormat::Vector2),
+        ],
+        vertices: corners
+            .iter()
+            .map(|(p, c, uv)| {
+                let mut v = vec![p[0], p[1], 0.0];
+                v.extend(c.iter().map(|&x| f32::from(x)));
+                v.extend_from_slice(uv);
+                v
+            })
+            .collect(),
+        indices: vec![0, 1, 2, 0, 2, 3],
+    }
+}
+
+/// Pass `Base` (the vertex colour, opaque) with pass `Rim` added on top (`One`/`One`): the rim
+/// reads `Local` (TEXCOORD1) and `Glow` (COLOR1) as `MainVS` wrote them.
+fn rim_lit(x: u32, y: u32) -> Option<[f32; 4]> {
+    let mesh = rim_mesh();
+    let vp = pixel_ortho(W, H);
+    mesh_pixel(
+        &mesh,
+        |v| {
+            let p = mesh.element(v, 0);
+            let c: Vec<f32> = mesh.element(v, 1).iter().map(|c| c / 255.0).collect();
+            let uv = mesh.element(v, 2);
+            let mut vary = c.clone();
+            vary.extend([uv[0] * 2.0 - 1.0, uv[1] * 2.0 - 1.0]);
+            vary.extend([c[2], c[1], c[0], c[3]].iter().zip(RIM).map(|(c, r)| c * r));
+            (mul_vm([p[0], p[1], p[2], 1.0], &vp), vary)
+        },
+        |a| {
+            let rim = (a[4] * a[4] + a[5] * a[5]).clamp(0.0, 1.0);
+            Some([0, 1, 2, 3].map(|i| a[i].clamp(0.0, 1.0) + a[6 + i] * rim * rim))
+        },
+        x,
+        y,
+    )
+}
+
+fn sem_pixel_only_pass() -> Entry {
+    let additive = BlendState {
+        color_source_blend: Blend::One,
+        alpha_source_blend: Blend::One,
+        color_destination_blend: Blend::One,
+        alpha_destination_blend: Blend::One,
+        ..BlendState::default()
+    };
+    Entry {
+        file: "compat_sem_pixel_only_pass.fx",
+        concern: "a pixel-only second pass reading TEXCOORD1 and COLOR1 that the first pass's vertex shader writes (it draws with that vertex shader)",
+        techniques: vec![technique(
+            "RimLit",
+            vec![
+                vs_ps_pass("Base", vec![]),
+                PassSpec {
+                    blend: Some(additive),
+                    ..ps_pass("Rim", vec![])
+                },
+            ],
+        )],
+        parameters: vec![
+            p_mat("WorldViewProjection", 4, 4),
+            p_vec("RimColor", 4).with_default(&[1.0, 1.0, 1.0, 1.0]),
+        ],
+        render: Render {
+            technique: "RimLit",
+            values: vec![
+                ("WorldViewProjection", mat4(&pixel_ortho(W, H))),
+                ("RimColor", vector(&RIM)),
+            ],
+            textures: vec![],
+            geometry: Geometry::Mesh(rim_mesh()),
+            render_targets: 1,
+            check: Check::reference(rim_lit).with_sensitivities(vec![Sensitivity {
+                parameter: "RimColor",
+                changed: vector(&[0.1, 0.3, 0.0, 0.2]),
+                region: [0, 0, 64, 64],
+                min_fraction: 0.2,
+            }]),
         },
     }
 }
