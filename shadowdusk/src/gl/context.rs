@@ -14,12 +14,15 @@
 //!   instead of a GL name looked up in the wrong context.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::fmt;
 use std::panic::RefUnwindSafe;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::GlError;
+use super::{states, GlError, RenderTarget};
+use crate::mgfx::SamplerState;
+use crate::{DeviceStates, SAMPLER_SLOTS};
 
 /// The id the next context gets; ids are never reused within a process.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -40,6 +43,9 @@ struct Shared {
     gl: glow::Context,
     /// This context's [`GlContext::id`].
     id: u64,
+    /// The sampler state of each slot for samplers without their own, once
+    /// [`GlContext::set_device_states`] set them (before: the texture's own parameters).
+    samplers: Cell<Option<[SamplerState; SAMPLER_SLOTS]>>,
     /// What keeps the context itself alive (the headless EGL context): dropped after `gl` and
     /// after the last clone of the handle, so no GL object outlives its context.
     _owner: Option<Box<dyn Any + RefUnwindSafe>>,
@@ -60,6 +66,7 @@ impl GlContext {
             shared: Rc::new(Shared {
                 gl,
                 id: next_id(),
+                samplers: Cell::new(None),
                 _owner: None,
             }),
         }
@@ -79,6 +86,7 @@ impl GlContext {
             shared: Rc::new(Shared {
                 gl,
                 id: next_id(),
+                samplers: Cell::new(None),
                 _owner: Some(owner),
             }),
         }
@@ -95,6 +103,40 @@ impl GlContext {
     /// that made them, so the runtime refuses to mix objects of different ids.
     pub fn id(&self) -> u64 {
         self.shared.id
+    }
+
+    /// Sets the device's states as MonoGame's `GraphicsDevice` setters do
+    /// (`BlendState`, `DepthStencilState`, `RasterizerState`, `SamplerStates[n]`): the three
+    /// blocks (with the blend factor and stencil reference they carry) go into GL now, for a
+    /// draw into `target` (the cull winding depends on it), and a pass that sets no block
+    /// keeps them, as in MonoGame; each slot's sampler state is applied, from now on, to the
+    /// texture of every sampler the effect gives no state (before the first call such a
+    /// texture samples with its own parameters).
+    ///
+    /// Fails, having set the blocks before it, when the context cannot do the rasterizer
+    /// state (a wireframe fill on OpenGL ES).
+    pub fn set_device_states(
+        &self,
+        states: &DeviceStates,
+        target: &RenderTarget,
+    ) -> Result<(), GlError> {
+        let gl = self.glow();
+        states::apply_blend(gl, &states.blend);
+        states::apply_depth_stencil(gl, &states.depth_stencil);
+        states::apply_rasterizer(gl, &states.rasterizer, target.is_render_target).map_err(
+            |log| GlError::Driver {
+                context: "applying the device's rasterizer state".to_string(),
+                log,
+            },
+        )?;
+        self.shared.samplers.set(Some(states.samplers));
+        Ok(())
+    }
+
+    /// The sampler state the device holds for `slot`, if [`GlContext::set_device_states`]
+    /// was called.
+    pub(crate) fn device_sampler(&self, slot: usize) -> Option<SamplerState> {
+        self.shared.samplers.get().and_then(|s| s.get(slot).copied())
     }
 
     /// `Ok` when `other` is this context; otherwise [`GlError::ForeignContext`] naming `what`

@@ -17,7 +17,6 @@
 //! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
 //! `Err`, not wgpu's default panic.
 
-mod device_states;
 mod dyn_effect;
 mod effect;
 mod error;
@@ -35,12 +34,14 @@ mod target;
 mod tests;
 mod texture;
 
-pub use device_states::DeviceStates;
+pub use crate::device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use dyn_effect::DynWgpuEffect;
 pub use effect::WgpuEffect;
 pub use error::WgpuError;
-pub use layout::{VertexElement, VertexElementFormat, VertexLayout};
+pub use layout::{
+    VertexBufferBinding, VertexElement, VertexElementFormat, VertexLayout, MAX_VERTEX_BUFFERS,
+};
 pub use loaded::Applied;
 pub use sprites::{Sprite, SpriteBatch};
-pub use target::{Target, WgpuRenderTarget};
+pub use target::{Target, WgpuRenderTarget, MAX_COLOR_TARGETS};
 pub use texture::WgpuTexture;
