@@ -50,5 +50,4 @@ impl DeviceStates {
             self.rasterizer = *r;
         }
     }
-
 }

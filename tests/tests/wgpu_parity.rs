@@ -1384,9 +1384,7 @@ fn gbuffer_writes_four_targets() {
     queue.submit([encoder.finish()]);
     let read: Vec<RgbaImage> = targets
         .iter()
-        .map(|t| {
-            RgbaImage::from_raw(SIZE, SIZE, t.read_rgba8(device, queue).unwrap()).unwrap()
-        })
+        .map(|t| RgbaImage::from_raw(SIZE, SIZE, t.read_rgba8(device, queue).unwrap()).unwrap())
         .collect();
     check("gbuffer-albedo", &gl_albedo, &read[0]).unwrap();
     // The CPU reference of each target.
@@ -1395,9 +1393,11 @@ fn gbuffer_writes_four_targets() {
             (x as f32 + 0.5) / SIZE as f32 * 2.0 - 1.0,
             1.0 - (y as f32 + 0.5) / SIZE as f32 * 2.0,
         );
-        let Some(q) = quads.iter().rev().find(|q| {
-            cx > q.rect[0] && cx < q.rect[2] && cy > q.rect[1] && cy < q.rect[3]
-        }) else {
+        let Some(q) = quads
+            .iter()
+            .rev()
+            .find(|q| cx > q.rect[0] && cx < q.rect[2] && cy > q.rect[1] && cy < q.rect[3])
+        else {
             return scene.clear.map(|c| f32::from(c) / 255.0);
         };
         let length = q.normal.iter().map(|n| n * n).sum::<f32>().sqrt();

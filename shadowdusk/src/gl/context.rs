@@ -136,7 +136,10 @@ impl GlContext {
     /// The sampler state the device holds for `slot`, if [`GlContext::set_device_states`]
     /// was called.
     pub(crate) fn device_sampler(&self, slot: usize) -> Option<SamplerState> {
-        self.shared.samplers.get().and_then(|s| s.get(slot).copied())
+        self.shared
+            .samplers
+            .get()
+            .and_then(|s| s.get(slot).copied())
     }
 
     /// `Ok` when `other` is this context; otherwise [`GlError::ForeignContext`] naming `what`

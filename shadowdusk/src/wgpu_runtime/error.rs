@@ -179,9 +179,7 @@ pub enum WgpuError {
         frequency: u32,
     },
     /// More vertex buffers, or colour targets, than the runtime binds.
-    #[error(
-        "{effect}, pass '{pass}': {count} {what} given, at most {max} are supported"
-    )]
+    #[error("{effect}, pass '{pass}': {count} {what} given, at most {max} are supported")]
     TooMany {
         /// The effect.
         effect: &'static str,

@@ -150,7 +150,6 @@ impl VertexLayout {
             ),
         ],
     };
-
 }
 
 /// The most vertex buffers one draw binds (wgpu's default `max_vertex_buffers`).
@@ -308,5 +307,90 @@ mod tests {
         let vector4 = VertexElementFormat::Vector4;
         assert_eq!(format_for(vector4, Shader::Float32x4), Some(F::Float32x4));
         assert_eq!(format_for(byte4, Shader::Float32x4), None);
+    }
+
+    #[test]
+    fn inputs_come_from_the_first_buffer_with_their_usage_and_index() {
+        use wgpu::VertexStepMode::{Instance, Vertex};
+        const CORNERS: VertexLayout = VertexLayout {
+            stride: 16,
+            elements: &[
+                VertexElement::new(
+                    0,
+                    VertexElementFormat::Vector2,
+                    VertexElementUsage::Position,
+                    0,
+                ),
+                VertexElement::new(
+                    8,
+                    VertexElementFormat::Vector2,
+                    VertexElementUsage::TextureCoordinate,
+                    0,
+                ),
+            ],
+        };
+        const INSTANCES: VertexLayout = VertexLayout {
+            stride: 20,
+            elements: &[
+                // Also TEXCOORD0: the first buffer's wins, as MonoGame matches them.
+                VertexElement::new(
+                    0,
+                    VertexElementFormat::Vector2,
+                    VertexElementUsage::TextureCoordinate,
+                    0,
+                ),
+                VertexElement::new(
+                    4,
+                    VertexElementFormat::Vector4,
+                    VertexElementUsage::TextureCoordinate,
+                    1,
+                ),
+            ],
+        };
+        let mut buffers = VertexBuffers::one(CORNERS);
+        buffers.slots[1] = Some((INSTANCES, Instance));
+        assert_eq!(buffers.slots[0], Some((CORNERS, Vertex)));
+        let input = |usage, index, location, format| VertexInput {
+            usage,
+            index,
+            location,
+            format,
+        };
+        let inputs = [
+            input(VertexElementUsage::Position, 0, 0, Shader::Float32x2),
+            input(
+                VertexElementUsage::TextureCoordinate,
+                0,
+                1,
+                Shader::Float32x2,
+            ),
+            input(
+                VertexElementUsage::TextureCoordinate,
+                1,
+                2,
+                Shader::Float32x4,
+            ),
+        ];
+        let mut out = Default::default();
+        buffers.attributes(&inputs, &mut out).unwrap();
+        let locations = |i: usize| -> Vec<(u32, u64)> {
+            out[i]
+                .iter()
+                .map(|a| (a.shader_location, a.offset))
+                .collect()
+        };
+        assert_eq!(locations(0), [(0, 0), (1, 8)]);
+        assert_eq!(locations(1), [(2, 4)]);
+        assert!(out[2..].iter().all(Vec::is_empty));
+        let missing = input(
+            VertexElementUsage::TextureCoordinate,
+            2,
+            3,
+            Shader::Float32x4,
+        );
+        assert_eq!(
+            buffers.attributes(&[missing], &mut out),
+            Err((VertexElementUsage::TextureCoordinate, 2))
+        );
     }
 }

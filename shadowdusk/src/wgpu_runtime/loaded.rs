@@ -395,9 +395,8 @@ impl Applied<'_> {
             render_pass.set_bind_group(group as u32, *bind_group, offsets);
         }
         render_pass.set_blend_constant(states::blend_constant(Some(&self.states.blend)));
-        render_pass.set_stencil_reference(states::stencil_reference(Some(
-            &self.states.depth_stencil,
-        )));
+        render_pass
+            .set_stencil_reference(states::stencil_reference(Some(&self.states.depth_stencil)));
         Ok(())
     }
 

@@ -105,20 +105,17 @@ impl Shader {
         let mut samplers = Vec::new();
         for binding in info.bindings {
             if let BindingKind::Sampler { slot, state } = binding.kind {
-                let own = match state {
-                    Some(state) => {
-                        Some(
-                            cache
-                                .id(device, &state)
-                                .map_err(|message| WgpuError::Sampler {
-                                    effect,
-                                    texture: binding.name,
-                                    message,
-                                })?,
-                        )
-                    }
-                    None => None,
-                };
+                let own =
+                    match state {
+                        Some(state) => Some(cache.id(device, &state).map_err(|message| {
+                            WgpuError::Sampler {
+                                effect,
+                                texture: binding.name,
+                                message,
+                            }
+                        })?),
+                        None => None,
+                    };
                 samplers.push(SamplerBinding {
                     binding: binding.binding,
                     slot,
@@ -305,13 +302,15 @@ impl PipelineKey {
         let mut targets: [Option<wgpu::ColorTargetState>; MAX_COLOR_TARGETS] = Default::default();
         for (to, format) in targets.iter_mut().zip(target.colors) {
             if let Some(format) = format {
-                *to = Some(states::color_target(Some(&states.blend), format).map_err(|()| {
-                    WgpuError::NotBlendable {
-                        effect,
-                        pass: name,
-                        format,
-                    }
-                })?);
+                *to = Some(
+                    states::color_target(Some(&states.blend), format).map_err(|()| {
+                        WgpuError::NotBlendable {
+                            effect,
+                            pass: name,
+                            format,
+                        }
+                    })?,
+                );
             }
         }
         Ok(PipelineKey {
@@ -406,7 +405,10 @@ impl Pipelines {
             .collect();
         // Trailing empty slots are left out, so a device with fewer vertex buffers than the
         // runtime's maximum takes every draw that fits it.
-        let used = buffers.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        let used = buffers
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i + 1);
         let targets = match key.targets.iter().rposition(Option::is_some) {
             Some(last) => &key.targets[..=last],
             None => &key.targets[..0],

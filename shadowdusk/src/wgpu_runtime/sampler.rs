@@ -144,7 +144,11 @@ pub(crate) struct SamplerCache {
 impl SamplerCache {
     /// The id of the sampler for `state`, made if new; `Err` says why this device cannot
     /// express it.
-    pub(crate) fn id(&mut self, device: &wgpu::Device, state: &SamplerState) -> Result<u16, String> {
+    pub(crate) fn id(
+        &mut self,
+        device: &wgpu::Device,
+        state: &SamplerState,
+    ) -> Result<u16, String> {
         let key = key(state);
         if let Some(&id) = self.ids.get(&key) {
             return Ok(id);
