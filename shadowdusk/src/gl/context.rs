@@ -16,7 +16,7 @@
 use std::any::Any;
 use std::cell::Cell;
 use std::fmt;
-use std::panic::RefUnwindSafe;
+use std::panic::{AssertUnwindSafe, RefUnwindSafe};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -45,7 +45,9 @@ struct Shared {
     id: u64,
     /// The sampler state of each slot for samplers without their own, once
     /// [`GlContext::set_device_states`] set them (before: the texture's own parameters).
-    samplers: Cell<Option<[SamplerState; SAMPLER_SLOTS]>>,
+    /// Unwind-safe: a `Cell` of plain values is replaced whole, so a panic cannot leave it
+    /// half-written (and the handle stays `RefUnwindSafe`, as it was before it had this).
+    samplers: AssertUnwindSafe<Cell<Option<[SamplerState; SAMPLER_SLOTS]>>>,
     /// What keeps the context itself alive (the headless EGL context): dropped after `gl` and
     /// after the last clone of the handle, so no GL object outlives its context.
     _owner: Option<Box<dyn Any + RefUnwindSafe>>,
@@ -66,7 +68,7 @@ impl GlContext {
             shared: Rc::new(Shared {
                 gl,
                 id: next_id(),
-                samplers: Cell::new(None),
+                samplers: AssertUnwindSafe(Cell::new(None)),
                 _owner: None,
             }),
         }
@@ -86,7 +88,7 @@ impl GlContext {
             shared: Rc::new(Shared {
                 gl,
                 id: next_id(),
-                samplers: Cell::new(None),
+                samplers: AssertUnwindSafe(Cell::new(None)),
                 _owner: Some(owner),
             }),
         }
