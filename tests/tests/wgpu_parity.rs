@@ -12,6 +12,15 @@
 //!   stock effects and the corpus;
 //! * `params_between_draws`: 1,000 draws in one render pass, each with its own colour, one
 //!   flush.
+//! * `device_states_between_draws`: blend factor, stencil reference and per-slot sampler states
+//!   changed between draws of one render pass (`GlContext::set_device_states` on GL), and the
+//!   wgpu pipelines those draws share;
+//! * `passes_keep_the_blocks_of_the_last_pass`: `render_states.fx`'s technique whose second
+//!   pass sets only a blend state, its first pass applied again after it;
+//! * `instanced_particles_draw_like_gl`: hardware-instanced particles (per-instance
+//!   `TEXCOORD1`–`TEXCOORD3`) against GL's instanced draw and GL's one-mesh draw;
+//! * `gbuffer_writes_four_targets`: `COLOR0`–`COLOR3` into four targets, each against GL with
+//!   four colour attachments and a CPU reference.
 //!
 //! Without a wgpu adapter or headless EGL the tests print a `!!! SKIPPED` line and pass (fail
 //! under `SHADOWDUSK_REQUIRE_ALL=1`). Failure images: `target/test-output/wgpu-parity-<name>-
@@ -973,6 +982,36 @@ fn passes_keep_the_blocks_of_the_last_pass() {
     );
 }
 
+/// Draws on GL into the bound framebuffer with MonoGame's defaults as `render_gl` sets them,
+/// then `draw` with pass 0 of technique 0 applied for a `width`×`height` render target.
+fn gl_draw_with(
+    h: &Headless,
+    gl: &mut shadowdusk::gl::DynEffect,
+    (width, height): (u32, u32),
+    clear: [u8; 4],
+    draw: impl FnOnce(&shadowdusk::gl::AppliedPass<'_>) -> Result<(), String>,
+) -> Result<(), String> {
+    use glow::HasContext;
+    h.clear_with(clear, 0);
+    shadowdusk_tests::gl_state::reset_states(h.ctx());
+    // SAFETY: plain state calls on the current context (`render_gl`'s culling).
+    unsafe {
+        let g = h.ctx().glow();
+        g.enable(glow::CULL_FACE);
+        g.cull_face(glow::BACK);
+        g.front_face(glow::CCW);
+    }
+    let target = shadowdusk::gl::RenderTarget {
+        width,
+        height,
+        is_render_target: true,
+        half_pixel_offset: false,
+    };
+    let pass = gl.passes(0).next().ok_or("no pass")?;
+    let applied = gl.apply(pass, &target).map_err(|e| e.to_string())?;
+    draw(&applied)
+}
+
 // ---- instancing ----
 
 /// Hardware-instanced particles as MonoGame's particle samples write them: one quad's corners
@@ -1060,8 +1099,10 @@ fn float_element(
 }
 
 /// Instanced particles (two vertex buffers, one stepped per instance, `draw_indexed_instanced`)
-/// against the same particles drawn on GL, which has no instancing here, as one mesh with each
-/// instance's data repeated in its four vertices.
+/// against the same particles drawn on GL with hardware instancing (`glVertexAttribDivisor` +
+/// `glDrawElementsInstanced` on the runtime's attribute locations, as MonoGame's GL runtime
+/// draws them), and both against GL drawing them as one mesh with each instance's data
+/// repeated in its four vertices.
 #[test]
 fn instanced_particles_draw_like_gl() {
     use shadowdusk::mgfx::VertexElementUsage as U;
@@ -1131,20 +1172,46 @@ fn instanced_particles_draw_like_gl() {
     .expect("the wgpu output converts");
     let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
     let ours = render_gl(&h, &mut gl, &scene).expect("GL draws");
+    let gl_instanced = {
+        let fbo = shadowdusk_tests::Fbo::new(h.ctx(), SIZE, SIZE).unwrap();
+        fbo.bind();
+        gl_draw_with(&h, &mut gl, (SIZE, SIZE), scene.clear, |applied| {
+            shadowdusk_tests::draw_mesh_instanced(
+                h.ctx(),
+                applied,
+                &[
+                    (U::Position, 0, 2, &corners),
+                    (U::TextureCoordinate, 0, 2, &uvs),
+                ],
+                &[
+                    (U::TextureCoordinate, 1, 4, &position_size),
+                    (U::TextureCoordinate, 2, 4, &colors),
+                    (U::TextureCoordinate, 3, 1, &rotations),
+                ],
+                &quad,
+                particles.len() as i32,
+            )
+        })
+        .expect("GL instanced draw");
+        let image = fbo.read_rgba();
+        shadowdusk_tests::Fbo::unbind(h.ctx(), h.width, h.height);
+        image
+    };
+    check("instanced-particles-gl", &ours, &gl_instanced).unwrap();
 
     // wgpu: the quad once, the particles as per-instance data.
     let mut fx =
         load_wgpu(&w, "particles.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
     let (device, queue) = (w.device(), w.queue());
     let (vertices, vertex_layout) = interleave(&[
-        float_element(U::Position, 0, 2, corners),
-        float_element(U::TextureCoordinate, 0, 2, uvs),
+        float_element(U::Position, 0, 2, corners.clone()),
+        float_element(U::TextureCoordinate, 0, 2, uvs.clone()),
     ])
     .unwrap();
     let (instances, instance_layout) = interleave(&[
-        float_element(U::TextureCoordinate, 1, 4, position_size),
-        float_element(U::TextureCoordinate, 2, 4, colors),
-        float_element(U::TextureCoordinate, 3, 1, rotations),
+        float_element(U::TextureCoordinate, 1, 4, position_size.clone()),
+        float_element(U::TextureCoordinate, 2, 4, colors.clone()),
+        float_element(U::TextureCoordinate, 3, 1, rotations.clone()),
     ])
     .unwrap();
     let buffer = |label, contents: &[u8], usage| {
@@ -1204,7 +1271,7 @@ fn instanced_particles_draw_like_gl() {
     queue.submit([encoder.finish()]);
     let pixels = target.read_rgba8(device, queue).unwrap();
     let theirs = RgbaImage::from_raw(SIZE, SIZE, pixels).unwrap();
-    check("instanced-particles", &ours, &theirs).unwrap();
+    check("instanced-particles", &gl_instanced, &theirs).unwrap();
     let lit = ours.pixels().filter(|p| p.0 != [10, 10, 30, 255]).count();
     assert!(lit > 150, "only {lit} pixels show particles");
 }
@@ -1262,8 +1329,9 @@ technique GBuffer
 "#;
 
 /// The G-buffer pass into four targets at once (`SetRenderTargets` with four targets): each
-/// target read back holds its own output, checked against a CPU reference; target 0 also
-/// against GL (the GL runtime draws into one target, which takes `COLOR0`).
+/// target read back holds its own output, checked against GL drawing into a framebuffer with
+/// four colour attachments and against a CPU reference; target 0 also against the GL
+/// runtime's one-target render target (which takes `COLOR0`).
 #[test]
 fn gbuffer_writes_four_targets() {
     use shadowdusk::mgfx::VertexElementUsage as U;
@@ -1331,6 +1399,22 @@ fn gbuffer_writes_four_targets() {
     .expect("the wgpu output converts");
     let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
     let gl_albedo = render_gl(&h, &mut gl, &scene).expect("GL draws");
+    let gl_targets: Vec<RgbaImage> = {
+        let fbo = shadowdusk_tests::MrtFbo::new(h.ctx(), SIZE, SIZE, 4).expect("GL MRT");
+        let els: Vec<shadowdusk_tests::Element> = elements
+            .iter()
+            .map(|e| (e.usage, e.index, e.components() as i32, e.data.as_slice()))
+            .collect();
+        let indices: Vec<u16> = (0..count as u16).collect();
+        gl_draw_with(&h, &mut gl, (SIZE, SIZE), scene.clear, |applied| {
+            shadowdusk_tests::draw_mesh(h.ctx(), applied, &els, &indices)
+        })
+        .expect("GL G-buffer draw");
+        let images = (0..4).map(|i| fbo.read(i)).collect();
+        drop(fbo);
+        shadowdusk_tests::Fbo::unbind(h.ctx(), h.width, h.height);
+        images
+    };
     let mut fx =
         load_wgpu(&w, "gbuffer.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
 
@@ -1387,6 +1471,9 @@ fn gbuffer_writes_four_targets() {
         .map(|t| RgbaImage::from_raw(SIZE, SIZE, t.read_rgba8(device, queue).unwrap()).unwrap())
         .collect();
     check("gbuffer-albedo", &gl_albedo, &read[0]).unwrap();
+    for (t, (gl_image, wgpu_image)) in gl_targets.iter().zip(&read).enumerate() {
+        check(&format!("gbuffer-target{t}"), gl_image, wgpu_image).unwrap();
+    }
     // The CPU reference of each target.
     let expected = |target: usize, x: u32, y: u32| -> [f32; 4] {
         let (cx, cy) = (

@@ -5,13 +5,15 @@
 //!
 //! What wgpu asks for that GL does not, and where it lives:
 //! * render states are baked into immutable pipelines, so a pipeline is built the first time a
-//!   pass is drawn into a given [`Target`] (formats, sample count) with a given
-//!   [`VertexLayout`], and cached;
+//!   pass is drawn into a given [`Target`] (colour formats, depth format, sample count) from
+//!   given vertex buffers ([`VertexLayout`]s and step modes) with given render states, and
+//!   cached by them: changing the [`DeviceStates`] between draws costs a lookup;
 //! * parameters that change between draws of one render pass are staged into a per-effect
 //!   uniform ring and bound with dynamic offsets; [`WgpuEffect::flush`] uploads what a frame
 //!   staged with one `write_buffer` per ring chunk, before the frame's commands are submitted;
 //! * MonoGame's DirectX 11 runtime shares wgpu's conventions (D3D clip space, no `posFixup`,
-//!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`] for the blocks a pass leaves unset).
+//!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`]
+//!   for the blocks and sampler slots a pass leaves unset).
 //!
 //! Errors are [`WgpuError`]s naming the effect, the pass and the mismatch; wgpu's own
 //! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
