@@ -1458,7 +1458,14 @@ fn gbuffer_writes_four_targets() {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        let target = Target::with_colors(&[wgpu::TextureFormat::Rgba8Unorm; 4], SIZE, SIZE);
+        let target =
+            Target::with_colors(&[wgpu::TextureFormat::Rgba8Unorm; 4], SIZE, SIZE).unwrap();
+        assert_eq!(target.colors, [Some(wgpu::TextureFormat::Rgba8Unorm); 4]);
+        let five = Target::with_colors(&[wgpu::TextureFormat::Rgba8Unorm; 5], SIZE, SIZE);
+        assert_eq!(
+            five.unwrap_err().to_string(),
+            "5 colour targets given: a pass draws into 1 to 4 (COLOR0 to COLOR3)"
+        );
         let mut applied = fx.apply(0, 0, &target).expect("apply");
         applied
             .draw(&mut rp, &layout, vb.slice(..), 0..count as u32)

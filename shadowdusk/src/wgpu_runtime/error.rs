@@ -192,6 +192,17 @@ pub enum WgpuError {
         /// The most there can be.
         max: usize,
     },
+    /// A [`Target`](super::Target) of no colour target or more than a pass can draw into.
+    #[error(
+        "{count} colour targets given: a pass draws into 1 to {max} (COLOR0 to COLOR{last})",
+        last = max - 1
+    )]
+    ColorTargets {
+        /// How many were given.
+        count: usize,
+        /// The most there can be.
+        max: usize,
+    },
     /// A texture's pixels or size do not fit.
     #[error("texture: {0}")]
     Texture(String),

@@ -35,17 +35,27 @@ impl Target {
         }
     }
 
-    /// Single-sampled colour attachments of `colors` (at most [`MAX_COLOR_TARGETS`]; the rest
-    /// are left out), no depth: MonoGame's `SetRenderTargets(rt0, rt1, …)`.
-    pub fn with_colors(colors: &[wgpu::TextureFormat], width: u32, height: u32) -> Target {
+    /// Single-sampled colour attachments of `colors`, no depth: MonoGame's
+    /// `SetRenderTargets(rt0, rt1, …)`. Fails for none or more than [`MAX_COLOR_TARGETS`].
+    pub fn with_colors(
+        colors: &[wgpu::TextureFormat],
+        width: u32,
+        height: u32,
+    ) -> Result<Target, WgpuError> {
+        if colors.is_empty() || colors.len() > MAX_COLOR_TARGETS {
+            return Err(WgpuError::ColorTargets {
+                count: colors.len(),
+                max: MAX_COLOR_TARGETS,
+            });
+        }
         let mut formats = [None; MAX_COLOR_TARGETS];
         for (to, from) in formats.iter_mut().zip(colors) {
             *to = Some(*from);
         }
-        Target {
+        Ok(Target {
             colors: formats,
-            ..Target::new(wgpu::TextureFormat::Rgba8Unorm, width, height)
-        }
+            ..Target::new(colors[0], width, height)
+        })
     }
 
     /// The same with a depth attachment of `format`.
