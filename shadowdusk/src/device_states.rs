@@ -33,7 +33,9 @@ pub struct DeviceStates {
 }
 
 impl DeviceStates {
-    /// Makes the blocks `pass` sets the device's, as applying a pass does in MonoGame.
+    /// Makes the blocks `pass` sets the device's, as applying a pass does in MonoGame (on GL
+    /// the device's blocks are GL's own state, which applying a pass sets).
+    #[cfg(feature = "wgpu")]
     pub(crate) fn take_pass_blocks(
         &mut self,
         blend: Option<&BlendState>,
