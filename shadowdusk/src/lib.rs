@@ -81,6 +81,8 @@ extern crate self as shadowdusk;
 pub use shadowdusk_mgfx as mgfx;
 
 mod build_options;
+#[cfg(any(feature = "gl", feature = "wgpu"))]
+mod device_states;
 mod effect;
 pub mod params;
 #[cfg(any(feature = "gl", feature = "wgpu"))]
@@ -88,6 +90,8 @@ mod sprite;
 pub mod wgsl;
 
 pub use build_options::BuildOptions;
+#[cfg(any(feature = "gl", feature = "wgpu"))]
+pub use device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use effect::{Effect, Pass, TextureSlot};
 
 #[cfg(feature = "macros")]

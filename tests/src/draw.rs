@@ -89,3 +89,67 @@ unsafe fn draw_indexed(gl: &glow::Context, indices: &[u16]) -> Result<(), String
         }
     }
 }
+
+/// Draws `instances` instances of indexed triangles with hardware instancing, as MonoGame's GL
+/// runtime does for `DrawInstancedPrimitives`: `vertices` step per vertex, `per_instance` once
+/// per instance (`glVertexAttribDivisor(location, 1)`), then `glDrawElementsInstanced`.
+pub fn draw_mesh_instanced(
+    ctx: &GlContext,
+    pass: &AppliedPass,
+    vertices: &[Element],
+    per_instance: &[Element],
+    indices: &[u16],
+    instances: i32,
+) -> Result<(), String> {
+    pass.bind();
+    let gl = ctx.glow();
+    // SAFETY: the context is current (`GlContext`); one buffer per element, created and
+    // deleted here; the draw reads only indices given and `instances` entries of each
+    // per-instance element, which the caller provides.
+    unsafe {
+        let mut buffers = Vec::new();
+        let mut enabled = Vec::new();
+        for (divisor, elements) in [(0, vertices), (1, per_instance)] {
+            for &(usage, index, components, data) in elements {
+                let Some(loc) = pass.attribute_location(usage, index) else {
+                    continue;
+                };
+                let vbo = gl.create_buffer()?;
+                let bytes: Vec<u8> = data.iter().flat_map(|f| f.to_le_bytes()).collect();
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STREAM_DRAW);
+                gl.enable_vertex_attrib_array(loc);
+                gl.vertex_attrib_pointer_f32(loc, components, glow::FLOAT, false, 0, 0);
+                gl.vertex_attrib_divisor(loc, divisor);
+                buffers.push(vbo);
+                enabled.push(loc);
+            }
+        }
+        let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let ibo = gl.create_buffer()?;
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ibo));
+        gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &bytes, glow::STREAM_DRAW);
+        gl.draw_elements_instanced(
+            glow::TRIANGLES,
+            indices.len() as i32,
+            glow::UNSIGNED_SHORT,
+            0,
+            instances,
+        );
+        let error = gl.get_error();
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
+        gl.delete_buffer(ibo);
+        for loc in enabled {
+            gl.vertex_attrib_divisor(loc, 0);
+            gl.disable_vertex_attrib_array(loc);
+        }
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        for b in buffers {
+            gl.delete_buffer(b);
+        }
+        match error {
+            glow::NO_ERROR => Ok(()),
+            e => Err(format!("instanced draw failed: glGetError 0x{e:04X}")),
+        }
+    }
+}

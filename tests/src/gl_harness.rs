@@ -184,3 +184,110 @@ impl Fbo {
         image(width, height, pixels)
     }
 }
+
+/// A framebuffer with several RGBA8 colour attachments (`glDrawBuffers` over all of them), for
+/// MonoGame's `SetRenderTargets` on GL: the GL runtime's `GlRenderTarget` has one.
+pub struct MrtFbo {
+    ctx: GlContext,
+    framebuffer: glow::Framebuffer,
+    textures: Vec<glow::Texture>,
+    width: u32,
+    height: u32,
+}
+
+impl MrtFbo {
+    /// `count` colour attachments of `width`×`height`, bound for drawing, viewport set.
+    pub fn new(ctx: &GlContext, width: u32, height: u32, count: u32) -> Result<MrtFbo, String> {
+        let gl = ctx.glow();
+        // SAFETY: the context is current (`GlContext`); every object is created here and
+        // deleted in `Drop`; the texture uploads give no data (GL allocates).
+        unsafe {
+            let framebuffer = gl.create_framebuffer()?;
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
+            let mut textures = Vec::new();
+            let mut attachments = Vec::new();
+            for i in 0..count {
+                let t = gl.create_texture()?;
+                gl.bind_texture(glow::TEXTURE_2D, Some(t));
+                gl.tex_image_2d(
+                    glow::TEXTURE_2D,
+                    0,
+                    glow::RGBA8 as i32,
+                    width as i32,
+                    height as i32,
+                    0,
+                    glow::RGBA,
+                    glow::UNSIGNED_BYTE,
+                    glow::PixelUnpackData::Slice(None),
+                );
+                gl.tex_parameter_i32(
+                    glow::TEXTURE_2D,
+                    glow::TEXTURE_MIN_FILTER,
+                    glow::NEAREST as i32,
+                );
+                gl.framebuffer_texture_2d(
+                    glow::FRAMEBUFFER,
+                    glow::COLOR_ATTACHMENT0 + i,
+                    glow::TEXTURE_2D,
+                    Some(t),
+                    0,
+                );
+                textures.push(t);
+                attachments.push(glow::COLOR_ATTACHMENT0 + i);
+            }
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            gl.draw_buffers(&attachments);
+            gl.viewport(0, 0, width as i32, height as i32);
+            let fbo = MrtFbo {
+                ctx: ctx.clone(),
+                framebuffer,
+                textures,
+                width,
+                height,
+            };
+            let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+            if status != glow::FRAMEBUFFER_COMPLETE {
+                return Err(format!("the framebuffer is incomplete: 0x{status:04X}"));
+            }
+            Ok(fbo)
+        }
+    }
+
+    /// Attachment `i`, as stored (a render target is drawn top row first), RGBA8.
+    pub fn read(&self, i: u32) -> RgbaImage {
+        let gl = self.ctx.glow();
+        let mut pixels = vec![0u8; self.width as usize * self.height as usize * 4];
+        // SAFETY: the context is current; the framebuffer is this one's, the buffer holds
+        // exactly the packed RGBA8 pixels read.
+        unsafe {
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.framebuffer));
+            gl.read_buffer(glow::COLOR_ATTACHMENT0 + i);
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            gl.read_pixels(
+                0,
+                0,
+                self.width as i32,
+                self.height as i32,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelPackData::Slice(Some(&mut pixels)),
+            );
+            gl.read_buffer(glow::COLOR_ATTACHMENT0);
+        }
+        RgbaImage::from_raw(self.width, self.height, pixels).expect("the size read")
+    }
+}
+
+impl Drop for MrtFbo {
+    fn drop(&mut self) {
+        let gl = self.ctx.glow();
+        // SAFETY: the objects are this context's, which is current.
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            gl.delete_framebuffer(self.framebuffer);
+            for t in &self.textures {
+                gl.delete_texture(*t);
+            }
+        }
+    }
+}

@@ -13,8 +13,8 @@ pub mod parity;
 pub mod textures;
 pub mod wgsl_static;
 
-pub use draw::{draw_mesh, draw_sprite, Element, Sprite};
-pub use gl_harness::{read_framebuffer, Fbo, Headless, Orientation};
+pub use draw::{draw_mesh, draw_mesh_instanced, draw_sprite, Element, Sprite};
+pub use gl_harness::{read_framebuffer, Fbo, Headless, MrtFbo, Orientation};
 pub use image_util::{max_channel_diff, save_png, solid};
 pub use textures::{texture_2d, texture_3d, texture_cube, Filter};
 pub mod corpus;

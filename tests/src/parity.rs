@@ -23,6 +23,7 @@ use shadowdusk::wgpu_runtime::{
     WgpuTexture,
 };
 use shadowdusk::wgsl::{TextureDimension, WgslEffect};
+use shadowdusk::DeviceStates;
 
 use crate::gl_state::reset_states;
 use crate::{draw_mesh, draw_sprite, Fbo, Headless, Sprite};
@@ -122,6 +123,10 @@ pub struct Scene {
     pub clear: [u8; 4],
     /// Stencil clear value.
     pub stencil: u8,
+    /// Device states set before draw `n` (`GraphicsDevice.BlendState = …`, `SamplerStates[n]
+    /// = …`): on GL with `GlContext::set_device_states`, on wgpu with the effect's
+    /// `set_device_states`.
+    pub device_states: Vec<(usize, DeviceStates)>,
 }
 
 /// A wgpu device, or `None` after [`crate::skip`] (a failure under `SHADOWDUSK_REQUIRE_ALL=1`)
@@ -371,7 +376,11 @@ fn draw_gl(h: &Headless, fx: &mut DynEffect, scene: &Scene, fbo: &Fbo) -> Result
     }
     let target = fbo.target();
     let all: Vec<DynPass> = fx.passes(scene.technique).collect();
-    for (passes, draw) in &scene.draws {
+    for (n, (passes, draw)) in scene.draws.iter().enumerate() {
+        for (_, states) in scene.device_states.iter().filter(|(at, _)| *at == n) {
+            ctx.set_device_states(states, &target)
+                .map_err(|e| format!("GL: device states before draw {n}: {e}"))?;
+        }
         for &p in passes {
             let pass = all
                 .get(p)
@@ -575,7 +584,11 @@ pub fn render_wgpu(
     {
         let mut rp = begin_pass(&target, &mut encoder, scene.clear, scene.stencil);
         let mut mesh = meshes.iter();
-        for (passes, draw) in &scene.draws {
+        for (n, (passes, draw)) in scene.draws.iter().enumerate() {
+            for (_, states) in scene.device_states.iter().filter(|(at, _)| *at == n) {
+                fx.set_device_states(*states)
+                    .map_err(|e| format!("wgpu: device states before draw {n}: {e}"))?;
+            }
             let this_mesh = match draw {
                 DrawSpec::Mesh { .. } => mesh.next(),
                 DrawSpec::Sprite(_) => None,

@@ -1,8 +1,9 @@
 //! Drawing through the typed runtime allocates nothing once warm: `set_params`, `set_texture`,
 //! `apply` and a `SpriteBatch` draw, also of a pass without a vertex shader that draws with
 //! the one the pass before bound, counted by a global allocator that counts the allocations
-//! of the test's own thread (Mesa allocates through libc, outside it). `cargo xtask bench draws`
-//! measures the same loop's cost.
+//! of the test's own thread (Mesa allocates through libc, outside it). On wgpu, `set_params`,
+//! `set_device_states` (changed every draw) and `apply` allocate nothing once warm either.
+//! `cargo xtask bench draws` measures the same loops' cost.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -12,6 +13,12 @@ use shadowdusk_tests::{Headless, Orientation};
 
 shadowdusk::include_effect!("corpus/template_tint.fx", in_process);
 shadowdusk::include_effect!("corpus/compat_sem_pixel_only_pass.fx", in_process);
+shadowdusk::include_effect!(
+    "corpus/template_tint.fx",
+    name = tint_wgpu,
+    in_process,
+    wgpu
+);
 
 thread_local! {
     /// Allocations made by this thread. Const-initialised without a destructor, so reading it
@@ -143,4 +150,76 @@ fn a_warm_pass_drawing_with_the_bound_vertex_shader_allocates_nothing() {
     // Rim drew over Base: a corner has Base's 64 plus the rim's 64.
     let img = h.read_rgba(Orientation::Backbuffer);
     assert!(img.get_pixel(0, 0).0[0] >= 120, "{:?}", img.get_pixel(0, 0));
+}
+
+#[test]
+fn a_warm_wgpu_draw_loop_changing_device_states_allocates_nothing() {
+    use shadowdusk::mgfx::{Blend, BlendState, SamplerState, TextureFilter};
+    use shadowdusk::wgpu_runtime::{SpriteBatch, WgpuEffect, WgpuRenderTarget, WgpuTexture};
+    use shadowdusk::DeviceStates;
+    let Some(gpu) =
+        shadowdusk_tests::parity::wgpu_or_skip("a_warm_wgpu_draw_loop_changing_device_states")
+    else {
+        return;
+    };
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, 16, 16, true).expect("target");
+    let texture = WgpuTexture::from_rgba8(device, queue, 1, 1, &[255; 4]).expect("texture");
+    let mut fx = WgpuEffect::<tint_wgpu::Effect>::new(device).expect("loads");
+    fx.set_texture(tint_wgpu::textures::SPRITE_TEXTURE, Some(&texture))
+        .expect("set_texture");
+    let mut batch = SpriteBatch::new(device);
+    let additive = DeviceStates {
+        blend: BlendState {
+            color_source_blend: Blend::BlendFactor,
+            color_destination_blend: Blend::One,
+            ..BlendState::default()
+        },
+        ..DeviceStates::default()
+    };
+    let mut states = [
+        DeviceStates::default(),
+        additive,
+        DeviceStates::default(),
+        additive,
+    ];
+    for s in &mut states[2..] {
+        s.blend.blend_factor = [40, 80, 120, 160];
+        s.depth_stencil.reference_stencil = 3;
+        s.samplers[0] = SamplerState {
+            filter: TextureFilter::Point,
+            ..SamplerState::default()
+        };
+    }
+    let mut params = tint_wgpu::Params::default();
+    let pass = tint_wgpu::passes::sprite_drawing::P0;
+    let sprite = [shadowdusk::wgpu_runtime::Sprite::new(0.0, 0.0, 8.0, 8.0)];
+    // Frame 0 warms up: the ring's chunks, and a bind group per chunk and sampler set. Frame
+    // 1 is counted.
+    let mut during = 0;
+    for frame in 0..2 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut rp = target.begin_pass(&mut encoder, Some([0.0; 4]));
+            for i in 0..400 {
+                let before = allocations();
+                params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
+                fx.set_params(&params);
+                fx.set_device_states(states[i % 4]).expect("states");
+                let mut applied = fx.apply(pass, &target.target()).expect("apply");
+                if frame == 1 {
+                    during += allocations() - before;
+                }
+                batch.draw(&mut rp, &mut applied, &sprite).expect("draw");
+            }
+        }
+        fx.flush(queue);
+        batch.flush(queue);
+        queue.submit([encoder.finish()]);
+    }
+    assert_eq!(
+        during, 0,
+        "400 warm set_params + set_device_states + apply allocated {during} times"
+    );
+    assert_eq!(fx.pipeline_count(), 2, "two pipeline states among the four");
 }

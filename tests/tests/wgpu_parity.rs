@@ -12,6 +12,15 @@
 //!   stock effects and the corpus;
 //! * `params_between_draws`: 1,000 draws in one render pass, each with its own colour, one
 //!   flush.
+//! * `device_states_between_draws`: blend factor, stencil reference and per-slot sampler states
+//!   changed between draws of one render pass (`GlContext::set_device_states` on GL), and the
+//!   wgpu pipelines those draws share;
+//! * `passes_keep_the_blocks_of_the_last_pass`: `render_states.fx`'s technique whose second
+//!   pass sets only a blend state, its first pass applied again after it;
+//! * `instanced_particles_draw_like_gl`: hardware-instanced particles (per-instance
+//!   `TEXCOORD1`–`TEXCOORD3`) against GL's instanced draw and GL's one-mesh draw;
+//! * `gbuffer_writes_four_targets`: `COLOR0`–`COLOR3` into four targets, each against GL with
+//!   four colour attachments and a CPU reference.
 //!
 //! Without a wgpu adapter or headless EGL the tests print a `!!! SKIPPED` line and pass (fail
 //! under `SHADOWDUSK_REQUIRE_ALL=1`). Failure images: `target/test-output/wgpu-parity-<name>-
@@ -159,6 +168,7 @@ fn corpus_scene(e: &Entry, technique: usize, passes: usize) -> Scene {
         draws: vec![(all, draw)],
         clear: [0; 4],
         stencil: 0,
+        device_states: Vec::new(),
     }
 }
 
@@ -242,6 +252,7 @@ fn golden_scene(case: &cases::Case, passes: usize) -> Scene {
         draws,
         clear: case.clear,
         stencil: case.stencil as u8,
+        device_states: Vec::new(),
     }
 }
 
@@ -496,6 +507,7 @@ fn sprite_scene(clear: [u8; 4], uv: [[f32; 2]; 2]) -> Scene {
         ],
         clear,
         stencil: 0,
+        device_states: Vec::new(),
     }
 }
 
@@ -509,6 +521,7 @@ fn mesh_scene(draws: Vec<(Vec<usize>, DrawSpec)>) -> Scene {
         draws,
         clear: [20, 40, 60, 255],
         stencil: 0,
+        device_states: Vec::new(),
     }
 }
 
@@ -646,9 +659,8 @@ fn states() {
             "stencil-write-test",
             mesh_effect(
                 "StencilEnable = true; StencilFunc = Always; StencilPass = Replace; StencilRef = 1; ColorWriteEnable = 0;",
-                // Colour writes on again explicitly: MonoGame keeps the previous pass's blend
-                // state for a pass without one (GL does), the wgpu runtime's pipeline takes
-                // BlendState.Opaque.
+                // Colour writes on again explicitly: MonoGame (and both runtimes) keep the
+                // previous pass's blend state for a pass without one.
                 "StencilEnable = true; StencilFunc = Equal; StencilPass = Keep; StencilRef = 1; ColorWriteEnable = All;",
             ),
             mesh_scene(stencil_draws),
@@ -764,4 +776,749 @@ fn params_between_draws() {
         wrong.len(),
         wrong.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
     );
+}
+
+// ---- device states between draws ----
+
+/// A pixel-only effect whose samplers have no state of their own, so slot 0 and slot 1 sample
+/// with the device's `SamplerStates[0]` and `[1]`; its pass sets no block either.
+const DEVICE_SAMPLED: &str = r#"
+sampler s0 : register(s0);
+sampler s1 : register(s1);
+float4 PS(float4 color : COLOR0, float2 uv : TEXCOORD0) : COLOR0
+{
+    return lerp(tex2D(s0, uv), tex2D(s1, uv * 1.7 + 0.1), 0.5) * color;
+}
+technique T { pass P { PixelShader = compile ps_3_0 PS(); } }
+"#;
+
+fn device_states(
+    blend: shadowdusk::mgfx::BlendState,
+    stencil: (shadowdusk::mgfx::CompareFunction, i32),
+    samplers: [shadowdusk::mgfx::SamplerState; 2],
+) -> shadowdusk::DeviceStates {
+    use shadowdusk::mgfx::{CullMode, DepthStencilState, RasterizerState, StencilOperation};
+    let mut states = shadowdusk::DeviceStates {
+        blend,
+        depth_stencil: DepthStencilState {
+            depth_buffer_enable: false,
+            depth_buffer_write_enable: false,
+            stencil_enable: true,
+            stencil_function: stencil.0,
+            stencil_pass: StencilOperation::Replace,
+            reference_stencil: stencil.1,
+            ..DepthStencilState::default()
+        },
+        rasterizer: RasterizerState {
+            cull_mode: CullMode::None,
+            ..RasterizerState::default()
+        },
+        ..shadowdusk::DeviceStates::default()
+    };
+    states.samplers[..2].copy_from_slice(&samplers);
+    states
+}
+
+/// Device states changed between draws of one render pass (MonoGame's `GraphicsDevice` setters
+/// between `Draw` calls): the blend factor, the stencil reference and the per-slot sampler
+/// states, with a pass that sets none of them. Both runtimes draw alike, and on wgpu the
+/// changes cost pipeline lookups: draws whose states differ only in the stencil reference or
+/// the blend factor share a pipeline.
+#[test]
+fn device_states_between_draws() {
+    use shadowdusk::mgfx::{
+        Blend, BlendState, CompareFunction, SamplerState, TextureAddressMode as A,
+        TextureFilter as F,
+    };
+    let Some((h, w)) = devices("device_states_between_draws") else {
+        return;
+    };
+    let sampler = |filter, address| SamplerState {
+        filter,
+        address_u: address,
+        address_v: address,
+        ..SamplerState::default()
+    };
+    let factor = |blend_factor| BlendState {
+        color_source_blend: Blend::BlendFactor,
+        color_destination_blend: Blend::InverseBlendFactor,
+        alpha_source_blend: Blend::BlendFactor,
+        alpha_destination_blend: Blend::InverseBlendFactor,
+        blend_factor,
+        ..BlendState::default()
+    };
+    const WIDE: [[f32; 2]; 2] = [[-0.75, -0.5], [1.5, 1.75]];
+    let sprite = |x, width| {
+        DrawSpec::Sprite(Sprite {
+            color: [255, 255, 255, 255],
+            uv: WIDE,
+            ..Sprite::new(x, 0.0, width, 32.0)
+        })
+    };
+    let scene = Scene {
+        width: 32,
+        height: 32,
+        technique: 0,
+        values: Vec::new(),
+        textures: vec![("s0".into(), pattern()), ("s1".into(), pattern())],
+        draws: vec![
+            (vec![0], sprite(0.0, 16.0)),
+            (vec![0], sprite(16.0, 16.0)),
+            (vec![0], sprite(0.0, 32.0)),
+            (vec![0], sprite(0.0, 32.0)),
+        ],
+        clear: [40, 90, 160, 200],
+        stencil: 0,
+        device_states: vec![
+            // Left half: stencil 1, point-clamp and point-wrap sampling.
+            (
+                0,
+                device_states(
+                    BlendState::default(),
+                    (CompareFunction::Always, 1),
+                    [sampler(F::Point, A::Clamp), sampler(F::Point, A::Wrap)],
+                ),
+            ),
+            // Right half: stencil 2, linear-clamp and point-mirror sampling.
+            (
+                1,
+                device_states(
+                    BlendState::default(),
+                    (CompareFunction::Always, 2),
+                    [sampler(F::Linear, A::Clamp), sampler(F::Point, A::Mirror)],
+                ),
+            ),
+            // Everything, blended by one factor, where the stencil is 1 (the left half).
+            (
+                2,
+                device_states(
+                    factor([200, 100, 50, 255]),
+                    (CompareFunction::Equal, 1),
+                    [sampler(F::Point, A::Wrap), sampler(F::Linear, A::Wrap)],
+                ),
+            ),
+            // Everything, blended by another, where the stencil is 2 (the right half).
+            (
+                3,
+                device_states(
+                    factor([50, 150, 250, 128]),
+                    (CompareFunction::Equal, 2),
+                    [sampler(F::Linear, A::Mirror), sampler(F::Point, A::Clamp)],
+                ),
+            ),
+        ],
+    };
+    let compiled = compile_source(Path::new("device.fx"), DEVICE_SAMPLED, &wgpu_options())
+        .unwrap_or_else(|e| panic!("device.fx: {}", e.render(false)));
+    let data = leak_effect(
+        &compiled.effect,
+        compiled.wgpu.as_ref().expect("wgpu output"),
+    )
+    .expect("the wgpu output converts");
+    let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
+    let mut fx =
+        load_wgpu(&w, "device.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
+    let ours = render_gl(&h, &mut gl, &scene).expect("GL draws");
+    let theirs = render_wgpu(&w, &mut fx, &scene).expect("wgpu draws");
+    check("device-states", &ours, &theirs).unwrap();
+    // The two halves were drawn with different factors, samplers and references.
+    assert_ne!(ours.get_pixel(4, 16), ours.get_pixel(20, 16));
+    assert_eq!(
+        fx.pipeline_count(),
+        2,
+        "four draws, two pipelines: the stencil reference and the blend factor are set per draw"
+    );
+}
+
+// ---- a later pass keeps the blocks an earlier one set ----
+
+/// `render_states.fx`'s technique Additive: pass Base sets only a depth-stencil state, pass
+/// Glow only a blend state. Applying Base again after Glow keeps Glow's additive (Max) blend,
+/// as MonoGame does (the device keeps the last pass's block), on both runtimes.
+#[test]
+fn passes_keep_the_blocks_of_the_last_pass() {
+    let Some((h, w)) = devices("passes_keep_the_blocks_of_the_last_pass") else {
+        return;
+    };
+    let compiled = compile_file(&corpus_dir().join("render_states.fx"), &wgpu_options())
+        .unwrap_or_else(|e| panic!("render_states.fx: {}", e.render(false)));
+    let technique = compiled
+        .effect
+        .techniques
+        .iter()
+        .position(|t| t.name == "Additive")
+        .expect("technique Additive");
+    let sprite = |x, y, color| {
+        DrawSpec::Sprite(Sprite {
+            color,
+            ..Sprite::new(x, y, 20.0, 20.0)
+        })
+    };
+    let scene = Scene {
+        width: 32,
+        height: 32,
+        technique,
+        values: vec![("Color".into(), vec![0.6, 0.3, 0.2, 0.5])],
+        textures: Vec::new(),
+        draws: vec![
+            (vec![0], sprite(0.0, 0.0, [200, 200, 200, 255])),
+            (vec![1], sprite(6.0, 6.0, [255, 255, 255, 255])),
+            // Base again: no blend state of its own, so Glow's (One/One, alpha Max) stays.
+            (vec![0], sprite(12.0, 12.0, [100, 200, 50, 200])),
+        ],
+        clear: [30, 20, 90, 255],
+        stencil: 0,
+        device_states: Vec::new(),
+    };
+    compare(&h, &w, "keep-blocks", &compiled, &scene).unwrap();
+    // And the third draw blended: where it covers only the clear colour, the colour is the
+    // clear plus the source, which an opaque draw would not give.
+    let mut gl = load_gl(&h, &compiled.bytes, &scene).unwrap();
+    let image = render_gl(&h, &mut gl, &scene).unwrap();
+    let p = image.get_pixel(30, 30).0;
+    assert!(
+        p[0] > 30 + 40 && p[2] >= 90,
+        "draw 3 at (30, 30) is {p:?}: not blended over the clear colour"
+    );
+}
+
+/// Draws on GL into the bound framebuffer with MonoGame's defaults as `render_gl` sets them,
+/// then `draw` with pass 0 of technique 0 applied for a `width`×`height` render target.
+fn gl_draw_with(
+    h: &Headless,
+    gl: &mut shadowdusk::gl::DynEffect,
+    (width, height): (u32, u32),
+    clear: [u8; 4],
+    draw: impl FnOnce(&shadowdusk::gl::AppliedPass<'_>) -> Result<(), String>,
+) -> Result<(), String> {
+    use glow::HasContext;
+    h.clear_with(clear, 0);
+    shadowdusk_tests::gl_state::reset_states(h.ctx());
+    // SAFETY: plain state calls on the current context (`render_gl`'s culling).
+    unsafe {
+        let g = h.ctx().glow();
+        g.enable(glow::CULL_FACE);
+        g.cull_face(glow::BACK);
+        g.front_face(glow::CCW);
+    }
+    let target = shadowdusk::gl::RenderTarget {
+        width,
+        height,
+        is_render_target: true,
+        half_pixel_offset: false,
+    };
+    let pass = gl.passes(0).next().ok_or("no pass")?;
+    let applied = gl.apply(pass, &target).map_err(|e| e.to_string())?;
+    draw(&applied)
+}
+
+// ---- instancing ----
+
+/// Hardware-instanced particles as MonoGame's particle samples write them: one quad's corners
+/// per vertex, each particle's centre, size, colour and rotation per instance (`TEXCOORD1`–
+/// `TEXCOORD3`), additive blending without depth writes.
+const PARTICLES: &str = r#"
+float4x4 ViewProjection;
+
+texture ParticleTexture;
+sampler ParticleSampler = sampler_state
+{
+    Texture = <ParticleTexture>;
+    MinFilter = Linear;
+    MagFilter = Linear;
+    MipFilter = Point;
+    AddressU = Clamp;
+    AddressV = Clamp;
+};
+
+struct VertexShaderInput
+{
+    float2 Corner : POSITION0;
+    float2 TexCoord : TEXCOORD0;
+};
+
+struct InstanceInput
+{
+    float4 PositionSize : TEXCOORD1;
+    float4 Color : TEXCOORD2;
+    float Rotation : TEXCOORD3;
+};
+
+struct VertexShaderOutput
+{
+    float4 Position : POSITION0;
+    float4 Color : COLOR0;
+    float2 TexCoord : TEXCOORD0;
+};
+
+VertexShaderOutput ParticleVS(VertexShaderInput input, InstanceInput instance)
+{
+    VertexShaderOutput output;
+    float s, c;
+    sincos(instance.Rotation, s, c);
+    float2 corner = float2(input.Corner.x * c - input.Corner.y * s,
+                           input.Corner.x * s + input.Corner.y * c);
+    float3 position = instance.PositionSize.xyz + float3(corner * instance.PositionSize.w, 0);
+    output.Position = mul(float4(position, 1), ViewProjection);
+    output.Color = instance.Color;
+    output.TexCoord = input.TexCoord;
+    return output;
+}
+
+float4 ParticlePS(VertexShaderOutput input) : COLOR0
+{
+    return tex2D(ParticleSampler, input.TexCoord) * input.Color;
+}
+
+technique Particles
+{
+    pass P0
+    {
+        AlphaBlendEnable = true;
+        SrcBlend = SrcAlpha;
+        DestBlend = One;
+        ZWriteEnable = false;
+        VertexShader = compile vs_3_0 ParticleVS();
+        PixelShader = compile ps_3_0 ParticlePS();
+    }
+}
+"#;
+
+fn float_element(
+    usage: shadowdusk::mgfx::VertexElementUsage,
+    index: u8,
+    n: u8,
+    data: Vec<f32>,
+) -> MeshElement {
+    MeshElement {
+        usage,
+        index,
+        format: MeshFormat::Float(n),
+        data,
+    }
+}
+
+/// Instanced particles (two vertex buffers, one stepped per instance, `draw_indexed_instanced`)
+/// against the same particles drawn on GL with hardware instancing (`glVertexAttribDivisor` +
+/// `glDrawElementsInstanced` on the runtime's attribute locations, as MonoGame's GL runtime
+/// draws them), and both against GL drawing them as one mesh with each instance's data
+/// repeated in its four vertices.
+#[test]
+fn instanced_particles_draw_like_gl() {
+    use shadowdusk::mgfx::VertexElementUsage as U;
+    use shadowdusk::wgpu;
+    use shadowdusk::wgpu::util::DeviceExt;
+    use shadowdusk::wgpu_runtime::{VertexBufferBinding, WgpuRenderTarget};
+    use shadowdusk_tests::parity::{begin_pass, interleave};
+    let Some((h, w)) = devices("instanced_particles_draw_like_gl") else {
+        return;
+    };
+    const SIZE: u32 = 32;
+    let corners = vec![-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0];
+    let uvs = vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+    let quad: [u16; 6] = [0, 1, 2, 0, 2, 3];
+    // (centre x, y, z, size), colour, rotation.
+    let particles: [([f32; 4], [f32; 4], f32); 5] = [
+        ([8.0, 8.0, 0.0, 6.0], [1.0, 0.3, 0.1, 0.8], 0.0),
+        ([20.0, 10.0, 0.0, 7.5], [0.2, 0.9, 0.3, 0.6], 0.4),
+        ([14.0, 18.0, 0.0, 9.0], [0.3, 0.4, 1.0, 0.7], -0.9),
+        ([25.0, 24.0, 0.0, 5.0], [1.0, 1.0, 0.2, 0.9], 2.2),
+        ([6.0, 26.0, 0.0, 4.0], [0.8, 0.2, 0.9, 1.0], 1.1),
+    ];
+    let position_size: Vec<f32> = particles.iter().flat_map(|p| p.0).collect();
+    let colors: Vec<f32> = particles.iter().flat_map(|p| p.1).collect();
+    let rotations: Vec<f32> = particles.iter().map(|p| p.2).collect();
+    // GL: every instance's data in each of its four vertices, one draw.
+    let repeat = |data: &[f32], n: usize| -> Vec<f32> {
+        data.chunks(n)
+            .flat_map(|c| std::iter::repeat_n(c, 4).flatten().copied())
+            .collect()
+    };
+    let expanded = DrawSpec::Mesh {
+        elements: vec![
+            float_element(U::Position, 0, 2, corners.repeat(particles.len())),
+            float_element(U::TextureCoordinate, 0, 2, uvs.repeat(particles.len())),
+            float_element(U::TextureCoordinate, 1, 4, repeat(&position_size, 4)),
+            float_element(U::TextureCoordinate, 2, 4, repeat(&colors, 4)),
+            float_element(U::TextureCoordinate, 3, 1, repeat(&rotations, 1)),
+        ],
+        indices: (0..particles.len() as u16)
+            .flat_map(|i| quad.map(|q| q + 4 * i))
+            .collect(),
+    };
+    let ortho = shadowdusk_tests::corpus::pixel_ortho(SIZE as f32, SIZE as f32);
+    let view_projection = shadowdusk_tests::corpus::Value {
+        rows: 4,
+        columns: 4,
+        hlsl: ortho.iter().flatten().copied().collect(),
+    };
+    let scene = Scene {
+        width: SIZE,
+        height: SIZE,
+        technique: 0,
+        values: vec![("ViewProjection".into(), view_projection.mgfx_data())],
+        textures: vec![("ParticleTexture".into(), pattern())],
+        draws: vec![(vec![0], expanded)],
+        clear: [10, 10, 30, 255],
+        stencil: 0,
+        device_states: Vec::new(),
+    };
+    let compiled = compile_source(Path::new("particles.fx"), PARTICLES, &wgpu_options())
+        .unwrap_or_else(|e| panic!("particles.fx: {}", e.render(false)));
+    let data = leak_effect(
+        &compiled.effect,
+        compiled.wgpu.as_ref().expect("wgpu output"),
+    )
+    .expect("the wgpu output converts");
+    let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
+    let ours = render_gl(&h, &mut gl, &scene).expect("GL draws");
+    let gl_instanced = {
+        let fbo = shadowdusk_tests::Fbo::new(h.ctx(), SIZE, SIZE).unwrap();
+        fbo.bind();
+        gl_draw_with(&h, &mut gl, (SIZE, SIZE), scene.clear, |applied| {
+            shadowdusk_tests::draw_mesh_instanced(
+                h.ctx(),
+                applied,
+                &[
+                    (U::Position, 0, 2, &corners),
+                    (U::TextureCoordinate, 0, 2, &uvs),
+                ],
+                &[
+                    (U::TextureCoordinate, 1, 4, &position_size),
+                    (U::TextureCoordinate, 2, 4, &colors),
+                    (U::TextureCoordinate, 3, 1, &rotations),
+                ],
+                &quad,
+                particles.len() as i32,
+            )
+        })
+        .expect("GL instanced draw");
+        let image = fbo.read_rgba();
+        shadowdusk_tests::Fbo::unbind(h.ctx(), h.width, h.height);
+        image
+    };
+    check("instanced-particles-gl", &ours, &gl_instanced).unwrap();
+
+    // wgpu: the quad once, the particles as per-instance data.
+    let mut fx =
+        load_wgpu(&w, "particles.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
+    let (device, queue) = (w.device(), w.queue());
+    let (vertices, vertex_layout) = interleave(&[
+        float_element(U::Position, 0, 2, corners.clone()),
+        float_element(U::TextureCoordinate, 0, 2, uvs.clone()),
+    ])
+    .unwrap();
+    let (instances, instance_layout) = interleave(&[
+        float_element(U::TextureCoordinate, 1, 4, position_size.clone()),
+        float_element(U::TextureCoordinate, 2, 4, colors.clone()),
+        float_element(U::TextureCoordinate, 3, 1, rotations.clone()),
+    ])
+    .unwrap();
+    let buffer = |label, contents: &[u8], usage| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage,
+        })
+    };
+    let vb = buffer("quad", &vertices, wgpu::BufferUsages::VERTEX);
+    let instance_buffer = buffer("particles", &instances, wgpu::BufferUsages::VERTEX);
+    let index_bytes: Vec<u8> = quad.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let ib = buffer("quad indices", &index_bytes, wgpu::BufferUsages::INDEX);
+    let target = WgpuRenderTarget::new(device, SIZE, SIZE, true).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut rp = begin_pass(&target, &mut encoder, scene.clear, 0);
+        let buffers = [
+            VertexBufferBinding::new(vb.slice(..), vertex_layout),
+            VertexBufferBinding::per_instance(instance_buffer.slice(..), instance_layout),
+        ];
+        let mut applied = fx.apply(0, 0, &target.target()).expect("apply");
+        applied
+            .draw_indexed_instanced(
+                &mut rp,
+                &buffers,
+                ib.slice(..),
+                wgpu::IndexFormat::Uint16,
+                0..6,
+                0,
+                0..particles.len() as u32,
+            )
+            .expect("instanced draw");
+        // MonoGame's other instance frequencies have no wgpu step rate: an error, not a draw.
+        let mut applied = fx.apply(0, 0, &target.target()).expect("apply");
+        let every_second = [
+            buffers[0],
+            VertexBufferBinding {
+                instance_frequency: 2,
+                ..buffers[1]
+            },
+        ];
+        let err = applied
+            .draw_indexed_instanced(
+                &mut rp,
+                &every_second,
+                ib.slice(..),
+                wgpu::IndexFormat::Uint16,
+                0..6,
+                0,
+                0..1,
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("instance frequency 2"), "{err}");
+    }
+    fx.flush(queue);
+    queue.submit([encoder.finish()]);
+    let pixels = target.read_rgba8(device, queue).unwrap();
+    let theirs = RgbaImage::from_raw(SIZE, SIZE, pixels).unwrap();
+    check("instanced-particles", &gl_instanced, &theirs).unwrap();
+    let lit = ours.pixels().filter(|p| p.0 != [10, 10, 30, 255]).count();
+    assert!(lit > 150, "only {lit} pixels show particles");
+}
+
+// ---- multiple render targets ----
+
+/// A deferred renderer's G-buffer pass: albedo, normal, depth and material into four targets.
+const GBUFFER: &str = r#"
+float4 Material;
+
+struct VertexShaderOutput
+{
+    float4 Position : POSITION0;
+    float4 Color : COLOR0;
+    float3 Normal : TEXCOORD0;
+    float Depth : TEXCOORD1;
+};
+
+struct PixelShaderOutput
+{
+    float4 Albedo : COLOR0;
+    float4 Normal : COLOR1;
+    float4 Depth : COLOR2;
+    float4 Material : COLOR3;
+};
+
+VertexShaderOutput GBufferVS(float4 position : POSITION0, float4 color : COLOR0, float3 normal : NORMAL0)
+{
+    VertexShaderOutput output;
+    output.Position = position;
+    output.Color = color;
+    output.Normal = normal;
+    output.Depth = position.z;
+    return output;
+}
+
+PixelShaderOutput GBufferPS(float4 color : COLOR0, float3 normal : TEXCOORD0, float depth : TEXCOORD1)
+{
+    PixelShaderOutput output;
+    output.Albedo = color;
+    output.Normal = float4(normalize(normal) * 0.5 + 0.5, 1.0);
+    output.Depth = float4(depth, depth * depth, 0.0, 1.0);
+    output.Material = Material;
+    return output;
+}
+
+technique GBuffer
+{
+    pass P0
+    {
+        VertexShader = compile vs_3_0 GBufferVS();
+        PixelShader = compile ps_3_0 GBufferPS();
+    }
+}
+"#;
+
+/// The G-buffer pass into four targets at once (`SetRenderTargets` with four targets): each
+/// target read back holds its own output, checked against GL drawing into a framebuffer with
+/// four colour attachments and against a CPU reference; target 0 also against the GL
+/// runtime's one-target render target (which takes `COLOR0`).
+#[test]
+fn gbuffer_writes_four_targets() {
+    use shadowdusk::mgfx::VertexElementUsage as U;
+    use shadowdusk::wgpu;
+    use shadowdusk::wgpu::util::DeviceExt;
+    use shadowdusk::wgpu_runtime::{Target, WgpuRenderTarget};
+    use shadowdusk_tests::parity::interleave;
+    let Some((h, w)) = devices("gbuffer_writes_four_targets") else {
+        return;
+    };
+    const SIZE: u32 = 32;
+    const MATERIAL: [f32; 4] = [0.25, 0.5, 0.75, 1.0];
+    // Two clip-space rectangles on pixel boundaries: the left half (z 0.25), and the right
+    // half's middle rows (z 0.75), each of one colour and normal.
+    struct Quad {
+        rect: [f32; 4],
+        z: f32,
+        color: [f32; 4],
+        normal: [f32; 3],
+    }
+    let quads = [
+        Quad {
+            rect: [-1.0, -1.0, 0.0, 1.0],
+            z: 0.25,
+            color: [0.9, 0.2, 0.4, 1.0],
+            normal: [0.6, 0.0, 0.8],
+        },
+        Quad {
+            rect: [0.0, -0.5, 1.0, 0.5],
+            z: 0.75,
+            color: [0.1, 0.7, 0.3, 0.5],
+            normal: [0.0, -3.0, 4.0],
+        },
+    ];
+    let mut elements = vec![
+        float_element(U::Position, 0, 3, Vec::new()),
+        float_element(U::Color, 0, 4, Vec::new()),
+        float_element(U::Normal, 0, 3, Vec::new()),
+    ];
+    for q in &quads {
+        let [x0, y0, x1, y1] = q.rect;
+        for tri in rect(x0, y0, x1, y1, q.z) {
+            for corner in tri {
+                elements[0].data.extend(corner);
+                elements[1].data.extend(q.color);
+                elements[2].data.extend(q.normal);
+            }
+        }
+    }
+    let count = elements[0].data.len() / 3;
+    let mesh = DrawSpec::Mesh {
+        elements: elements.clone(),
+        indices: (0..count as u16).collect(),
+    };
+    let scene = Scene {
+        values: vec![("Material".into(), MATERIAL.to_vec())],
+        ..mesh_scene(vec![(vec![0], mesh)])
+    };
+    let compiled = compile_source(Path::new("gbuffer.fx"), GBUFFER, &wgpu_options())
+        .unwrap_or_else(|e| panic!("gbuffer.fx: {}", e.render(false)));
+    let data = leak_effect(
+        &compiled.effect,
+        compiled.wgpu.as_ref().expect("wgpu output"),
+    )
+    .expect("the wgpu output converts");
+    let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
+    let gl_albedo = render_gl(&h, &mut gl, &scene).expect("GL draws");
+    let gl_targets: Vec<RgbaImage> = {
+        let fbo = shadowdusk_tests::MrtFbo::new(h.ctx(), SIZE, SIZE, 4).expect("GL MRT");
+        let els: Vec<shadowdusk_tests::Element> = elements
+            .iter()
+            .map(|e| (e.usage, e.index, e.components() as i32, e.data.as_slice()))
+            .collect();
+        let indices: Vec<u16> = (0..count as u16).collect();
+        gl_draw_with(&h, &mut gl, (SIZE, SIZE), scene.clear, |applied| {
+            shadowdusk_tests::draw_mesh(h.ctx(), applied, &els, &indices)
+        })
+        .expect("GL G-buffer draw");
+        let images = (0..4).map(|i| fbo.read(i)).collect();
+        drop(fbo);
+        shadowdusk_tests::Fbo::unbind(h.ctx(), h.width, h.height);
+        images
+    };
+    let mut fx =
+        load_wgpu(&w, "gbuffer.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
+
+    let (device, queue) = (w.device(), w.queue());
+    let targets: Vec<WgpuRenderTarget> = (0..4)
+        .map(|_| WgpuRenderTarget::new(device, SIZE, SIZE, false).unwrap())
+        .collect();
+    let (vertices, layout) = interleave(&elements).unwrap();
+    let vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("g-buffer quads"),
+        contents: &vertices,
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let clear = scene.clear.map(|c| f64::from(c) / 255.0);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let attachments: Vec<_> = targets
+            .iter()
+            .map(|t| {
+                Some(wgpu::RenderPassColorAttachment {
+                    view: t.color_view(),
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: clear[0],
+                            g: clear[1],
+                            b: clear[2],
+                            a: clear[3],
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            })
+            .collect();
+        let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("g-buffer"),
+            color_attachments: &attachments,
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        let target =
+            Target::with_colors(&[wgpu::TextureFormat::Rgba8Unorm; 4], SIZE, SIZE).unwrap();
+        assert_eq!(target.colors, [Some(wgpu::TextureFormat::Rgba8Unorm); 4]);
+        let five = Target::with_colors(&[wgpu::TextureFormat::Rgba8Unorm; 5], SIZE, SIZE);
+        assert_eq!(
+            five.unwrap_err().to_string(),
+            "5 colour targets given: a pass draws into 1 to 4 (COLOR0 to COLOR3)"
+        );
+        let mut applied = fx.apply(0, 0, &target).expect("apply");
+        applied
+            .draw(&mut rp, &layout, vb.slice(..), 0..count as u32)
+            .expect("draw");
+    }
+    fx.flush(queue);
+    queue.submit([encoder.finish()]);
+    let read: Vec<RgbaImage> = targets
+        .iter()
+        .map(|t| RgbaImage::from_raw(SIZE, SIZE, t.read_rgba8(device, queue).unwrap()).unwrap())
+        .collect();
+    check("gbuffer-albedo", &gl_albedo, &read[0]).unwrap();
+    for (t, (gl_image, wgpu_image)) in gl_targets.iter().zip(&read).enumerate() {
+        check(&format!("gbuffer-target{t}"), gl_image, wgpu_image).unwrap();
+    }
+    // The CPU reference of each target.
+    let expected = |target: usize, x: u32, y: u32| -> [f32; 4] {
+        let (cx, cy) = (
+            (x as f32 + 0.5) / SIZE as f32 * 2.0 - 1.0,
+            1.0 - (y as f32 + 0.5) / SIZE as f32 * 2.0,
+        );
+        let Some(q) = quads
+            .iter()
+            .rev()
+            .find(|q| cx > q.rect[0] && cx < q.rect[2] && cy > q.rect[1] && cy < q.rect[3])
+        else {
+            return scene.clear.map(|c| f32::from(c) / 255.0);
+        };
+        let length = q.normal.iter().map(|n| n * n).sum::<f32>().sqrt();
+        let n = q.normal.map(|v| v / length * 0.5 + 0.5);
+        match target {
+            0 => q.color,
+            1 => [n[0], n[1], n[2], 1.0],
+            2 => [q.z, q.z * q.z, 0.0, 1.0],
+            _ => MATERIAL,
+        }
+    };
+    for (t, image) in read.iter().enumerate() {
+        let mut wrong = Vec::new();
+        for (x, y, p) in image.enumerate_pixels() {
+            let want = expected(t, x, y).map(|v| (v * 255.0).round() as u8);
+            if p.0.iter().zip(want).any(|(g, w)| g.abs_diff(w) > TOLERANCE) {
+                wrong.push(format!("({x},{y}): {:?}, expected {want:?}", p.0));
+            }
+        }
+        if !wrong.is_empty() {
+            let _ = save_png(image, &format!("wgpu-parity-gbuffer-target{t}.png"));
+        }
+        assert!(
+            wrong.is_empty(),
+            "target {t}: {} pixels wrong; first: {}",
+            wrong.len(),
+            wrong[..wrong.len().min(4)].join("; ")
+        );
+    }
 }

@@ -228,7 +228,13 @@ impl LoadedEffect {
             unsafe {
                 gl.active_texture(glow::TEXTURE0 + s.texture_slot as u32);
                 gl.bind_texture(sampler_target, texture.map(GlTexture::raw));
-                if let (Some(state), Some(_)) = (&s.state, texture) {
+                // A sampler without its own state takes the device's for its slot
+                // (`SamplerStates[n]`), once the device has them.
+                let state = match &s.state {
+                    Some(state) => Some(*state),
+                    None => self.ctx.device_sampler(usize::from(s.texture_slot)),
+                };
+                if let (Some(state), Some(_)) = (&state, texture) {
                     sampler::apply(gl, sampler_target, state).map_err(|log| {
                         let what = format!("the sampler state of `{}`", s.name);
                         self.unsupported(technique, pass, &what, log)

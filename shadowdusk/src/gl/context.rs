@@ -14,14 +14,16 @@
 //!   instead of a GL name looked up in the wrong context.
 
 use std::any::Any;
-use std::cell::{RefCell, RefMut};
+use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, RefUnwindSafe};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bound_vs::BoundVs;
-use super::GlError;
+use super::{states, GlError, RenderTarget};
+use crate::mgfx::SamplerState;
+use crate::{DeviceStates, SAMPLER_SLOTS};
 
 /// The id the next context gets; ids are never reused within a process.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -46,6 +48,11 @@ struct Shared {
     /// passes without a vertex shader draw with. Asserted unwind-safe (the handle always was):
     /// a panic mid-update leaves at worst a binding whose registers are partly copied.
     vertex: AssertUnwindSafe<RefCell<BoundVs>>,
+    /// The sampler state of each slot for samplers without their own, once
+    /// [`GlContext::set_device_states`] set them (before: the texture's own parameters).
+    /// Unwind-safe: a `Cell` of plain values is replaced whole, so a panic cannot leave it
+    /// half-written (and the handle stays `RefUnwindSafe`, as it was before it had this).
+    samplers: AssertUnwindSafe<Cell<Option<[SamplerState; SAMPLER_SLOTS]>>>,
     /// What keeps the context itself alive (the headless EGL context): dropped after `gl` and
     /// after the last clone of the handle, so no GL object outlives its context.
     _owner: Option<Box<dyn Any + RefUnwindSafe>>,
@@ -67,6 +74,7 @@ impl GlContext {
                 gl,
                 id: next_id(),
                 vertex: AssertUnwindSafe(RefCell::default()),
+                samplers: AssertUnwindSafe(Cell::new(None)),
                 _owner: None,
             }),
         }
@@ -87,6 +95,7 @@ impl GlContext {
                 gl,
                 id: next_id(),
                 vertex: AssertUnwindSafe(RefCell::default()),
+                samplers: AssertUnwindSafe(Cell::new(None)),
                 _owner: Some(owner),
             }),
         }
@@ -109,6 +118,43 @@ impl GlContext {
     /// for the length of one apply or drop, never across user code.
     pub(super) fn bound_vs(&self) -> RefMut<'_, BoundVs> {
         self.shared.vertex.borrow_mut()
+    }
+
+    /// Sets the device's states as MonoGame's `GraphicsDevice` setters do
+    /// (`BlendState`, `DepthStencilState`, `RasterizerState`, `SamplerStates[n]`): the three
+    /// blocks (with the blend factor and stencil reference they carry) go into GL now, for a
+    /// draw into `target` (the cull winding depends on it), and a pass that sets no block
+    /// keeps them, as in MonoGame; each slot's sampler state is applied, from now on, to the
+    /// texture of every sampler the effect gives no state (before the first call such a
+    /// texture samples with its own parameters).
+    ///
+    /// Fails, having set the blocks before it, when the context cannot do the rasterizer
+    /// state (a wireframe fill on OpenGL ES).
+    pub fn set_device_states(
+        &self,
+        states: &DeviceStates,
+        target: &RenderTarget,
+    ) -> Result<(), GlError> {
+        let gl = self.glow();
+        states::apply_blend(gl, &states.blend);
+        states::apply_depth_stencil(gl, &states.depth_stencil);
+        states::apply_rasterizer(gl, &states.rasterizer, target.is_render_target).map_err(
+            |log| GlError::Driver {
+                context: "applying the device's rasterizer state".to_string(),
+                log,
+            },
+        )?;
+        self.shared.samplers.set(Some(states.samplers));
+        Ok(())
+    }
+
+    /// The sampler state the device holds for `slot`, if [`GlContext::set_device_states`]
+    /// was called.
+    pub(crate) fn device_sampler(&self, slot: usize) -> Option<SamplerState> {
+        self.shared
+            .samplers
+            .get()
+            .and_then(|s| s.get(slot).copied())
     }
 
     /// `Ok` when `other` is this context; otherwise [`GlError::ForeignContext`] naming `what`

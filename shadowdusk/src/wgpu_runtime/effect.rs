@@ -92,13 +92,25 @@ impl<E: Effect> WgpuEffect<E> {
         self.loaded.texture(slot.parameter_index())
     }
 
-    /// Sets the states the device holds for the blocks a pass does not set (MonoGame's
-    /// `GraphicsDevice.BlendState` and so on; the default is the device's initial state). The
-    /// effect's pipelines, samplers and bind groups are made again as they are next drawn, so
-    /// set them once, not between draws. Fails, changing nothing, when a sampler state cannot
-    /// be expressed on this device.
+    /// Sets the device's states (MonoGame's `GraphicsDevice.BlendState`, `SamplerStates[n]`
+    /// and so on; the default is the device's initial state): what a pass takes for the
+    /// blocks and sampler slots it does not set, until a pass that sets a block replaces it
+    /// ([`DeviceStates`]). Pipelines, samplers and bind groups are cached by the states they
+    /// were made for, so changing them between draws costs lookups, not rebuilds. Fails,
+    /// changing nothing, when a sampler state cannot be expressed on this device.
     pub fn set_device_states(&mut self, states: DeviceStates) -> Result<(), WgpuError> {
         self.loaded.set_device_states(states)
+    }
+
+    /// The device's states now: the last set, with the blocks of every pass applied since.
+    pub fn device_states(&self) -> &DeviceStates {
+        self.loaded.device_states()
+    }
+
+    /// How many pipelines the effect has built so far (one per pass, target, vertex buffers
+    /// and the wgpu state its render states come to).
+    pub fn pipeline_count(&self) -> usize {
+        self.loaded.pipeline_count()
     }
 
     /// Sets SpriteBatch's `MatrixTransform` for the built-in vertex shader of pixel-only passes

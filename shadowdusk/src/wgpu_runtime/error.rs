@@ -169,6 +169,59 @@ pub enum WgpuError {
         /// Why.
         message: String,
     },
+    /// A device sampler state (`DeviceStates::samplers`) cannot be expressed on wgpu with this
+    /// device's features.
+    #[error("{effect}: device sampler state of slot {slot}: {message}")]
+    DeviceSampler {
+        /// The effect.
+        effect: &'static str,
+        /// The sampler slot (`GraphicsDevice.SamplerStates[slot]`).
+        slot: usize,
+        /// Why.
+        message: String,
+    },
+    /// A vertex buffer's instance frequency is neither 0 (per vertex) nor 1 (per instance):
+    /// wgpu steps a buffer once per vertex or once per instance, nothing in between.
+    #[error(
+        "{effect}, pass '{pass}': vertex buffer {buffer} has instance frequency {frequency}; \
+         wgpu steps a buffer per vertex (0) or per instance (1) only: repeat each instance's \
+         data {frequency} times in the buffer and give it frequency 1"
+    )]
+    InstanceFrequency {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// The buffer's index in the bindings.
+        buffer: usize,
+        /// The frequency given.
+        frequency: u32,
+    },
+    /// More vertex buffers, or colour targets, than the runtime binds.
+    #[error("{effect}, pass '{pass}': {count} {what} given, at most {max} are supported")]
+    TooMany {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// "vertex buffers".
+        what: &'static str,
+        /// How many were given.
+        count: usize,
+        /// The most there can be.
+        max: usize,
+    },
+    /// A [`Target`](super::Target) of no colour target or more than a pass can draw into.
+    #[error(
+        "{count} colour targets given: a pass draws into 1 to {max} (COLOR0 to COLOR{last})",
+        last = max - 1
+    )]
+    ColorTargets {
+        /// How many were given.
+        count: usize,
+        /// The most there can be.
+        max: usize,
+    },
     /// A texture's pixels or size do not fit.
     #[error("texture: {0}")]
     Texture(String),

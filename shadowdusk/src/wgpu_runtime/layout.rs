@@ -150,49 +150,118 @@ impl VertexLayout {
             ),
         ],
     };
+}
 
-    /// The wgpu attributes feeding `inputs` (the vertex shader's), into `out`: each input from
-    /// the element of its usage and index. Elements the shader does not read are not fed, as
-    /// MonoGame binds a declaration. `Err` names the first input no element provides.
+/// The most vertex buffers one draw binds (wgpu's default `max_vertex_buffers`).
+pub const MAX_VERTEX_BUFFERS: usize = 8;
+
+/// One vertex buffer of a draw, MonoGame's `VertexBufferBinding`: the buffer (from its first
+/// vertex: a slice at MonoGame's `VertexOffset` × stride), its layout, and how often it steps.
+#[derive(Clone, Copy, Debug)]
+pub struct VertexBufferBinding<'a> {
+    /// The vertices.
+    pub buffer: wgpu::BufferSlice<'a>,
+    /// Their layout (`VertexDeclaration`).
+    pub layout: VertexLayout,
+    /// `InstanceFrequency`: 0 steps once per vertex, 1 once per instance (hardware
+    /// instancing). wgpu has no other rate, so any other value is a
+    /// [`WgpuError::InstanceFrequency`](super::WgpuError::InstanceFrequency).
+    pub instance_frequency: u32,
+}
+
+impl<'a> VertexBufferBinding<'a> {
+    /// Per-vertex data (`new VertexBufferBinding(buffer)`).
+    pub fn new(buffer: wgpu::BufferSlice<'a>, layout: VertexLayout) -> VertexBufferBinding<'a> {
+        VertexBufferBinding {
+            buffer,
+            layout,
+            instance_frequency: 0,
+        }
+    }
+
+    /// Per-instance data (`new VertexBufferBinding(buffer, 0, 1)`).
+    pub fn per_instance(
+        buffer: wgpu::BufferSlice<'a>,
+        layout: VertexLayout,
+    ) -> VertexBufferBinding<'a> {
+        VertexBufferBinding {
+            buffer,
+            layout,
+            instance_frequency: 1,
+        }
+    }
+}
+
+/// The layouts and step modes of a draw's vertex buffers, by slot: part of a pipeline's key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct VertexBuffers {
+    pub(crate) slots: [Option<(VertexLayout, wgpu::VertexStepMode)>; MAX_VERTEX_BUFFERS],
+}
+
+impl VertexBuffers {
+    /// One per-vertex buffer of `layout`.
+    pub(crate) fn one(layout: VertexLayout) -> VertexBuffers {
+        let mut slots = [None; MAX_VERTEX_BUFFERS];
+        slots[0] = Some((layout, wgpu::VertexStepMode::Vertex));
+        VertexBuffers { slots }
+    }
+
+    /// The buffers' wgpu attributes feeding `inputs` (the vertex shader's), into `out` (one
+    /// list per buffer): each input from the first element of its usage and index in any
+    /// buffer, as MonoGame matches a vertex declaration's elements across bindings. Elements
+    /// the shader does not read are not fed. `Err` names the first input no element provides.
     pub(crate) fn attributes(
         &self,
         inputs: &[VertexInput],
-        out: &mut Vec<wgpu::VertexAttribute>,
+        out: &mut [Vec<wgpu::VertexAttribute>; MAX_VERTEX_BUFFERS],
     ) -> Result<(), (VertexElementUsage, u32)> {
-        out.clear();
+        out.iter_mut().for_each(Vec::clear);
         for input in inputs {
-            let element = self
-                .elements
+            let (slot, element) = self
+                .slots
                 .iter()
-                .find(|e| e.usage == input.usage && e.index == input.index)
+                .enumerate()
+                .filter_map(|(i, s)| s.as_ref().map(|(layout, _)| (i, layout)))
+                .find_map(|(i, layout)| {
+                    layout
+                        .elements
+                        .iter()
+                        .find(|e| e.usage == input.usage && e.index == input.index)
+                        .map(|e| (i, e))
+                })
                 .ok_or((input.usage, input.index))?;
-            let shader_int = !matches!(
-                input.format,
-                crate::wgsl::VertexFormat::Float32
-                    | crate::wgsl::VertexFormat::Float32x2
-                    | crate::wgsl::VertexFormat::Float32x3
-                    | crate::wgsl::VertexFormat::Float32x4
-            );
-            let shader_signed = matches!(
-                input.format,
-                crate::wgsl::VertexFormat::Sint32
-                    | crate::wgsl::VertexFormat::Sint32x2
-                    | crate::wgsl::VertexFormat::Sint32x3
-                    | crate::wgsl::VertexFormat::Sint32x4
-            );
-            if element.format.is_integer() && !shader_int {
-                // The shader reads floats: wgpu cannot convert integers to floats, so the
-                // element is refused like a missing one (a float format stores it).
-                return Err((input.usage, input.index));
-            }
-            out.push(wgpu::VertexAttribute {
-                format: element.format.wgpu(shader_int, shader_signed),
-                offset: u64::from(element.offset),
-                shader_location: input.location,
-            });
+            out[slot].push(attribute(element, input).ok_or((input.usage, input.index))?);
         }
         Ok(())
     }
+}
+
+/// The wgpu attribute reading `element` into `input`; `None` when wgpu cannot convert it.
+fn attribute(element: &VertexElement, input: &VertexInput) -> Option<wgpu::VertexAttribute> {
+    let shader_int = !matches!(
+        input.format,
+        crate::wgsl::VertexFormat::Float32
+            | crate::wgsl::VertexFormat::Float32x2
+            | crate::wgsl::VertexFormat::Float32x3
+            | crate::wgsl::VertexFormat::Float32x4
+    );
+    let shader_signed = matches!(
+        input.format,
+        crate::wgsl::VertexFormat::Sint32
+            | crate::wgsl::VertexFormat::Sint32x2
+            | crate::wgsl::VertexFormat::Sint32x3
+            | crate::wgsl::VertexFormat::Sint32x4
+    );
+    if element.format.is_integer() && !shader_int {
+        // The shader reads floats: wgpu cannot convert integers to floats, so the element is
+        // refused like a missing one (a float format stores it).
+        return None;
+    }
+    Some(wgpu::VertexAttribute {
+        format: element.format.wgpu(shader_int, shader_signed),
+        offset: u64::from(element.offset),
+        shader_location: input.location,
+    })
 }
 
 #[cfg(test)]
@@ -216,10 +285,12 @@ mod tests {
             location: 3,
             format: shader,
         };
-        let mut out = Vec::new();
-        layout.attributes(&[input], &mut out).ok()?;
-        assert_eq!(out[0].shader_location, 3);
-        Some(out[0].format)
+        let mut out = Default::default();
+        VertexBuffers::one(layout)
+            .attributes(&[input], &mut out)
+            .ok()?;
+        assert_eq!(out[0][0].shader_location, 3);
+        Some(out[0][0].format)
     }
 
     #[test]
@@ -236,5 +307,90 @@ mod tests {
         let vector4 = VertexElementFormat::Vector4;
         assert_eq!(format_for(vector4, Shader::Float32x4), Some(F::Float32x4));
         assert_eq!(format_for(byte4, Shader::Float32x4), None);
+    }
+
+    #[test]
+    fn inputs_come_from_the_first_buffer_with_their_usage_and_index() {
+        use wgpu::VertexStepMode::{Instance, Vertex};
+        const CORNERS: VertexLayout = VertexLayout {
+            stride: 16,
+            elements: &[
+                VertexElement::new(
+                    0,
+                    VertexElementFormat::Vector2,
+                    VertexElementUsage::Position,
+                    0,
+                ),
+                VertexElement::new(
+                    8,
+                    VertexElementFormat::Vector2,
+                    VertexElementUsage::TextureCoordinate,
+                    0,
+                ),
+            ],
+        };
+        const INSTANCES: VertexLayout = VertexLayout {
+            stride: 20,
+            elements: &[
+                // Also TEXCOORD0: the first buffer's wins, as MonoGame matches them.
+                VertexElement::new(
+                    0,
+                    VertexElementFormat::Vector2,
+                    VertexElementUsage::TextureCoordinate,
+                    0,
+                ),
+                VertexElement::new(
+                    4,
+                    VertexElementFormat::Vector4,
+                    VertexElementUsage::TextureCoordinate,
+                    1,
+                ),
+            ],
+        };
+        let mut buffers = VertexBuffers::one(CORNERS);
+        buffers.slots[1] = Some((INSTANCES, Instance));
+        assert_eq!(buffers.slots[0], Some((CORNERS, Vertex)));
+        let input = |usage, index, location, format| VertexInput {
+            usage,
+            index,
+            location,
+            format,
+        };
+        let inputs = [
+            input(VertexElementUsage::Position, 0, 0, Shader::Float32x2),
+            input(
+                VertexElementUsage::TextureCoordinate,
+                0,
+                1,
+                Shader::Float32x2,
+            ),
+            input(
+                VertexElementUsage::TextureCoordinate,
+                1,
+                2,
+                Shader::Float32x4,
+            ),
+        ];
+        let mut out = Default::default();
+        buffers.attributes(&inputs, &mut out).unwrap();
+        let locations = |i: usize| -> Vec<(u32, u64)> {
+            out[i]
+                .iter()
+                .map(|a| (a.shader_location, a.offset))
+                .collect()
+        };
+        assert_eq!(locations(0), [(0, 0), (1, 8)]);
+        assert_eq!(locations(1), [(2, 4)]);
+        assert!(out[2..].iter().all(Vec::is_empty));
+        let missing = input(
+            VertexElementUsage::TextureCoordinate,
+            2,
+            3,
+            Shader::Float32x4,
+        );
+        assert_eq!(
+            buffers.attributes(&[missing], &mut out),
+            Err((VertexElementUsage::TextureCoordinate, 2))
+        );
     }
 }

@@ -1,9 +1,14 @@
 //! The effect on the device, whatever types drive it: what [`WgpuEffect`](super::WgpuEffect)
 //! and [`DynWgpuEffect`](super::DynWgpuEffect) share.
 
-use super::layout::VertexLayout;
-use super::pipeline::{PipelineKey, Pipelines, Resources, Shader, VertexShader};
+use std::collections::HashMap;
+
+use super::layout::{VertexBufferBinding, VertexBuffers, VertexLayout, MAX_VERTEX_BUFFERS};
+use super::pipeline::{
+    PipelineKey, Pipelines, RenderStates, Resources, Shader, VertexShader, MAX_SAMPLERS,
+};
 use super::ring::{write_registers, Ring, Slot};
+use super::sampler::SamplerCache;
 use super::{states, DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
@@ -22,15 +27,25 @@ pub(crate) struct Loaded {
     texture_bindings: Vec<Vec<TextureBinding>>,
     /// By MGFX parameter index.
     textures: Vec<Option<WgpuTexture>>,
-    /// Per effect shader, then the sprite shader: a bind group per ring chunk.
-    bind_groups: Vec<Vec<Option<wgpu::BindGroup>>>,
-    defaults: DeviceStates,
+    /// Bind groups made so far, by shader (effect shaders, then the sprite shader), ring chunk
+    /// and the samplers bound (a device sampler state changed between draws picks another).
+    bind_groups: HashMap<GroupKey, wgpu::BindGroup>,
+    /// Every sampler the effect has made, by state.
+    samplers: SamplerCache,
+    /// The device's states now: what was set, with the blocks of the passes applied since.
+    states: DeviceStates,
+    /// The sampler of each device slot's state.
+    device_samplers: [u16; crate::SAMPLER_SLOTS],
     pub(crate) sprite_transform: Option<[[f32; 4]; 4]>,
     /// The vertex shader of the last pass applied that has one (SpriteBatch's before any):
     /// what a pass without a vertex shader draws with. Kept per effect, as wgpu has no object
     /// of ours that the effects of a device share (the GL runtime keeps it per context).
     bound_vertex: VertexShader,
 }
+
+/// A bind group's key: shader, ring chunk, and the sampler of each of the shader's sampler
+/// bindings, in order.
+type GroupKey = (usize, usize, [u16; MAX_SAMPLERS]);
 
 /// A texture binding of a shader, and the parameter that fills it.
 #[derive(Clone, Copy, Debug)]
@@ -60,8 +75,10 @@ impl Loaded {
                 "its MGFX layout is not the one the generated code was made for".into(),
             ));
         }
-        let defaults = DeviceStates::default();
-        let resources = Resources::new(device, name, data, &defaults)?;
+        let mut samplers = SamplerCache::default();
+        let resources = Resources::new(device, name, data, &mut samplers)?;
+        let states = DeviceStates::default();
+        let device_samplers = device_sampler_ids(device, name, &mut samplers, &states)?;
         let mut largest = 64;
         let mut texture_bindings = Vec::with_capacity(resources.shaders.len() + 1);
         for (i, shader) in resources.shaders.iter().enumerate() {
@@ -97,7 +114,6 @@ impl Loaded {
             texture_bindings.push(bindings);
         }
         texture_bindings.push(Vec::new());
-        let shader_count = texture_bindings.len();
         Ok(Loaded {
             name,
             device: device.clone(),
@@ -106,8 +122,10 @@ impl Loaded {
             pipelines: Pipelines::default(),
             texture_bindings,
             textures: vec![None; model.parameters.len()],
-            bind_groups: vec![Vec::new(); shader_count],
-            defaults,
+            bind_groups: HashMap::new(),
+            samplers,
+            states,
+            device_samplers,
             sprite_transform: None,
             bound_vertex: VertexShader::Sprite,
         })
@@ -141,11 +159,9 @@ impl Loaded {
             }
         }
         self.textures[parameter] = texture.cloned();
-        for (shader, bindings) in self.texture_bindings.iter().enumerate() {
-            if bindings.iter().any(|b| b.parameter == parameter) {
-                self.bind_groups[shader].iter_mut().for_each(|g| *g = None);
-            }
-        }
+        let bindings = &self.texture_bindings;
+        self.bind_groups
+            .retain(|(shader, _, _), _| bindings[*shader].iter().all(|b| b.parameter != parameter));
         Ok(())
     }
 
@@ -154,20 +170,25 @@ impl Loaded {
         self.textures.get(parameter)?.as_ref()
     }
 
-    /// Replaces the device states (built pipelines, samplers and bind groups are made again
-    /// lazily); failing (a sampler state this device cannot express), it changes nothing.
+    /// Replaces the device states (MonoGame's `GraphicsDevice.BlendState = …` and so on).
+    /// Pipelines, samplers and bind groups stay cached by the states they were made for, so
+    /// changing them between draws costs lookups; failing (a sampler state this device cannot
+    /// express), it changes nothing.
     pub(crate) fn set_device_states(&mut self, states: DeviceStates) -> Result<(), WgpuError> {
-        if states == self.defaults {
-            return Ok(());
-        }
-        self.resources.set_samplers(&self.device, &states)?;
-        self.defaults = states;
-        self.pipelines.clear();
-        self.bind_groups
-            .iter_mut()
-            .flatten()
-            .for_each(|g| *g = None);
+        let ids = device_sampler_ids(&self.device, self.name, &mut self.samplers, &states)?;
+        self.states = states;
+        self.device_samplers = ids;
         Ok(())
+    }
+
+    /// The device's states now: the last set, with the blocks of every pass applied since.
+    pub(crate) fn device_states(&self) -> &DeviceStates {
+        &self.states
+    }
+
+    /// How many pipelines the effect has built.
+    pub(crate) fn pipeline_count(&self) -> usize {
+        self.pipelines.len()
     }
 
     /// Stages the current parameters for one draw of `pass` into `target` and returns what
@@ -231,19 +252,25 @@ impl Loaded {
         });
         let info: &'static WgslPass = shaders.info;
         self.bound_vertex = bound;
-        for &shader in &stage_shaders {
-            self.bind_group(shader, slot.chunk);
+        self.states.take_pass_blocks(
+            info.blend.as_ref(),
+            info.depth_stencil.as_ref(),
+            info.rasterizer.as_ref(),
+        );
+        let keys = stage_shaders.map(|s| (s, slot.chunk, self.sampler_ids(s)));
+        for key in &keys {
+            self.bind_group(key);
         }
-        let groups = stage_shaders.map(|s| {
-            self.bind_groups[s][slot.chunk]
-                .as_ref()
-                .expect("made just above")
-        });
+        let groups = keys.map(|k| self.bind_groups.get(&k).expect("made just above"));
         Ok(Applied {
             device: &self.device,
             resources: &self.resources,
             pipelines: &mut self.pipelines,
-            defaults: &self.defaults,
+            states: RenderStates {
+                blend: self.states.blend,
+                depth_stencil: self.states.depth_stencil,
+                rasterizer: self.states.rasterizer,
+            },
             technique,
             pass: index,
             vertex: bound,
@@ -255,20 +282,35 @@ impl Loaded {
         })
     }
 
-    /// Makes the bind group of `shader` over ring chunk `chunk` if it does not exist.
-    fn bind_group(&mut self, shader: usize, chunk: usize) {
-        let groups = &mut self.bind_groups[shader];
-        if groups.len() < self.ring.chunk_count() {
-            groups.resize(self.ring.chunk_count(), None);
-        }
-        if groups[chunk].is_some() {
-            return;
-        }
-        let s: &Shader = if shader == self.resources.shaders.len() {
+    fn shader(&self, shader: usize) -> &Shader {
+        if shader == self.resources.shaders.len() {
             &self.resources.sprite
         } else {
             &self.resources.shaders[shader]
-        };
+        }
+    }
+
+    /// The sampler of each sampler binding of `shader`: the effect's state, else the device's
+    /// for the slot.
+    fn sampler_ids(&self, shader: usize) -> [u16; MAX_SAMPLERS] {
+        let mut ids = [0; MAX_SAMPLERS];
+        for (id, b) in ids.iter_mut().zip(&self.shader(shader).samplers) {
+            *id = b.own.unwrap_or_else(|| {
+                // A slot past the device's sixteen (none in D3D9 shaders) takes slot 0's.
+                let slot = (b.slot as usize).min(crate::SAMPLER_SLOTS - 1);
+                self.device_samplers[slot]
+            });
+        }
+        ids
+    }
+
+    /// Makes the bind group of `key` if it does not exist.
+    fn bind_group(&mut self, key: &GroupKey) {
+        if self.bind_groups.contains_key(key) {
+            return;
+        }
+        let &(shader, chunk, ids) = key;
+        let s = self.shader(shader);
         let buffer = &self.ring.chunk(chunk).expect("staged into").buffer;
         let mut entries = Vec::with_capacity(s.info.bindings.len());
         if s.uniform().is_some() {
@@ -290,17 +332,18 @@ impl Loaded {
                 resource: wgpu::BindingResource::TextureView(texture.view()),
             });
         }
-        for (binding, sampler) in &s.samplers {
+        for (b, &id) in s.samplers.iter().zip(&ids) {
             entries.push(wgpu::BindGroupEntry {
-                binding: *binding,
-                resource: wgpu::BindingResource::Sampler(sampler),
+                binding: b.binding,
+                resource: wgpu::BindingResource::Sampler(self.samplers.get(id)),
             });
         }
-        groups[chunk] = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(self.name),
             layout: &s.layout,
             entries: &entries,
-        }));
+        });
+        self.bind_groups.insert(*key, group);
     }
 
     /// Uploads the parameters every apply since the last flush staged (one `write_buffer` per
@@ -322,7 +365,7 @@ pub struct Applied<'a> {
     device: &'a wgpu::Device,
     resources: &'a Resources,
     pipelines: &'a mut Pipelines,
-    defaults: &'a DeviceStates,
+    states: RenderStates,
     technique: usize,
     pass: usize,
     vertex: VertexShader,
@@ -334,26 +377,26 @@ pub struct Applied<'a> {
 }
 
 impl Applied<'_> {
-    /// Sets the pass's pipeline for `layout` and `topology` (built the first time), its bind
-    /// groups with this draw's offsets, its blend constant and stencil reference: what the
-    /// caller's own draw call then draws with.
-    pub fn bind(
+    /// Sets the pipeline for `buffers` (built the first time), the bind groups with this
+    /// draw's offsets, the blend constant and stencil reference (the device blend and
+    /// depth-stencil states'), without binding any vertex buffer.
+    fn bind_key(
         &mut self,
         render_pass: &mut wgpu::RenderPass<'_>,
-        layout: &VertexLayout,
+        buffers: VertexBuffers,
         topology: wgpu::PrimitiveTopology,
     ) -> Result<(), WgpuError> {
         let key = PipelineKey::new(
+            (self.resources.name, self.info.name),
             self.technique,
             self.pass,
             self.vertex,
+            &self.states,
             &self.target,
-            *layout,
+            buffers,
             topology,
-        );
-        let pipeline = self
-            .pipelines
-            .get(self.device, self.resources, self.defaults, key)?;
+        )?;
+        let pipeline = self.pipelines.get(self.device, self.resources, &key)?;
         render_pass.set_pipeline(pipeline);
         for (group, bind_group) in self.groups.iter().enumerate() {
             let offsets = if self.dynamic[group] {
@@ -363,9 +406,66 @@ impl Applied<'_> {
             };
             render_pass.set_bind_group(group as u32, *bind_group, offsets);
         }
-        render_pass.set_blend_constant(states::blend_constant(self.info.blend.as_ref()));
+        render_pass.set_blend_constant(states::blend_constant(Some(&self.states.blend)));
         render_pass
-            .set_stencil_reference(states::stencil_reference(self.info.depth_stencil.as_ref()));
+            .set_stencil_reference(states::stencil_reference(Some(&self.states.depth_stencil)));
+        Ok(())
+    }
+
+    /// Sets the pass's pipeline for one per-vertex buffer laid out as `layout` and
+    /// `topology` (built the first time), its bind groups with this draw's offsets, its blend
+    /// constant and stencil reference: what the caller's own draw call then draws with (the
+    /// caller binds the vertex buffer at slot 0).
+    pub fn bind(
+        &mut self,
+        render_pass: &mut wgpu::RenderPass<'_>,
+        layout: &VertexLayout,
+        topology: wgpu::PrimitiveTopology,
+    ) -> Result<(), WgpuError> {
+        self.bind_key(render_pass, VertexBuffers::one(*layout), topology)
+    }
+
+    /// As [`bind`](Applied::bind), for several vertex buffers (MonoGame's
+    /// `SetVertexBuffers`), which it also binds, at slots 0, 1, …: each vertex shader input
+    /// comes from the first buffer whose layout has its usage and index.
+    pub fn bind_buffers(
+        &mut self,
+        render_pass: &mut wgpu::RenderPass<'_>,
+        buffers: &[VertexBufferBinding<'_>],
+        topology: wgpu::PrimitiveTopology,
+    ) -> Result<(), WgpuError> {
+        let (effect, pass) = (self.resources.name, self.info.name);
+        if buffers.len() > MAX_VERTEX_BUFFERS {
+            return Err(WgpuError::TooMany {
+                effect,
+                pass,
+                what: "vertex buffers",
+                count: buffers.len(),
+                max: MAX_VERTEX_BUFFERS,
+            });
+        }
+        let mut key = VertexBuffers {
+            slots: [None; MAX_VERTEX_BUFFERS],
+        };
+        for (i, (slot, b)) in key.slots.iter_mut().zip(buffers).enumerate() {
+            let step = match b.instance_frequency {
+                0 => wgpu::VertexStepMode::Vertex,
+                1 => wgpu::VertexStepMode::Instance,
+                frequency => {
+                    return Err(WgpuError::InstanceFrequency {
+                        effect,
+                        pass,
+                        buffer: i,
+                        frequency,
+                    })
+                }
+            };
+            *slot = Some((b.layout, step));
+        }
+        self.bind_key(render_pass, key, topology)?;
+        for (i, b) in buffers.iter().enumerate() {
+            render_pass.set_vertex_buffer(i as u32, b.buffer);
+        }
         Ok(())
     }
 
@@ -402,8 +502,63 @@ impl Applied<'_> {
         Ok(())
     }
 
+    /// Draws `instances` of the triangle list `vertices` from `buffers` (MonoGame's
+    /// `SetVertexBuffers` + `DrawInstancedPrimitives` without indices): per-vertex buffers
+    /// step through `vertices`, per-instance ones through `instances`.
+    pub fn draw_instanced(
+        &mut self,
+        render_pass: &mut wgpu::RenderPass<'_>,
+        buffers: &[VertexBufferBinding<'_>],
+        vertices: std::ops::Range<u32>,
+        instances: std::ops::Range<u32>,
+    ) -> Result<(), WgpuError> {
+        self.bind_buffers(render_pass, buffers, wgpu::PrimitiveTopology::TriangleList)?;
+        render_pass.draw(vertices, instances);
+        Ok(())
+    }
+
+    /// Draws `instances` of indexed triangles: `indices` of `format` into `buffers`
+    /// (MonoGame's `DrawInstancedPrimitives`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_indexed_instanced(
+        &mut self,
+        render_pass: &mut wgpu::RenderPass<'_>,
+        buffers: &[VertexBufferBinding<'_>],
+        indices: wgpu::BufferSlice<'_>,
+        format: wgpu::IndexFormat,
+        range: std::ops::Range<u32>,
+        base_vertex: i32,
+        instances: std::ops::Range<u32>,
+    ) -> Result<(), WgpuError> {
+        self.bind_buffers(render_pass, buffers, wgpu::PrimitiveTopology::TriangleList)?;
+        render_pass.set_index_buffer(indices, format);
+        render_pass.draw_indexed(range, base_vertex, instances);
+        Ok(())
+    }
+
     /// The pass's name.
     pub fn name(&self) -> &'static str {
         self.info.name
     }
+}
+
+/// The sampler of each device slot's state; `Err` for the first slot this device cannot
+/// express.
+fn device_sampler_ids(
+    device: &wgpu::Device,
+    effect: &'static str,
+    cache: &mut SamplerCache,
+    states: &DeviceStates,
+) -> Result<[u16; crate::SAMPLER_SLOTS], WgpuError> {
+    let mut ids = [0; crate::SAMPLER_SLOTS];
+    for (slot, (id, state)) in ids.iter_mut().zip(&states.samplers).enumerate() {
+        *id = cache
+            .id(device, state)
+            .map_err(|message| WgpuError::DeviceSampler {
+                effect,
+                slot,
+                message,
+            })?;
+    }
+    Ok(ids)
 }

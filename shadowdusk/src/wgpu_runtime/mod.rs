@@ -5,22 +5,24 @@
 //!
 //! What wgpu asks for that GL does not, and where it lives:
 //! * render states are baked into immutable pipelines, so a pipeline is built the first time a
-//!   pass is drawn into a given [`Target`] (formats, sample count) with a given
-//!   [`VertexLayout`] and vertex shader, and cached. A pass without a vertex shader draws, as
-//!   in MonoGame, with the vertex shader of the effect's last pass applied that has one, else
-//!   SpriteBatch's; that binding is per effect, since wgpu has no object of ours that the
-//!   effects of a device share (the GL runtime keeps it per context);
+//!   pass is drawn into a given [`Target`] (colour formats, depth format, sample count) from
+//!   given vertex buffers ([`VertexLayout`]s and step modes) with given render states and
+//!   vertex shader, and cached by them: changing the [`DeviceStates`] between draws costs a
+//!   lookup. A pass without a vertex shader draws, as in MonoGame, with the vertex shader of
+//!   the effect's last pass applied that has one, else SpriteBatch's; that binding is per
+//!   effect, since wgpu has no object of ours that the effects of a device share (the GL
+//!   runtime keeps it per context);
 //! * parameters that change between draws of one render pass are staged into a per-effect
 //!   uniform ring and bound with dynamic offsets; [`WgpuEffect::flush`] uploads what a frame
 //!   staged with one `write_buffer` per ring chunk, before the frame's commands are submitted;
 //! * MonoGame's DirectX 11 runtime shares wgpu's conventions (D3D clip space, no `posFixup`,
-//!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`] for the blocks a pass leaves unset).
+//!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`]
+//!   for the blocks and sampler slots a pass leaves unset).
 //!
 //! Errors are [`WgpuError`]s naming the effect, the pass and the mismatch; wgpu's own
 //! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
 //! `Err`, not wgpu's default panic.
 
-mod device_states;
 mod dyn_effect;
 mod effect;
 mod error;
@@ -38,12 +40,14 @@ mod target;
 mod tests;
 mod texture;
 
-pub use device_states::DeviceStates;
+pub use crate::device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use dyn_effect::DynWgpuEffect;
 pub use effect::WgpuEffect;
 pub use error::WgpuError;
-pub use layout::{VertexElement, VertexElementFormat, VertexLayout};
+pub use layout::{
+    VertexBufferBinding, VertexElement, VertexElementFormat, VertexLayout, MAX_VERTEX_BUFFERS,
+};
 pub use loaded::Applied;
 pub use sprites::{Sprite, SpriteBatch};
-pub use target::{Target, WgpuRenderTarget};
+pub use target::{Target, WgpuRenderTarget, MAX_COLOR_TARGETS};
 pub use texture::WgpuTexture;

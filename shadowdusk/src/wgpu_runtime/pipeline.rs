@@ -1,10 +1,14 @@
-//! What an effect creates once on its device (shader modules, bind-group layouts, samplers,
-//! pipeline layouts) and the pipelines it builds lazily, one per pass, target and vertex layout.
+//! What an effect creates once on its device (shader modules, bind-group layouts, the
+//! effect's own samplers, pipeline layouts) and the pipelines it builds lazily, one per pass,
+//! target, vertex buffers and render states.
 
 use std::collections::HashMap;
 
-use super::layout::VertexLayout;
-use super::{sampler, sprite_vs, states, DeviceStates, Target, WgpuError};
+use super::layout::{VertexBuffers, MAX_VERTEX_BUFFERS};
+use super::sampler::SamplerCache;
+use super::target::MAX_COLOR_TARGETS;
+use super::{sprite_vs, states, Target, WgpuError};
+use crate::mgfx::{BlendState, DepthStencilState, RasterizerState};
 use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslEffect, WgslPass, WgslShader};
 
 /// A shader on the device.
@@ -13,8 +17,21 @@ pub(crate) struct Shader {
     pub(crate) info: &'static WgslShader,
     pub(crate) module: wgpu::ShaderModule,
     pub(crate) layout: wgpu::BindGroupLayout,
-    /// `(binding, sampler)` for each sampler binding.
-    pub(crate) samplers: Vec<(u32, wgpu::Sampler)>,
+    /// Its sampler bindings.
+    pub(crate) samplers: Vec<SamplerBinding>,
+}
+
+/// The most sampler bindings a shader has (D3D9's sixteen slots).
+pub(crate) const MAX_SAMPLERS: usize = crate::SAMPLER_SLOTS;
+
+/// A sampler binding of a shader.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SamplerBinding {
+    pub(crate) binding: u32,
+    /// The sampler slot, whose device state (`DeviceStates::samplers`) it takes without its own.
+    pub(crate) slot: u32,
+    /// The sampler of the effect's own state for it ([`SamplerCache`] id).
+    pub(crate) own: Option<u16>,
 }
 
 impl Shader {
@@ -23,7 +40,7 @@ impl Shader {
         effect: &'static str,
         index: usize,
         info: &'static WgslShader,
-        defaults: &DeviceStates,
+        cache: &mut SamplerCache,
     ) -> Result<Shader, WgpuError> {
         let visibility = match info.stage {
             Stage::Vertex => wgpu::ShaderStages::VERTEX,
@@ -69,7 +86,7 @@ impl Shader {
             label: Some(effect),
             entries: &entries,
         });
-        let samplers = Shader::samplers(device, effect, info, defaults)?;
+        let samplers = Shader::samplers(device, effect, info, cache)?;
         Ok(Shader {
             info,
             module,
@@ -78,27 +95,42 @@ impl Shader {
         })
     }
 
-    /// Its samplers: each binding's state from the effect, else the device's.
-    pub(crate) fn samplers(
+    /// Its sampler bindings, with a sampler for each state the effect gives.
+    fn samplers(
         device: &wgpu::Device,
         effect: &'static str,
         info: &'static WgslShader,
-        defaults: &DeviceStates,
-    ) -> Result<Vec<(u32, wgpu::Sampler)>, WgpuError> {
+        cache: &mut SamplerCache,
+    ) -> Result<Vec<SamplerBinding>, WgpuError> {
         let mut samplers = Vec::new();
         for binding in info.bindings {
-            if let BindingKind::Sampler { state, .. } = binding.kind {
-                let state = state.as_ref().unwrap_or(&defaults.sampler);
-                let desc =
-                    sampler::descriptor(Some(state), device.features()).map_err(|message| {
-                        WgpuError::Sampler {
-                            effect,
-                            texture: binding.name,
-                            message,
-                        }
-                    })?;
-                samplers.push((binding.binding, device.create_sampler(&desc)));
+            if let BindingKind::Sampler { slot, state } = binding.kind {
+                let own =
+                    match state {
+                        Some(state) => Some(cache.id(device, &state).map_err(|message| {
+                            WgpuError::Sampler {
+                                effect,
+                                texture: binding.name,
+                                message,
+                            }
+                        })?),
+                        None => None,
+                    };
+                samplers.push(SamplerBinding {
+                    binding: binding.binding,
+                    slot,
+                    own,
+                });
             }
+        }
+        if samplers.len() > MAX_SAMPLERS {
+            return Err(WgpuError::ParamsLayout {
+                effect,
+                what: format!(
+                    "a shader has {} samplers, D3D9 allows {MAX_SAMPLERS}",
+                    samplers.len()
+                ),
+            });
         }
         Ok(samplers)
     }
@@ -156,20 +188,20 @@ impl Resources {
         device: &wgpu::Device,
         name: &'static str,
         data: &'static WgslEffect,
-        defaults: &DeviceStates,
+        cache: &mut SamplerCache,
     ) -> Result<Resources, WgpuError> {
         let shaders = data
             .shaders
             .iter()
             .enumerate()
-            .map(|(i, s)| Shader::new(device, name, i, s, defaults))
+            .map(|(i, s)| Shader::new(device, name, i, s, cache))
             .collect::<Result<Vec<_>, _>>()?;
         let sprite = Shader::new(
             device,
             "SpriteBatch's vertex shader",
             0,
             &sprite_vs::SHADER,
-            defaults,
+            cache,
         )?;
         let mut passes = Vec::with_capacity(data.techniques.len());
         for technique in data.techniques {
@@ -193,22 +225,6 @@ impl Resources {
             sprite,
             passes,
         })
-    }
-
-    /// Makes every sampler again for new device states (failing, it changes nothing).
-    pub(crate) fn set_samplers(
-        &mut self,
-        device: &wgpu::Device,
-        defaults: &DeviceStates,
-    ) -> Result<(), WgpuError> {
-        let mut all = Vec::with_capacity(self.shaders.len());
-        for shader in &self.shaders {
-            all.push(Shader::samplers(device, self.name, shader.info, defaults)?);
-        }
-        for (shader, samplers) in self.shaders.iter_mut().zip(all) {
-            shader.samplers = samplers;
-        }
-        Ok(())
     }
 
     pub(crate) fn vertex_shader(&self, v: VertexShader) -> &Shader {
@@ -253,39 +269,75 @@ impl Resources {
     }
 }
 
-/// What a pipeline is built for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The render states a pipeline bakes: the pass's blocks over the device's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RenderStates {
+    pub(crate) blend: BlendState,
+    pub(crate) depth_stencil: DepthStencilState,
+    pub(crate) rasterizer: RasterizerState,
+}
+
+/// What a pipeline is built for: the pass, and the wgpu state its render states, target and
+/// vertex buffers come to (so states that differ only where wgpu cannot see it, such as the
+/// blend factor or the stencil reference, share a pipeline).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PipelineKey {
     pub(crate) technique: usize,
     pub(crate) pass: usize,
     /// The vertex shader it draws with (a pixel-only pass's depends on what was bound).
     pub(crate) vertex: VertexShader,
-    pub(crate) color: wgpu::TextureFormat,
-    pub(crate) depth: Option<wgpu::TextureFormat>,
+    pub(crate) targets: [Option<wgpu::ColorTargetState>; MAX_COLOR_TARGETS],
+    pub(crate) depth_stencil: Option<wgpu::DepthStencilState>,
+    pub(crate) primitive: wgpu::PrimitiveState,
     pub(crate) samples: u32,
-    pub(crate) layout: VertexLayout,
-    pub(crate) topology: wgpu::PrimitiveTopology,
+    pub(crate) buffers: VertexBuffers,
 }
 
 impl PipelineKey {
+    /// The key of pass (`technique`, `pass`), named `(effect, name)` in errors, drawn with
+    /// `states` into `target` from `buffers` as `topology`. Blending follows MonoGame with
+    /// `IndependentBlendEnable` false (an MGFX blend state has no per-target factors): every
+    /// target takes target 0's blend and write channels, as both of its runtimes apply them.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
+        (effect, name): (&'static str, &'static str),
         technique: usize,
         pass: usize,
         vertex: VertexShader,
+        states: &RenderStates,
         target: &Target,
-        layout: VertexLayout,
+        buffers: VertexBuffers,
         topology: wgpu::PrimitiveTopology,
-    ) -> PipelineKey {
-        PipelineKey {
+    ) -> Result<PipelineKey, WgpuError> {
+        let mut targets: [Option<wgpu::ColorTargetState>; MAX_COLOR_TARGETS] = Default::default();
+        for (to, format) in targets.iter_mut().zip(target.colors) {
+            if let Some(format) = format {
+                *to = Some(
+                    states::color_target(Some(&states.blend), format).map_err(|()| {
+                        WgpuError::NotBlendable {
+                            effect,
+                            pass: name,
+                            format,
+                        }
+                    })?,
+                );
+            }
+        }
+        Ok(PipelineKey {
             technique,
             pass,
             vertex,
-            color: target.color,
-            depth: target.depth,
+            targets,
+            depth_stencil: states::depth_stencil(
+                Some(&states.depth_stencil),
+                Some(&states.rasterizer),
+                target.depth,
+                topology,
+            ),
+            primitive: states::primitive(Some(&states.rasterizer), topology),
             samples: target.sample_count,
-            layout,
-            topology,
-        }
+            buffers,
+        })
     }
 }
 
@@ -293,7 +345,7 @@ impl PipelineKey {
 #[derive(Debug, Default)]
 pub(crate) struct Pipelines {
     built: HashMap<PipelineKey, wgpu::RenderPipeline>,
-    attributes: Vec<wgpu::VertexAttribute>,
+    attributes: [Vec<wgpu::VertexAttribute>; MAX_VERTEX_BUFFERS],
 }
 
 impl Pipelines {
@@ -302,34 +354,32 @@ impl Pipelines {
         &mut self,
         device: &wgpu::Device,
         resources: &Resources,
-        defaults: &DeviceStates,
-        key: PipelineKey,
+        key: &PipelineKey,
     ) -> Result<&wgpu::RenderPipeline, WgpuError> {
-        if !self.built.contains_key(&key) {
-            let pipeline = self.build(device, resources, defaults, key)?;
-            self.built.insert(key, pipeline);
+        if !self.built.contains_key(key) {
+            let pipeline = self.build(device, resources, key)?;
+            self.built.insert(key.clone(), pipeline);
         }
-        Ok(&self.built[&key])
+        Ok(&self.built[key])
     }
 
-    /// Forgets every pipeline (the device states changed).
-    pub(crate) fn clear(&mut self) {
-        self.built.clear();
+    /// How many pipelines have been built.
+    pub(crate) fn len(&self) -> usize {
+        self.built.len()
     }
 
     fn build(
         &mut self,
         device: &wgpu::Device,
         resources: &Resources,
-        defaults: &DeviceStates,
-        key: PipelineKey,
+        key: &PipelineKey,
     ) -> Result<wgpu::RenderPipeline, WgpuError> {
         let effect = resources.name;
         let pass = resources.pass(key.technique, key.pass)?;
         let name = pass.info.name;
         let vs = resources.vertex_shader(key.vertex);
         let ps = &resources.shaders[pass.pixel];
-        key.layout
+        key.buffers
             .attributes(vs.info.vertex_inputs, &mut self.attributes)
             .map_err(|(usage, index)| WgpuError::MissingVertexElement {
                 effect,
@@ -359,24 +409,29 @@ impl Pipelines {
                 });
             }
         }
-        let blend = pass.info.blend.as_ref().unwrap_or(&defaults.blend);
-        let rasterizer = Some(
-            pass.info
-                .rasterizer
-                .as_ref()
-                .unwrap_or(&defaults.rasterizer),
-        );
-        let depth_stencil = pass
-            .info
-            .depth_stencil
-            .as_ref()
-            .unwrap_or(&defaults.depth_stencil);
-        let color =
-            states::color_target(Some(blend), key.color).map_err(|()| WgpuError::NotBlendable {
-                effect,
-                pass: name,
-                format: key.color,
-            })?;
+        let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = key
+            .buffers
+            .slots
+            .iter()
+            .zip(&self.attributes)
+            .map(|(slot, attributes)| {
+                slot.map(|(layout, step_mode)| wgpu::VertexBufferLayout {
+                    array_stride: u64::from(layout.stride),
+                    step_mode,
+                    attributes,
+                })
+            })
+            .collect();
+        // Trailing empty slots are left out, so a device with fewer vertex buffers than the
+        // runtime's maximum takes every draw that fits it.
+        let used = buffers
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i + 1);
+        let targets = match key.targets.iter().rposition(Option::is_some) {
+            Some(last) => &key.targets[..=last],
+            None => &key.targets[..0],
+        };
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(name),
@@ -390,29 +445,20 @@ impl Pipelines {
                 module: &vs.module,
                 entry_point: Some(vs.info.entry),
                 compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: u64::from(key.layout.stride),
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &self.attributes,
-                })],
+                buffers: &buffers[..used],
             },
-            primitive: states::primitive(rasterizer, key.topology),
-            depth_stencil: states::depth_stencil(
-                Some(depth_stencil),
-                rasterizer,
-                key.depth,
-                key.topology,
-            ),
+            primitive: key.primitive,
+            depth_stencil: key.depth_stencil.clone(),
             multisample: wgpu::MultisampleState {
                 count: key.samples,
-                mask: states::sample_mask(Some(blend)),
+                mask: states::sample_mask(None),
                 alpha_to_coverage_enabled: false,
             },
             fragment: Some(wgpu::FragmentState {
                 module: &ps.module,
                 entry_point: Some(ps.info.entry),
                 compilation_options: Default::default(),
-                targets: &[Some(color)],
+                targets,
             }),
             multiview_mask: None,
             cache: None,

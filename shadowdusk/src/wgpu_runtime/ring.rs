@@ -50,11 +50,6 @@ impl Ring {
         self.chunks.get(index)
     }
 
-    /// How many chunks exist (bind groups are made per chunk).
-    pub(crate) fn chunk_count(&self) -> usize {
-        self.chunks.len()
-    }
-
     /// Stages one draw: `write(stage, bytes)` fills each stage's registers (the bytes are
     /// zeroed first). Returns where they are.
     pub(crate) fn stage(

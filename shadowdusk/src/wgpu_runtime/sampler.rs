@@ -14,6 +14,8 @@
 //!   filter: `lod_max_clamp = 0` does exactly that. This is how mgfxc bakes `MipFilter = None`.
 //!   Any other bias is dropped (the compiler warns, SD0311).
 
+use std::collections::HashMap;
+
 use crate::mgfx::{SamplerState, TextureAddressMode, TextureFilter};
 
 /// wgpu's border colours, RGBA, in the order ties are resolved (the compiler's `BORDERS`).
@@ -107,6 +109,62 @@ pub(crate) fn descriptor(
         anisotropy_clamp,
         border_color: bordered.then(|| nearest_border(s.border_color)),
     })
+}
+
+/// A sampler state as a hash key (`SamplerState` holds a float: its bits stand for it).
+type Key = (
+    [TextureAddressMode; 3],
+    [u8; 4],
+    TextureFilter,
+    i32,
+    i32,
+    u32,
+);
+
+fn key(s: &SamplerState) -> Key {
+    (
+        [s.address_u, s.address_v, s.address_w],
+        s.border_color,
+        s.filter,
+        s.max_anisotropy,
+        s.max_mip_level,
+        s.mip_lod_bias.to_bits(),
+    )
+}
+
+/// The samplers an effect has made: one per distinct state, made the first time the state is
+/// asked for and then found by it, so changing a device sampler state between draws costs a
+/// lookup.
+#[derive(Debug, Default)]
+pub(crate) struct SamplerCache {
+    ids: HashMap<Key, u16>,
+    samplers: Vec<wgpu::Sampler>,
+}
+
+impl SamplerCache {
+    /// The id of the sampler for `state`, made if new; `Err` says why this device cannot
+    /// express it.
+    pub(crate) fn id(
+        &mut self,
+        device: &wgpu::Device,
+        state: &SamplerState,
+    ) -> Result<u16, String> {
+        let key = key(state);
+        if let Some(&id) = self.ids.get(&key) {
+            return Ok(id);
+        }
+        let desc = descriptor(Some(state), device.features())?;
+        let id = u16::try_from(self.samplers.len())
+            .map_err(|_| "more than 65,536 distinct sampler states on one effect".to_string())?;
+        self.samplers.push(device.create_sampler(&desc));
+        self.ids.insert(key, id);
+        Ok(id)
+    }
+
+    /// The sampler of `id` (from [`SamplerCache::id`]).
+    pub(crate) fn get(&self, id: u16) -> &wgpu::Sampler {
+        &self.samplers[usize::from(id)]
+    }
 }
 
 #[cfg(test)]

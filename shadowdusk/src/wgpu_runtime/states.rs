@@ -1,8 +1,8 @@
 //! MonoGame's render states as wgpu pipeline state, mapped as MonoGame's DirectX 11 runtime maps
 //! them (wgpu shares its conventions: clockwise front faces, D3D clip space).
-//! A pass that sets no block gets the device's initial state in MonoGame (`BlendState.Opaque`,
-//! `DepthStencilState.Default`, `RasterizerState.CullCounterClockwise`), which are the mgfx
-//! blocks' `Default`s.
+//! A pass that sets no block gets the device's (`DeviceStates`: the last pass's block, or what
+//! was set); the device's initial states (`BlendState.Opaque`, `DepthStencilState.Default`,
+//! `RasterizerState.CullCounterClockwise`) are the mgfx blocks' `Default`s.
 //!
 //! Where MonoGame's two runtimes agree and wgpu could do more, they are followed, so that a pass
 //! renders as the GL runtime draws it:

@@ -3,11 +3,16 @@
 
 use super::{WgpuError, WgpuTexture};
 
+/// The most colour targets a pass draws into at once (MonoGame's `SetRenderTargets` with
+/// `COLOR0`–`COLOR3`).
+pub const MAX_COLOR_TARGETS: usize = 4;
+
 /// The attachments a pass draws into: a pipeline is built per pass and per `Target`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Target {
-    /// The colour attachment's format.
-    pub color: wgpu::TextureFormat,
+    /// The colour attachments' formats, in the render pass's order: the pixel shader's
+    /// `COLORn` goes to attachment `n` (`None`: no attachment there).
+    pub colors: [Option<wgpu::TextureFormat>; MAX_COLOR_TARGETS],
     /// The depth(-stencil) attachment's format, if the render pass has one.
     pub depth: Option<wgpu::TextureFormat>,
     /// Samples per pixel of the attachments.
@@ -22,12 +27,35 @@ impl Target {
     /// A single-sampled colour attachment of `color`, no depth.
     pub fn new(color: wgpu::TextureFormat, width: u32, height: u32) -> Target {
         Target {
-            color,
+            colors: [Some(color), None, None, None],
             depth: None,
             sample_count: 1,
             width,
             height,
         }
+    }
+
+    /// Single-sampled colour attachments of `colors`, no depth: MonoGame's
+    /// `SetRenderTargets(rt0, rt1, …)`. Fails for none or more than [`MAX_COLOR_TARGETS`].
+    pub fn with_colors(
+        colors: &[wgpu::TextureFormat],
+        width: u32,
+        height: u32,
+    ) -> Result<Target, WgpuError> {
+        if colors.is_empty() || colors.len() > MAX_COLOR_TARGETS {
+            return Err(WgpuError::ColorTargets {
+                count: colors.len(),
+                max: MAX_COLOR_TARGETS,
+            });
+        }
+        let mut formats = [None; MAX_COLOR_TARGETS];
+        for (to, from) in formats.iter_mut().zip(colors) {
+            *to = Some(*from);
+        }
+        Ok(Target {
+            colors: formats,
+            ..Target::new(colors[0], width, height)
+        })
     }
 
     /// The same with a depth attachment of `format`.
@@ -36,6 +64,11 @@ impl Target {
             depth: Some(format),
             ..self
         }
+    }
+
+    /// The format of colour attachment 0.
+    pub fn color(&self) -> Option<wgpu::TextureFormat> {
+        self.colors[0]
     }
 }
 
@@ -296,7 +329,7 @@ mod tests {
                 module: &module,
                 entry_point: Some("fs"),
                 compilation_options: Default::default(),
-                targets: &[Some(target.target().color.into())],
+                targets: &[target.target().color().map(Into::into)],
             }),
             multiview_mask: None,
             cache: None,
@@ -358,7 +391,7 @@ mod tests {
             assert_eq!(
                 target.target(),
                 Target {
-                    color: wgpu::TextureFormat::Rgba8Unorm,
+                    colors: [Some(wgpu::TextureFormat::Rgba8Unorm), None, None, None],
                     depth: depth.then_some(wgpu::TextureFormat::Depth24PlusStencil8),
                     sample_count: 1,
                     width: 33,

@@ -176,3 +176,56 @@ fn a_pixel_only_pass_draws_with_spritebatch_vertex_shader_until_another_is_bound
     assert!(images[0].chunks_exact(4).all(|p| p == [64, 64, 64, 255]));
     assert!(images[1].chunks_exact(4).all(|p| p == [0; 4]));
 }
+
+#[test]
+fn device_states_changed_between_draws_are_pipeline_lookups_not_rebuilds() {
+    use crate::mgfx::{Blend, BlendState, CullMode, SamplerState, TextureFilter};
+    let Some(gpu) =
+        for_test("device_states_changed_between_draws_are_pipeline_lookups_not_rebuilds")
+    else {
+        return;
+    };
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, 8, 8, true).unwrap();
+    let white = WgpuTexture::from_rgba8(device, queue, 1, 1, &[255; 4]).unwrap();
+    let mut fx = WgpuEffect::<tint::Effect>::new(device).unwrap();
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&white))
+        .unwrap();
+    let mut batch = SpriteBatch::new(device);
+    // Two device states that differ in what a pipeline bakes (blending, culling) and two
+    // that differ from them only in the blend factor, the stencil reference and a sampler.
+    let additive = BlendState {
+        color_source_blend: Blend::BlendFactor,
+        color_destination_blend: Blend::One,
+        ..BlendState::default()
+    };
+    let mut states = [super::DeviceStates::default(); 4];
+    states[1].blend = additive;
+    states[1].rasterizer.cull_mode = CullMode::None;
+    states[2].blend.blend_factor = [10, 20, 30, 40];
+    states[2].depth_stencil.reference_stencil = 7;
+    states[3] = states[1];
+    states[3].blend.blend_factor = [1, 2, 3, 4];
+    states[3].samplers[0] = SamplerState {
+        filter: TextureFilter::Point,
+        ..SamplerState::default()
+    };
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = target.begin_pass(&mut encoder, Some([0.0; 4]));
+        for i in 0..64 {
+            fx.set_device_states(states[i % 4]).unwrap();
+            assert_eq!(fx.device_states(), &states[i % 4]);
+            let mut applied = fx
+                .apply(tint::passes::sprite_drawing::P0, &target.target())
+                .unwrap();
+            batch
+                .draw(&mut pass, &mut applied, &[Sprite::new(0.0, 0.0, 8.0, 8.0)])
+                .unwrap();
+        }
+    }
+    fx.flush(queue);
+    batch.flush(queue);
+    queue.submit([encoder.finish()]);
+    assert_eq!(fx.pipeline_count(), 2);
+}

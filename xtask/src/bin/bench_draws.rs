@@ -14,7 +14,12 @@
 //! `set_params` + `apply` + one sprite through its `SpriteBatch`, all in one render pass, then
 //! one `flush` and a submit, waited for. Its allocations are counted twice: ShadowDusk's own
 //! (`set_params` + `apply`, must be 0) and the whole frame's, which includes wgpu recording
-//! the render pass's commands (reported, not asserted: wgpu's own buffers).
+//! the render pass's commands (reported, not asserted: wgpu's own buffers). A second wgpu run
+//! also changes the device states every draw (`set_device_states`, cycling through four that
+//! differ in blending, blend factor, stencil reference and a slot's sampler state): its
+//! ShadowDusk allocations must be 0 too, and its pipelines stay as many as the distinct
+//! pipeline states (printed; more fails the command), since the states are part of the
+//! pipeline key.
 //!
 //! A separate binary, not part of `xtask`'s own: `include_effect!` needs DXC when this
 //! compiles, and `cargo xtask setup` is what fetches DXC.
@@ -27,8 +32,10 @@ use std::time::{Duration, Instant};
 use glow::HasContext;
 use shadowdusk::gl::headless::HeadlessGl;
 use shadowdusk::gl::{GlContext, GlEffect, RenderTarget, Sprite, SpriteBatch};
+use shadowdusk::mgfx::{Blend, BlendState, SamplerState, TextureFilter};
 use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
 use shadowdusk::wgpu_runtime::{SpriteBatch as WgpuSpriteBatch, WgpuEffect, WgpuRenderTarget};
+use shadowdusk::DeviceStates;
 
 shadowdusk::include_effect!("bench/draws.fx", in_process, wgpu);
 
@@ -133,12 +140,41 @@ fn run(ctx: &GlContext, sprites: bool) -> Result<Run, String> {
 /// Per-frame figures of a wgpu run.
 struct WgpuRun {
     run: Run,
-    /// ShadowDusk's own allocations per frame (`set_params` + `apply`).
+    /// ShadowDusk's own allocations per frame (`set_params` + `apply`, and
+    /// `set_device_states` when the states change).
     ours: Vec<u64>,
+    /// Pipelines the effect built in the whole run.
+    pipelines: usize,
 }
 
-/// `FRAMES` frames of `DRAWS` sprites, each with its own parameters, in one render pass.
-fn run_wgpu(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
+/// Four device states: opaque, and additive by a blend factor (two pipeline states), each
+/// also with another blend factor, stencil reference and slot-0 sampler (the same pipelines).
+fn changing_states() -> [DeviceStates; 4] {
+    let opaque = DeviceStates::default();
+    let additive = DeviceStates {
+        blend: BlendState {
+            color_source_blend: Blend::BlendFactor,
+            color_destination_blend: Blend::One,
+            blend_factor: [200, 150, 100, 255],
+            ..BlendState::default()
+        },
+        ..DeviceStates::default()
+    };
+    let vary = |mut s: DeviceStates| {
+        s.blend.blend_factor = [40, 80, 120, 160];
+        s.depth_stencil.reference_stencil = 3;
+        s.samplers[0] = SamplerState {
+            filter: TextureFilter::Point,
+            ..SamplerState::default()
+        };
+        s
+    };
+    [opaque, additive, vary(opaque), vary(additive)]
+}
+
+/// `FRAMES` frames of `DRAWS` sprites, each with its own parameters (and `states[i % n]` as
+/// the device states, when given), in one render pass.
+fn run_wgpu(gpu: &HeadlessWgpu, states: &[DeviceStates]) -> Result<WgpuRun, String> {
     let (device, queue) = (gpu.device(), gpu.queue());
     let target = WgpuRenderTarget::new(device, SIZE, SIZE, false).map_err(|e| e.to_string())?;
     let mut fx = WgpuEffect::<draws::Effect>::new(device).map_err(|e| e.to_string())?;
@@ -160,6 +196,10 @@ fn run_wgpu(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
                 let mark = ALLOCATIONS.load(Ordering::Relaxed);
                 params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
                 fx.set_params(&params);
+                if !states.is_empty() {
+                    fx.set_device_states(states[i % states.len()])
+                        .map_err(|e| e.to_string())?;
+                }
                 let mut applied = fx
                     .apply(draws::passes::draw::P0, &target.target())
                     .map_err(|e| e.to_string())?;
@@ -189,6 +229,7 @@ fn run_wgpu(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
             allocations,
         },
         ours,
+        pipelines: fx.pipeline_count(),
     })
 }
 
@@ -239,25 +280,40 @@ fn main() -> ExitCode {
         gpu.info().name,
         gpu.info().backend
     );
-    match run_wgpu(&gpu) {
-        Ok(w) => {
-            let ours = w.ours.iter().copied().max().unwrap_or(0);
-            println!(
-                "{:<36} {:>8.0} ns/draw   {:>6.2} ms/frame   {ours} allocations/frame (ShadowDusk), {} with wgpu's command recording",
-                "set_params + apply + 1-sprite draw",
-                w.run.median_per_draw_ns(),
-                w.run.median_per_draw_ns() * DRAWS as f64 / 1e6,
-                w.run.max_allocations(),
-            );
-            failed |= ours != 0;
-        }
-        Err(e) => {
-            eprintln!("bench draws: wgpu: {e}");
-            return ExitCode::FAILURE;
+    let states = changing_states();
+    for (label, states, most_pipelines) in [
+        ("set_params + apply + 1-sprite draw", &[][..], 1),
+        ("  + device states changed every draw", &states[..], 2),
+    ] {
+        match run_wgpu(&gpu, states) {
+            Ok(w) => {
+                let ours = w.ours.iter().copied().max().unwrap_or(0);
+                println!(
+                    "{label:<36} {:>8.0} ns/draw   {:>6.2} ms/frame   {ours} allocations/frame (ShadowDusk), {} with wgpu's command recording; {} pipelines",
+                    w.run.median_per_draw_ns(),
+                    w.run.median_per_draw_ns() * DRAWS as f64 / 1e6,
+                    w.run.max_allocations(),
+                    w.pipelines,
+                );
+                failed |= ours != 0;
+                if w.pipelines > most_pipelines {
+                    eprintln!(
+                        "bench draws: {label}: {} pipelines built, at most {most_pipelines} expected",
+                        w.pipelines
+                    );
+                    failed = true;
+                }
+            }
+            Err(e) => {
+                eprintln!("bench draws: wgpu: {label}: {e}");
+                return ExitCode::FAILURE;
+            }
         }
     }
     if failed {
-        eprintln!("bench draws: the draw loop allocated after warm-up; it must not");
+        eprintln!(
+            "bench draws: the draw loop allocated after warm-up, or built more pipelines than it draws with; it must not"
+        );
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
