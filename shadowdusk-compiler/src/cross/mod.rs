@@ -31,6 +31,7 @@
 
 mod integers;
 mod lanes;
+mod loop_inserts;
 mod reflect;
 pub(crate) mod spirv;
 mod widen;
@@ -180,6 +181,9 @@ pub fn to_glsl_with_registers(
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
+    // GL only: SPIRV-Cross's in-place composite writes, not the module, are what it corrects.
+    let copied = loop_inserts::copy_loop_inserts(words);
+    let words = copied.as_deref().unwrap_or(words);
     let mut c =
         Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c
