@@ -1,4 +1,4 @@
-// Concern: values a loop re-initialises every iteration from something built before it: a struct copied and one member moved, a matrix row moved, a `do` loop and a `while` loop with `continue`.
+// Concern: values a loop re-initialises every iteration from something built before it: a struct copied and one member moved in a `do` loop beside a coordinate the loop carries on purpose, a row of a matrix product moved after a `continue` in a `while` loop.
 sampler TextureSampler : register(s0);
 
 float2 Step;
@@ -18,6 +18,7 @@ float4 ShapesPS(float4 color : COLOR0, float2 texCoord : TEXCOORD0) : COLOR0
     start.weight = 0.25;
 
     float4 sum = 0;
+    float2 drift = texCoord;
     int i = 0;
     do
     {
@@ -25,6 +26,8 @@ float4 ShapesPS(float4 color : COLOR0, float2 texCoord : TEXCOORD0) : COLOR0
         t.uv.x += i * Step.x;
         t.weight *= Tint.a;
         sum += tex2D(TextureSampler, t.uv) * t.weight;
+        drift.y += Step.y;
+        sum += tex2D(TextureSampler, drift) * 0.1;
         i++;
     } while (i < 3);
 

@@ -93,7 +93,7 @@ fn unsafe_inserts(insts: &[Inst], f: std::ops::Range<usize>) -> Vec<usize> {
                 b.body.end = i;
             }
             blocks.push(Block {
-                label: insts[i].0[1],
+                label: insts[i].operand(0).unwrap_or(0),
                 body: i + 1..f.end,
             });
         }
@@ -106,7 +106,7 @@ fn unsafe_inserts(insts: &[Inst], f: std::ops::Range<usize>) -> Vec<usize> {
                 return Vec::new();
             };
             let targets: Vec<u32> = match last.op() {
-                OP_BRANCH => last.0[1..2].to_vec(),
+                OP_BRANCH => last.0.get(1..2).unwrap_or_default().to_vec(),
                 OP_BRANCH_CONDITIONAL => last.0.get(2..4).unwrap_or_default().to_vec(),
                 // Selector, default, then (literal, label) pairs: DXC's selectors are 32-bit.
                 OP_SWITCH => std::iter::once(last.0.get(2).copied())
@@ -133,7 +133,7 @@ fn unsafe_inserts(insts: &[Inst], f: std::ops::Range<usize>) -> Vec<usize> {
             .clone()
             .map(|i| &insts[i])
             .find(|x| x.op() == OP_LOOP_MERGE)
-            .and_then(|x| index.get(&x.0[1]).copied())
+            .and_then(|x| index.get(&x.operand(0)?).copied())
         else {
             continue;
         };

@@ -22,7 +22,10 @@
 //! Before SPIRV-Cross, three SPIR-V rewrites: `integers` turns Shader Model 2/3 integer maths
 //! into what fxc computed (signed only; `/` and `%` as float maths, exact below 2^24), `widen`
 //! gives non-square matrix temporaries a square shape, and `lanes` rewrites run-time vector
-//! lanes of uniforms (see each module).
+//! lanes of uniforms (see each module). The wgpu target translates the same module. Then, for
+//! SPIRV-Cross only, `loop_inserts` gives a loop that writes one part of a composite made
+//! before it a copy to write into, since SPIRV-Cross would write in place and carry the write
+//! into the next iteration.
 //!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with

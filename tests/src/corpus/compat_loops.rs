@@ -146,10 +146,13 @@ fn loop_carried_shapes() -> Entry {
             WARM,
             |uv, color| {
                 let mut sum = [0.0; 4];
-                // do { Tap t = start; t.uv.x += i * Step.x; t.weight *= Tint.a; … } while (i < 3)
+                // do { Tap t = start; t.uv.x += i * Step.x; t.weight *= Tint.a; …
+                //      drift.y += Step.y; … } while (i < 3): `drift` keeps each step.
                 for i in 0..3 {
                     let c = sample(&TEX8, [uv[0] + i as f32 * STEP[0], uv[1]])?;
                     add_scaled(&mut sum, c, 0.25 * TINT[3]);
+                    let drift = sample(&TEX8, [uv[0], uv[1] + (i + 1) as f32 * STEP[1]])?;
+                    add_scaled(&mut sum, drift, 0.1);
                 }
                 // base = mul(float2x2(color.rg, color.ba), Warp);
                 // while (k < 3) { m = base; k++; if (k == 2) continue; m[1] += Step * k; … }
@@ -179,7 +182,7 @@ fn loop_carried_shapes() -> Entry {
     }
     sprite_entry(
         "compat_loop_carried_shapes.fx",
-        "a struct copied and moved in a do loop; a row of a matrix product moved after a continue in a while loop",
+        "a struct copied and moved in a do loop beside a carried coordinate; a row of a matrix product moved after a continue in a while loop",
         one_ps_pass("Shapes", "P0"),
         vec![
             p_vec("Step", 2),
