@@ -23,7 +23,10 @@
 //! into what fxc computed (signed only; `/` and `%` as float maths, exact below 2^24), `widen`
 //! gives non-square matrix temporaries a square shape, `lanes` rewrites run-time vector lanes
 //! of uniforms, and `d3d_math` gives `pow`, `log`, `sqrt` and `rsqrt` Direct3D 9's results
-//! where GLSL leaves them undefined (see each module).
+//! where GLSL leaves them undefined (see each module). The wgpu target translates the same
+//! module. Then, for SPIRV-Cross only, `loop_inserts` gives a loop that writes one part of a
+//! composite made before it a copy to write into, since SPIRV-Cross would write in place and
+//! carry the write into the next iteration.
 //!
 //! Refused here: nothing user-level. A block SPIRV-Cross cannot flatten (a member that is not
 //! float-based, a struct) is left as a plain struct uniform and reported in [`UniformBlock`] with
@@ -33,6 +36,7 @@
 mod d3d_math;
 mod integers;
 mod lanes;
+mod loop_inserts;
 mod reflect;
 pub(crate) mod spirv;
 mod widen;
@@ -184,6 +188,9 @@ pub fn to_glsl_with_registers(
     fn e(what: &'static str) -> impl Fn(spirv_cross2::SpirvCrossError) -> String {
         move |err| format!("SPIRV-Cross: {what}: {err}")
     }
+    // GL only: SPIRV-Cross's in-place composite writes, not the module, are what it corrects.
+    let copied = loop_inserts::copy_loop_inserts(words);
+    let words = copied.as_deref().unwrap_or(words);
     let mut c =
         Compiler::<Glsl>::new(Module::from_words(words)).map_err(e("cannot read the SPIR-V"))?;
     let proof = c

@@ -283,3 +283,77 @@ fn pow_log_and_roots_follow_direct3d9() {
     }
     assert_eq!(t.matches("pow(").count(), 3, "{t}");
 }
+
+/// How many inserts `loop_inserts` gives a copy of their composite, or `None` without DXC.
+fn loop_insert_copies(ps: &str) -> Option<usize> {
+    if dxc::missing_skips() {
+        return None;
+    }
+    let spv = dxc::compile(ps, "main", Stage::Pixel).unwrap_or_else(|e| panic!("DXC failed: {e}"));
+    let words = rewritten(&spv).unwrap();
+    let before = spirv::instructions(&words).unwrap().len();
+    Some(
+        loop_inserts::copy_loop_inserts(&words)
+            .map_or(0, |w| spirv::instructions(&w).unwrap().len() - before),
+    )
+}
+
+const LOOP_HEAD: &str = "float2 Off[4]; float W[4]; float4 Tint; Texture2D T; SamplerState S;\n";
+
+#[test]
+fn a_loop_writing_into_a_value_from_before_it_writes_into_a_fresh_copy() {
+    // The blur of issue 32: `uv` is re-read from the input at the top of every iteration.
+    let ps = format!(
+        "{LOOP_HEAD}float4 main(float2 tc : TEXCOORD0) : SV_Target {{ float4 sum = 0;\n\
+         for (int i = 0; i < 4; i++) {{ float2 uv = tc; uv.x += Off[i].x; sum += T.Sample(S, uv) * W[i]; }}\n\
+         return sum; }}"
+    );
+    let Some(g) = cross(&ps, Stage::Pixel) else {
+        return;
+    };
+    // The written variable is declared inside the loop (so each iteration starts from `tc`)
+    // and is not the input's own copy from before the loop.
+    let text = &g.text;
+    let lane = text
+        .lines()
+        .find(|l| l.trim_start().starts_with('_') && l.contains(".x = "))
+        .unwrap_or_else(|| panic!("no lane write:\n{text}"));
+    let var = lane.trim_start().split('.').next().unwrap();
+    let decl = text
+        .find(&format!("vec2 {var} = "))
+        .unwrap_or_else(|| panic!("{var} not declared:\n{text}"));
+    assert!(
+        text.find("for (").is_some_and(|f| f < decl),
+        "{var} declared before the loop:\n{text}"
+    );
+    assert!(!lane.contains(&format!("{var}.x +")) && !lane.ends_with(&format!("+ {var}.x;")), "{text}");
+}
+
+#[test]
+fn loop_inserts_are_copied_only_where_the_value_outlives_an_iteration() {
+    let shader = |body: &str| {
+        format!("{LOOP_HEAD}float4 main(float2 tc : TEXCOORD0, float4 c : COLOR0) : SV_Target {{ float4 sum = 0; {body} return sum; }}")
+    };
+    let cases = [
+        // Re-read from the input in a for, a while and a do loop, and after a `break` test.
+        ("for", "for (int i = 0; i < 4; i++) { float2 uv = tc; uv.x += Off[i].x; sum += T.Sample(S, uv) * W[i]; }", 1),
+        ("while", "int i = 0; while (i < (int)Tint.w) { float2 uv = tc; uv.x += Off[i].x; sum += T.Sample(S, uv) * W[i]; i++; }", 1),
+        ("do", "int i = 0; do { float2 uv = tc; uv.y += Off[i].y; sum += T.Sample(S, uv) * W[i]; i++; } while (i < (int)Tint.w);", 1),
+        ("break", "for (int i = 0; i < 4; i++) { float2 uv = tc; uv.x += Off[i].x; if (uv.x > Tint.x) break; sum += T.Sample(S, uv) * W[i]; }", 1),
+        // Nested: the row is made by the outer loop, the tap by the inner one.
+        ("nested", "for (int j = 0; j < 2; j++) { float4 row = T.Sample(S, tc + Off[j]); for (int i = 0; i < 4; i++) { float4 t = row; t.r *= W[i]; sum += t; } }", 1),
+        // A matrix product made before the loop, one row moved per iteration.
+        ("matrix", "float2x2 b = mul(float2x2(c.rg, c.ba), float2x2(Tint)); for (int i = 0; i < 4; i++) { float2x2 m = b; m[1] += Off[i]; sum.rg += mul(tc, m); }", 1),
+        // The composite is made in the same iteration: SPIRV-Cross's in-place write is sound.
+        ("same iteration", "for (int i = 0; i < 4; i++) { float2 uv = tc * W[i]; uv.x += Off[i].x; sum += T.Sample(S, uv); }", 0),
+        // A value carried on purpose (a phi), and an insert outside any loop.
+        ("carried", "float2 uv = tc; for (int i = 0; i < (int)Tint.w; i++) { uv.x += Off[i].x; sum += T.Sample(S, uv) * W[i]; }", 0),
+        ("no loop", "float2 uv = tc; uv.x += Off[0].x; sum = T.Sample(S, uv);", 0),
+    ];
+    for (name, body, copies) in cases {
+        let Some(n) = loop_insert_copies(&shader(body)) else {
+            return;
+        };
+        assert_eq!(n, copies, "{name}");
+    }
+}
