@@ -431,8 +431,8 @@ impl Builder {
             self.mgfx_version,
             self.wgpu,
         );
-        let opengl_only = opengl_only::OpenGlOnly::new(&root, &self.opengl_only)
-            .map_err(BuildError::setup)?;
+        let opengl_only =
+            opengl_only::OpenGlOnly::new(&root, &self.opengl_only).map_err(BuildError::setup)?;
         // The named effects' options: the build's without the wgpu target, so their keys and
         // artifacts are a build's without it.
         let gl_options = pipeline::Options {
@@ -484,8 +484,7 @@ impl Builder {
         };
         ctx.stamps = load_stamps(&ctx);
         output::remove_stale_temporaries(&artifact_dir);
-        let mut outcomes =
-            run::run_all(&ctx, &effects, &gl_only, jobs).map_err(BuildError::setup);
+        let mut outcomes = run::run_all(&ctx, &effects, &gl_only, jobs).map_err(BuildError::setup);
         if ctx.dxc.drifted() {
             // DXC was replaced on disk during the build: what it compiled under the old one's
             // keys was stored nowhere. Build again, keyed with the DXC now on disk.

@@ -75,8 +75,9 @@ impl OpenGlOnly {
         let rel = rel.to_string_lossy().replace('\\', "/");
         let mut named = false;
         for e in &self.patterns {
-            let hit = std::iter::successors(Some(rel.as_str()), |p| p.rsplit_once('/').map(|x| x.0))
-                .any(|p| e.pattern.matches_with(p, MATCH));
+            let hit =
+                std::iter::successors(Some(rel.as_str()), |p| p.rsplit_once('/').map(|x| x.0))
+                    .any(|p| e.pattern.matches_with(p, MATCH));
             if hit {
                 e.used.store(true, Ordering::Relaxed);
                 named = true;

@@ -110,8 +110,8 @@ pub(crate) fn run_all(
 /// A panic is a compiler bug; it fails that effect with a message naming it, not the whole
 /// build script with a backtrace from a pool thread.
 fn guarded(ctx: &Ctx, f: &EffectFile, gl_only: bool) -> Outcome {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(ctx, f, gl_only))).unwrap_or_else(
-        |payload| {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(ctx, f, gl_only)))
+        .unwrap_or_else(|payload| {
             let what = payload
                 .downcast_ref::<String>()
                 .map(String::as_str)
@@ -123,8 +123,7 @@ fn guarded(ctx: &Ctx, f: &EffectFile, gl_only: bool) -> Outcome {
                 vec![f.abs.clone()],
                 format!("internal compiler error: {what}; please report this with the effect file"),
             ))
-        },
-    )
+        })
 }
 
 /// The generated module's name: the file stem in snake_case, as `include_effect!` names it.
@@ -279,7 +278,12 @@ fn run_one(ctx: &Ctx, f: &EffectFile, gl_only: bool) -> Outcome {
     // construct, with the call that keeps it OpenGL-only. Nothing is written or remembered, so
     // the next build tries again.
     if let Some(e) = compiled.wgpu_failure() {
-        return Err(EffectFailure::wgpu(f.rel.clone(), f.abs.clone(), e, &ctx.root));
+        return Err(EffectFailure::wgpu(
+            f.rel.clone(),
+            f.abs.clone(),
+            e,
+            &ctx.root,
+        ));
     }
     // Stored only under the key of the DXC that compiled it.
     if let Err(e) = ctx.dxc.check(compiled.dxc.as_deref()) {

@@ -890,12 +890,18 @@ fn an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only() {
     let a = ok(build(&["shaders/legacy/*.fx"]));
     let frac = a.get("shaders/legacy/frac.fx").expect("frac.fx built");
     let code = std::fs::read_to_string(&frac.paths.code).expect("module");
-    assert!(!code.contains("pub mod wgpu") && !code.contains("const WGPU"), "{code}");
-    assert!(Manifest::load(&frac.paths.manifest).expect("manifest").wgpu.is_none());
+    assert!(
+        !code.contains("pub mod wgpu") && !code.contains("const WGPU"),
+        "{code}"
+    );
+    assert!(Manifest::load(&frac.paths.manifest)
+        .expect("manifest")
+        .wgpu
+        .is_none());
     let mgfx = std::fs::read(&frac.paths.mgfx).expect("mgfx");
     shadowdusk_mgfx::read(&mgfx).expect("frac.mgfx reads back");
-    let a_code = std::fs::read_to_string(&a.get("shaders/a.fx").expect("a").paths.code)
-        .expect("module");
+    let a_code =
+        std::fs::read_to_string(&a.get("shaders/a.fx").expect("a").paths.code).expect("module");
     assert!(a_code.contains("pub mod wgpu"), "{a_code}");
 
     // Its key is a GL-only build's: the shared cache serves one to the other.
@@ -907,7 +913,10 @@ fn an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only() {
         ok(b.try_compile())
     };
     assert_eq!(
-        gl_build.get("shaders/legacy/frac.fx").expect("frac").cache_key,
+        gl_build
+            .get("shaders/legacy/frac.fx")
+            .expect("frac")
+            .cache_key,
         frac.cache_key
     );
     assert_ne!(
@@ -959,7 +968,10 @@ fn opengl_only_patterns_that_name_nothing_warn() {
         .opengl_only("shaders/[")
         .try_compile()
         .expect_err("a bad glob");
-    assert!(e.setup_error().is_some_and(|s| s.contains("shaders/[")), "{e}");
+    assert!(
+        e.setup_error().is_some_and(|s| s.contains("shaders/[")),
+        "{e}"
+    );
 }
 
 /// Two Builders of one build script write into one `OUT_DIR` with different options: each

@@ -186,5 +186,8 @@ fn profile_wgpu_keeps_the_opengl_output_of_an_effect_wgpu_refuses() {
     assert_eq!(run.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let shader = &v["shaders"][0];
-    assert!(shader["glsl"].is_string() && shader["wgsl"].is_null(), "{v}");
+    assert!(
+        shader["glsl"].is_string() && shader["wgsl"].is_null(),
+        "{v}"
+    );
 }

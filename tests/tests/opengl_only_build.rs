@@ -205,11 +205,15 @@ fn an_effect_wgpu_refuses_builds_for_opengl_once_the_builder_names_it() {
         "{log}"
     );
     assert!(
-        log.contains(&format!("[{PACKAGE} 0.1.0] shadowdusk: 2 effects (0 compiled, 2 cached)")),
+        log.contains(&format!(
+            "[{PACKAGE} 0.1.0] shadowdusk: 2 effects (0 compiled, 2 cached)"
+        )),
         "{log}"
     );
     assert!(
-        log.contains(&format!("[{PACKAGE} 0.1.0] shadowdusk: 1 effect (0 compiled, 1 cached)")),
+        log.contains(&format!(
+            "[{PACKAGE} 0.1.0] shadowdusk: 1 effect (0 compiled, 1 cached)"
+        )),
         "{log}"
     );
     // And cargo, asked again with the same environment, runs nothing.

@@ -711,7 +711,10 @@ fn in_process_wgpu_of_an_effect_wgpu_refuses_says_how_to_keep_it_opengl_only() {
     )
     .unwrap();
     let (msg, _) = compile_error_of(&run(r#""shaders/frac.fx", in_process, wgpu"#, &k.env()));
-    assert!(msg.starts_with("shaders/frac.fx:5:57: error[SD0303]"), "{msg}");
+    assert!(
+        msg.starts_with("shaders/frac.fx:5:57: error[SD0303]"),
+        "{msg}"
+    );
     assert!(
         msg.contains(
             "error: the wgpu target cannot translate `shaders/frac.fx`, which compiles for OpenGL\n\
