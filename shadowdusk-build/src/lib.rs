@@ -267,8 +267,9 @@ impl Builder {
     /// each generated module a `wgpu` part (`tint::wgpu::EFFECT`, `Effect::WGPU`: each shader's
     /// WGSL, bind-group layout entries and vertex inputs, each pass's states). `Params` is the
     /// same for both. States wgpu cannot express are warnings at the state (SD0310–SD0314).
-    /// Off by default; needs this crate's feature `wgpu` (naga in the build). Part of the cache
-    /// key.
+    /// An effect the target cannot translate fails the build (at the construct, with the call
+    /// that keeps it OpenGL-only: [`Builder::opengl_only`]). Off by default; needs this crate's
+    /// feature `wgpu` (naga in the build). Part of the cache key.
     #[cfg(feature = "wgpu")]
     pub fn wgpu(&mut self, on: bool) -> &mut Builder {
         self.wgpu = on;

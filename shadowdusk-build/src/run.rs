@@ -277,7 +277,11 @@ fn run_one(ctx: &Ctx, f: &EffectFile, gl_only: bool) -> Outcome {
     // The OpenGL output is fine, but the build asked for wgpu too: fail this effect at the
     // construct, with the call that keeps it OpenGL-only. Nothing is written or remembered, so
     // the next build tries again.
-    if let Some(e) = compiled.wgpu_failure() {
+    if let Some(mut e) = compiled.wgpu_failure() {
+        // Its warnings first, as a failed compile prints them.
+        let mut all = compiled.warnings.clone();
+        all.extend(e.diagnostics);
+        e.diagnostics = all;
         return Err(EffectFailure::wgpu(
             f.rel.clone(),
             f.abs.clone(),
