@@ -66,6 +66,7 @@ mod cache;
 mod cargo;
 mod discover;
 mod dxc_on_demand;
+mod opengl_only;
 mod options;
 mod output;
 mod report;
@@ -79,6 +80,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use shadowdusk_compiler::artifact::ArtifactPaths;
+use shadowdusk_compiler::pipeline;
 
 use dxc_on_demand::DxcOnDemand;
 
@@ -128,6 +130,7 @@ pub struct Builder {
     warnings_as_errors: bool,
     mgfx_version: MgfxVersion,
     wgpu: bool,
+    opengl_only: Vec<String>,
     cache_max_bytes: Option<u64>,
     sink: cargo::Sink,
 }
@@ -264,11 +267,26 @@ impl Builder {
     /// each generated module a `wgpu` part (`tint::wgpu::EFFECT`, `Effect::WGPU`: each shader's
     /// WGSL, bind-group layout entries and vertex inputs, each pass's states). `Params` is the
     /// same for both. States wgpu cannot express are warnings at the state (SD0310–SD0314).
-    /// Off by default; needs this crate's feature `wgpu` (naga in the build). Part of the cache
-    /// key.
+    /// An effect the target cannot translate fails the build (at the construct, with the call
+    /// that keeps it OpenGL-only: [`Builder::opengl_only`]). Off by default; needs this crate's
+    /// feature `wgpu` (naga in the build). Part of the cache key.
     #[cfg(feature = "wgpu")]
     pub fn wgpu(&mut self, on: bool) -> &mut Builder {
         self.wgpu = on;
+        self
+    }
+
+    /// Builds the effects `path` names for OpenGL only, when the wgpu target is on: a file, a
+    /// folder (every effect below it) or a glob (`*` and `?` within one folder, `**` across
+    /// them), relative to the crate root, e.g. `.opengl_only("shaders/legacy/*.fx")`. Such an
+    /// effect is compiled as a build without [`Builder::wgpu`] compiles it: its generated module
+    /// has no `wgpu` part (`Effect::WGPU` is `None`). Without this, an effect the wgpu target
+    /// cannot translate fails the build, with an error at the construct and a help line that
+    /// shows this call. A pattern that names no effect is a warning. Part of each named
+    /// effect's cache key.
+    pub fn opengl_only(&mut self, path: impl AsRef<Path>) -> &mut Builder {
+        self.opengl_only
+            .push(path.as_ref().to_string_lossy().into_owned());
         self
     }
 
@@ -414,11 +432,19 @@ impl Builder {
             self.mgfx_version,
             self.wgpu,
         );
-        let key_base = |dxc: &DxcOnDemand| {
+        let opengl_only =
+            opengl_only::OpenGlOnly::new(&root, &self.opengl_only).map_err(BuildError::setup)?;
+        // The named effects' options: the build's without the wgpu target, so their keys and
+        // artifacts are a build's without it.
+        let gl_options = pipeline::Options {
+            wgpu: false,
+            ..options.clone()
+        };
+        let key_base = |dxc: &DxcOnDemand, options: &pipeline::Options| {
             cache::key_base(
                 &cache::Toolchain::with_dxc(dxc.key_identity()),
                 self.target,
-                &options,
+                options,
                 &root,
             )
         };
@@ -429,26 +455,45 @@ impl Builder {
             DxcOnDemand::expected()
         };
         let artifact_dir = out_dir.join(shadowdusk_compiler::artifact::DIR);
-        let base = key_base(&dxc);
+        let gl_only: Vec<bool> = effects
+            .iter()
+            .map(|f| options.wgpu && opengl_only.names(&f.rel))
+            .collect();
+        let load_stamps = |ctx: &run::Ctx| {
+            let of: Vec<stamps::Effect<'_>> = effects
+                .iter()
+                .zip(&gl_only)
+                .map(|(f, &gl_only)| stamps::Effect {
+                    rel: &f.rel,
+                    source: &f.abs,
+                    key_base: ctx.build(gl_only).1,
+                })
+                .collect();
+            stamps::Stamps::load(&ctx.out_dir, &ctx.root, &of)
+        };
         let mut ctx = run::Ctx {
-            stamps: stamps::Stamps::load(&out_dir, &base, &root),
-            key_base: base,
+            stamps: stamps::Stamps::default(),
+            key_base: key_base(&dxc, &options),
+            gl_key_base: key_base(&dxc, &gl_options),
             root: root.clone(),
             out_dir,
             cache_dir,
             options: options.clone(),
+            gl_options: gl_options.clone(),
             dxc,
             tokens: tokens::Tokens::from_env(),
         };
+        ctx.stamps = load_stamps(&ctx);
         output::remove_stale_temporaries(&artifact_dir);
-        let mut outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
+        let mut outcomes = run::run_all(&ctx, &effects, &gl_only, jobs).map_err(BuildError::setup);
         if ctx.dxc.drifted() {
             // DXC was replaced on disk during the build: what it compiled under the old one's
             // keys was stored nowhere. Build again, keyed with the DXC now on disk.
             ctx.dxc = DxcOnDemand::expected();
-            ctx.key_base = key_base(&ctx.dxc);
-            ctx.stamps = stamps::Stamps::load(&ctx.out_dir, &ctx.key_base, &ctx.root);
-            outcomes = run::run_all(&ctx, &effects, jobs).map_err(BuildError::setup);
+            ctx.key_base = key_base(&ctx.dxc, &options);
+            ctx.gl_key_base = key_base(&ctx.dxc, &gl_options);
+            ctx.stamps = load_stamps(&ctx);
+            outcomes = run::run_all(&ctx, &effects, &gl_only, jobs).map_err(BuildError::setup);
         }
         ctx.stamps.save();
         // The build is done with DXC: its worker processes end now, not when they expire, so
@@ -472,6 +517,14 @@ impl Builder {
         }
 
         self.directives(&outcomes, &root, &include_dirs);
+        if options.wgpu && !self.no_warnings {
+            for w in opengl_only.unused() {
+                self.sink.warning(&format!(
+                    "`.opengl_only({w:?})` names no effect of this build (paths and globs are \
+                     relative to the crate root)"
+                ));
+            }
+        }
         let mut artifacts = Vec::new();
         let mut failures = Vec::new();
         for o in outcomes {

@@ -125,6 +125,26 @@ impl EffectFailure {
         }
     }
 
+    /// An effect that compiles for OpenGL but that the wgpu target cannot translate: its
+    /// diagnostics, then the line that says so and the help line with the call that keeps it
+    /// OpenGL-only.
+    pub(crate) fn wgpu(
+        relative: PathBuf,
+        source: PathBuf,
+        error: CompileError,
+        root: &Path,
+    ) -> EffectFailure {
+        let mut failure = EffectFailure::shader(relative, source, error, root);
+        failure.rendered = format!(
+            "{}\n{}: error: the wgpu target cannot translate this effect, which compiles for \
+             OpenGL\n  = {}",
+            failure.rendered.trim_end(),
+            failure.relative.display(),
+            crate::opengl_only::help(&failure.relative)
+        );
+        failure
+    }
+
     pub(crate) fn other(
         relative: PathBuf,
         source: PathBuf,

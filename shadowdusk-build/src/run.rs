@@ -29,6 +29,10 @@ pub(crate) struct Ctx {
     /// The build's compiler options ([`options::for_build`]).
     pub options: pipeline::Options,
     pub key_base: blake3::Hasher,
+    /// The options and key base of the effects `Builder::opengl_only` names: the build's
+    /// without the wgpu target.
+    pub gl_options: pipeline::Options,
+    pub gl_key_base: blake3::Hasher,
     /// Loaded by the first miss.
     pub dxc: DxcOnDemand,
     /// Held by each compile.
@@ -37,13 +41,26 @@ pub(crate) struct Ctx {
     pub stamps: Stamps,
 }
 
+impl Ctx {
+    /// The options and key base of an effect, OpenGL-only (`Builder::opengl_only`) or not.
+    pub fn build(&self, gl_only: bool) -> (&pipeline::Options, &blake3::Hasher) {
+        if gl_only {
+            (&self.gl_options, &self.gl_key_base)
+        } else {
+            (&self.options, &self.key_base)
+        }
+    }
+}
+
 /// The result of one effect.
 pub(crate) type Outcome = Result<EffectArtifact, EffectFailure>;
 
-/// Runs every effect on `jobs` threads; outcomes are in `effects` order.
+/// Runs every effect on `jobs` threads, those `gl_only` marks without the wgpu target;
+/// outcomes are in `effects` order.
 pub(crate) fn run_all(
     ctx: &Ctx,
     effects: &[EffectFile],
+    gl_only: &[bool],
     jobs: usize,
 ) -> Result<Vec<Outcome>, String> {
     let size = |f: &EffectFile| std::fs::metadata(&f.abs).map_or(0, |m| m.len());
@@ -57,7 +74,7 @@ pub(crate) fn run_all(
     let results: Vec<Mutex<Option<Outcome>>> = effects.iter().map(|_| Mutex::new(None)).collect();
     let work = || {
         while let Some(&(_, i)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let outcome = guarded(ctx, &effects[i]);
+            let outcome = guarded(ctx, &effects[i], gl_only.get(i).copied().unwrap_or(false));
             *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
         }
     };
@@ -92,9 +109,9 @@ pub(crate) fn run_all(
 
 /// A panic is a compiler bug; it fails that effect with a message naming it, not the whole
 /// build script with a backtrace from a pool thread.
-fn guarded(ctx: &Ctx, f: &EffectFile) -> Outcome {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(ctx, f))).unwrap_or_else(
-        |payload| {
+fn guarded(ctx: &Ctx, f: &EffectFile, gl_only: bool) -> Outcome {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(ctx, f, gl_only)))
+        .unwrap_or_else(|payload| {
             let what = payload
                 .downcast_ref::<String>()
                 .map(String::as_str)
@@ -106,8 +123,7 @@ fn guarded(ctx: &Ctx, f: &EffectFile) -> Outcome {
                 vec![f.abs.clone()],
                 format!("internal compiler error: {what}; please report this with the effect file"),
             ))
-        },
-    )
+        })
 }
 
 /// The generated module's name: the file stem in snake_case, as `include_effect!` names it.
@@ -115,8 +131,9 @@ pub(crate) fn module_name(rel: &Path) -> String {
     shadowdusk_compiler::codegen::module_name(rel)
 }
 
-fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
+fn run_one(ctx: &Ctx, f: &EffectFile, gl_only: bool) -> Outcome {
     let start = Instant::now();
+    let (build, key_base) = ctx.build(gl_only);
     let mut timings = EffectTimings::default();
     let paths = artifact::paths(&ctx.out_dir, &f.rel);
 
@@ -163,7 +180,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
         pipeline::preprocess_file(&f.abs, &ctx.options.preprocess).map_err(shader_failure)?;
     let include_dirs = &ctx.options.preprocess.include_dirs;
     let read = stamps::Snapshot::after_read(source.files(), include_dirs, read_started);
-    let key = cache::key(&ctx.key_base, &f.rel, source.files(), &ctx.root);
+    let key = cache::key(key_base, &f.rel, source.files(), &ctx.root);
     let deps = source.deps().to_vec();
     timings.key = start.elapsed();
     let remember = |warnings: &[String]| {
@@ -211,7 +228,7 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     }
 
     let module = module_name(&f.rel);
-    let options = options::for_effect(&ctx.options, &f.rel);
+    let options = options::for_effect(build, &f.rel);
     let finish = |bytes: &[u8],
                   effect: &shadowdusk_mgfx::Effect,
                   manifest: &Manifest,
@@ -257,6 +274,21 @@ fn run_one(ctx: &Ctx, f: &EffectFile) -> Outcome {
     let t = Instant::now();
     let sources_hash = source.sources_hash();
     let compiled = pipeline::compile_preprocessed(source, &options).map_err(shader_failure)?;
+    // The OpenGL output is fine, but the build asked for wgpu too: fail this effect at the
+    // construct, with the call that keeps it OpenGL-only. Nothing is written or remembered, so
+    // the next build tries again.
+    if let Some(mut e) = compiled.wgpu_failure() {
+        // Its warnings first, as a failed compile prints them.
+        let mut all = compiled.warnings.clone();
+        all.extend(e.diagnostics);
+        e.diagnostics = all;
+        return Err(EffectFailure::wgpu(
+            f.rel.clone(),
+            f.abs.clone(),
+            e,
+            &ctx.root,
+        ));
+    }
     // Stored only under the key of the DXC that compiled it.
     if let Err(e) = ctx.dxc.check(compiled.dxc.as_deref()) {
         return Err(EffectFailure::other(

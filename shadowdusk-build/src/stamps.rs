@@ -12,9 +12,12 @@
 //! stamp. Any stamp that differs, or a key base (compiler, Builder, DXC, options) that differs,
 //! and the effect takes the full path, which computes its key from contents again.
 //!
-//! The memo belongs to one crate root, and each entry to one effect file (absolute): checkouts
-//! sharing a target folder share `OUT_DIR`, and another checkout's entry, whose files are all
-//! unchanged, says nothing about this one's.
+//! The memo belongs to one crate root, and each entry to one effect file (absolute) and the key
+//! base it was keyed under: checkouts sharing a target folder share `OUT_DIR`, and another
+//! checkout's entry, whose files are all unchanged, says nothing about this one's. Several
+//! Builders of one build script share it too, each with its own effects and options (one with
+//! the wgpu target, one without): a build loads and saves only its own effects' entries and
+//! keeps the others', so the next build of each is served from the memo.
 //!
 //! The stamps are those of the read the key was computed from ([`Snapshot::after_read`], taken
 //! right after it), and only changes older than [`SETTLE`] before the read began are
@@ -38,7 +41,7 @@ use shadowdusk_compiler::source::SourceFiles;
 /// Changes younger than this when a read began are not remembered.
 pub(crate) const SETTLE: Duration = Duration::from_secs(2);
 /// Bumped when the file's meaning changes.
-const SCHEMA: u32 = 3;
+const SCHEMA: u32 = 4;
 const FILE_NAME: &str = "shadowdusk-stamps.json";
 
 /// The stamp of `path`, `None` when it cannot be read (a folder that does not exist).
@@ -66,6 +69,8 @@ pub(crate) struct Snapshot {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Entry {
     pub key: String,
+    /// The key base the key was computed under (hex): the build's options and toolchain.
+    key_base: String,
     /// The effect file, absolute: the entry is this file's, not its name's.
     source: PathBuf,
     /// What the key was computed from.
@@ -92,42 +97,96 @@ impl Entry {
 #[derive(Default, Serialize, Deserialize)]
 struct Memo {
     schema: u32,
-    key_base: String,
     /// The crate root the entries are of.
     root: PathBuf,
     effects: BTreeMap<String, Entry>,
 }
 
-/// The memo of one build: last build's entries, and this build's.
+impl Memo {
+    /// The memo at `path` when it is of this schema and of the crate at `root`.
+    fn read(path: &Path, root: &Path) -> Result<Memo, Foreign> {
+        let bytes = std::fs::read(path).map_err(|_| Foreign::Absent)?;
+        serde_json::from_slice::<Memo>(&bytes)
+            .ok()
+            .filter(|m| m.schema == SCHEMA && m.root == root)
+            .ok_or(Foreign::Other)
+    }
+
+    fn write(&self, path: &Path) {
+        if let Ok(bytes) = serde_json::to_vec(self) {
+            let _ = crate::output::write_if_changed(path, &bytes);
+        }
+    }
+}
+
+/// Why there is no memo of this crate root to read.
+enum Foreign {
+    /// No memo file.
+    Absent,
+    /// A memo of another crate root or schema (or unreadable).
+    Other,
+}
+
+/// The memo of one build: last build's entries of its effects, and this build's.
+#[derive(Default)]
 pub(crate) struct Stamps {
     path: PathBuf,
-    key_base: String,
     root: PathBuf,
+    /// This build's effects (by name): the source and the key base (hex) each is keyed under.
+    ours: BTreeMap<String, (PathBuf, String)>,
     old: BTreeMap<String, Entry>,
     new: Mutex<BTreeMap<String, Entry>>,
 }
 
+/// One effect of a build, as the memo sees it.
+pub(crate) struct Effect<'a> {
+    pub rel: &'a Path,
+    /// Absolute.
+    pub source: &'a Path,
+    /// The key base its key is computed under.
+    pub key_base: &'a blake3::Hasher,
+}
+
 impl Stamps {
-    /// The memo in `out_dir`, for a build of the crate at `root` whose key base is `key_base`.
-    /// A memo of another key base or crate root is removed at once: this build is about to
-    /// overwrite the artifacts it describes, and if it is killed before it saves its own, a
-    /// later build of that root or key base must not take them for its own.
-    pub fn load(out_dir: &Path, key_base: &blake3::Hasher, root: &Path) -> Stamps {
+    /// The memo in `out_dir`, for a build of `effects` of the crate at `root`. A memo of another
+    /// crate root is removed at once, and so is every entry of one of `effects` under another
+    /// key base or source: this build is about to overwrite the artifacts they describe, and if
+    /// it is killed before it saves its own, a later build of that root or key base must not
+    /// take them for its own. Entries of other effects (another Builder's) are left as they are.
+    pub fn load(out_dir: &Path, root: &Path, effects: &[Effect<'_>]) -> Stamps {
         let path = out_dir.join(FILE_NAME);
-        let key_base = key_base.clone().finalize().to_hex().to_string();
-        let memo = std::fs::read(&path).ok().map(|b| {
-            serde_json::from_slice::<Memo>(&b)
-                .ok()
-                .filter(|m| m.schema == SCHEMA && m.key_base == key_base && m.root == root)
+        let ours: BTreeMap<String, (PathBuf, String)> = effects
+            .iter()
+            .map(|e| {
+                let base = e.key_base.clone().finalize().to_hex().to_string();
+                (name(e.rel), (e.source.to_path_buf(), base))
+            })
+            .collect();
+        let mut memo = match Memo::read(&path, root) {
+            Ok(m) => m,
+            Err(Foreign::Absent) => Memo::default(),
+            Err(Foreign::Other) => {
+                let _ = std::fs::remove_file(&path);
+                Memo::default()
+            }
+        };
+        let before = memo.effects.len();
+        memo.effects.retain(|n, e| {
+            ours.get(n)
+                .is_none_or(|(source, base)| &e.source == source && &e.key_base == base)
         });
-        if let Some(None) = memo {
-            let _ = std::fs::remove_file(&path);
+        if memo.effects.len() != before {
+            memo.write(&path);
         }
-        let old = memo.flatten().map(|m| m.effects).unwrap_or_default();
+        let old = memo
+            .effects
+            .into_iter()
+            .filter(|(n, _)| ours.contains_key(n))
+            .collect();
         Stamps {
             path,
-            key_base,
             root: root.to_path_buf(),
+            ours,
             old,
             new: Mutex::new(BTreeMap::new()),
         }
@@ -156,26 +215,35 @@ impl Stamps {
         read: &Snapshot,
         warnings: &[String],
     ) {
+        let name = name(rel);
+        let Some((_, key_base)) = self.ours.get(&name) else {
+            return;
+        };
         let entry = Entry {
             key: key.to_string(),
+            key_base: key_base.clone(),
             source: source.to_path_buf(),
             read: read.clone(),
             warnings: warnings.to_vec(),
         };
-        self.lock().insert(name(rel), entry);
+        self.lock().insert(name, entry);
     }
 
-    /// Writes this build's entries (only when they differ from what is there).
+    /// Writes this build's entries beside the other effects' (read again now, so a Builder that
+    /// saved in the meantime keeps its own), only when that differs from what is there. Other
+    /// effects' entries whose file is gone are dropped.
     pub fn save(&self) {
-        let memo = Memo {
+        let mut effects = Memo::read(&self.path, &self.root)
+            .map(|m| m.effects)
+            .unwrap_or_default();
+        effects.retain(|n, e| !self.ours.contains_key(n) && e.source.is_file());
+        effects.append(&mut std::mem::take(&mut *self.lock()));
+        Memo {
             schema: SCHEMA,
-            key_base: self.key_base.clone(),
             root: self.root.clone(),
-            effects: std::mem::take(&mut *self.lock()),
-        };
-        if let Ok(bytes) = serde_json::to_vec(&memo) {
-            let _ = crate::output::write_if_changed(&self.path, &bytes);
+            effects,
         }
+        .write(&self.path);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Entry>> {

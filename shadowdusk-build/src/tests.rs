@@ -827,3 +827,193 @@ fn settled_effects_skip_the_key_and_changes_are_still_seen() {
     let a = build();
     assert_eq!(a.effects[0].origin, Origin::Compiled);
 }
+
+/// An effect that compiles for OpenGL but not for wgpu: naga cannot take the struct `modf`
+/// returns in SPIR-V (SD0303 today). If the wgpu target learns it, pick another construct it
+/// refuses.
+#[cfg(feature = "wgpu")]
+const GL_ONLY: &str = "\
+// legacy/frac.fx: tiles a coordinate with modf.
+sampler s0;
+float Tiles = 4;
+
+float4 MainPS(float2 uv : TEXCOORD0) : COLOR0
+{
+    float whole;
+    float part = modf(uv.x * Tiles, whole);
+    return tex2D(s0, float2(part, uv.y)) * (whole / Tiles);
+}
+
+technique T { pass P0 { PixelShader = compile ps_2_0 MainPS(); } }
+";
+
+/// With the wgpu target on, an effect it refuses fails the build at the construct with the
+/// call that keeps it OpenGL-only; with that call it is built as a GL-only build builds it
+/// (same key, no `wgpu` part), the others keep theirs, and the next build is served from the
+/// stamps memo.
+#[cfg(feature = "wgpu")]
+#[test]
+fn an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only() {
+    if skip("an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only") {
+        return;
+    }
+    let f = Fixture::new();
+    f.write("shaders/legacy/frac.fx", GL_ONLY);
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let build = |gl_only: &[&str]| {
+        let mut b = f.builder(&lines);
+        b.include_dir("shaders/include").wgpu(true);
+        for p in gl_only {
+            b.opengl_only(p);
+        }
+        b.try_compile()
+    };
+
+    let e = build(&[]).expect_err("the wgpu target refuses frac.fx");
+    assert_eq!(e.failures().len(), 1, "{e}");
+    let failure = &e.failures()[0];
+    assert_eq!(failure.relative, Path::new("shaders/legacy/frac.fx"));
+    let text = e.to_string();
+    for expected in [
+        "shaders/legacy/frac.fx:12:54: error[SD0303]",
+        "shaders/legacy/frac.fx: error: the wgpu target cannot translate this effect, which \
+         compiles for OpenGL",
+        "= help: to build `shaders/legacy/frac.fx` for OpenGL only (its module then has no \
+         `wgpu` part), add `.opengl_only(\"shaders/legacy/frac.fx\")` to the Builder in build.rs",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in\n{text}");
+    }
+    let frac = shadowdusk_compiler::artifact::paths(&f.out, Path::new("shaders/legacy/frac.fx"));
+    assert!(!frac.manifest.exists(), "a failed effect has no artifacts");
+
+    // Named by a glob: built for OpenGL only, the others for both.
+    let a = ok(build(&["shaders/legacy/*.fx"]));
+    let frac = a.get("shaders/legacy/frac.fx").expect("frac.fx built");
+    let code = std::fs::read_to_string(&frac.paths.code).expect("module");
+    assert!(
+        !code.contains("pub mod wgpu") && !code.contains("const WGPU"),
+        "{code}"
+    );
+    assert!(Manifest::load(&frac.paths.manifest)
+        .expect("manifest")
+        .wgpu
+        .is_none());
+    let mgfx = std::fs::read(&frac.paths.mgfx).expect("mgfx");
+    shadowdusk_mgfx::read(&mgfx).expect("frac.mgfx reads back");
+    let a_code =
+        std::fs::read_to_string(&a.get("shaders/a.fx").expect("a").paths.code).expect("module");
+    assert!(a_code.contains("pub mod wgpu"), "{a_code}");
+
+    // Its key is a GL-only build's: the shared cache serves one to the other.
+    let gl = Fixture::new();
+    gl.write("shaders/legacy/frac.fx", GL_ONLY);
+    let gl_build = {
+        let mut b = gl.builder(&lines);
+        b.include_dir("shaders/include");
+        ok(b.try_compile())
+    };
+    assert_eq!(
+        gl_build
+            .get("shaders/legacy/frac.fx")
+            .expect("frac")
+            .cache_key,
+        frac.cache_key
+    );
+    assert_ne!(
+        gl_build.get("shaders/a.fx").expect("a").cache_key,
+        a.get("shaders/a.fx").expect("a").cache_key
+    );
+
+    // The next builds: nothing compiled, then (settled) nothing keyed.
+    std::thread::sleep(stamps::SETTLE + std::time::Duration::from_millis(200));
+    let again = ok(build(&["shaders/legacy/*.fx"]));
+    assert_eq!(again.compiled(), 0);
+    let again = ok(build(&["shaders/legacy/*.fx"]));
+    assert!(
+        again
+            .effects
+            .iter()
+            .all(|e| e.timings.key.is_zero() && e.origin == Origin::OutDir),
+        "{:?}",
+        origins(&again)
+    );
+    // Named no longer: the build fails again rather than serve the GL-only artifacts.
+    assert!(build(&[]).is_err());
+}
+
+/// A pattern that names no effect is a warning; one that is not a glob, a setup error.
+#[cfg(feature = "wgpu")]
+#[test]
+fn opengl_only_patterns_that_name_nothing_warn() {
+    if skip("opengl_only_patterns_that_name_nothing_warn") {
+        return;
+    }
+    let f = Fixture::new();
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let mut b = f.builder(&lines);
+    b.include_dir("shaders/include")
+        .wgpu(true)
+        .opengl_only("shaders/legasy/*.fx");
+    ok(b.try_compile());
+    let lines = lines.lock().expect("lines").clone();
+    assert!(
+        lines.iter().any(|l| l
+            == "cargo:warning=`.opengl_only(\"shaders/legasy/*.fx\")` names no effect of this \
+                build (paths and globs are relative to the crate root)"),
+        "{lines:#?}"
+    );
+    let e = f
+        .builder(&Arc::new(Mutex::new(Vec::new())))
+        .wgpu(true)
+        .opengl_only("shaders/[")
+        .try_compile()
+        .expect_err("a bad glob");
+    assert!(
+        e.setup_error().is_some_and(|s| s.contains("shaders/[")),
+        "{e}"
+    );
+}
+
+/// Two Builders of one build script write into one `OUT_DIR` with different options: each
+/// keeps its artifacts and its stamps, so the next build of both takes every key from the memo
+/// and compiles nothing.
+#[test]
+fn two_builders_in_one_out_dir_keep_each_others_stamps() {
+    if skip("two_builders_in_one_out_dir_keep_each_others_stamps") {
+        return;
+    }
+    let f = Fixture::new();
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let both = || {
+        let first = {
+            let mut b = f.builder(&lines);
+            b.dirs.clear();
+            b.file("shaders/a.fx");
+            ok(b.try_compile())
+        };
+        let second = {
+            let mut b = f.builder(&lines);
+            b.dirs.clear();
+            b.file("shaders/b.fx")
+                .include_dir("shaders/include")
+                .define("QUALITY", "2");
+            ok(b.try_compile())
+        };
+        [first, second]
+    };
+    assert!(both().iter().all(|a| a.compiled() == 1));
+    std::thread::sleep(stamps::SETTLE + std::time::Duration::from_millis(200));
+    // Keys computed from contents and remembered, by both.
+    assert!(both().iter().all(|a| a.compiled() == 0));
+    for a in both() {
+        let e = &a.effects[0];
+        assert_eq!(e.origin, Origin::OutDir, "{}", e.relative.display());
+        assert!(
+            e.timings.key.is_zero(),
+            "{} was keyed again: the other Builder dropped its stamps",
+            e.relative.display()
+        );
+        let mgfx = std::fs::read(&e.paths.mgfx).expect("mgfx");
+        shadowdusk_mgfx::read(&mgfx).expect("reads back");
+    }
+}

@@ -12,7 +12,9 @@ usage: shadowdusk <SourceFile> <OutputFile> [options]
 
 options (mgfxc-compatible):
   /Profile:OpenGL       target platform: OpenGL (MGFX, the default) or Wgpu (WGSL as JSON,
-                        see the README's wgpu output; with --dump, a `wgsl` field per shader)
+                        see the README's wgpu output; with --dump, a `wgsl` field per shader).
+                        An effect wgpu cannot take still gets its MGFX (OutputFile with the
+                        extension .mgfx) and exits 1
   /Defines:A;B=2        preprocessor defines, separated by ';'
   /I:<dir>              extra include directory (repeatable)
   /Debug                define DEBUG

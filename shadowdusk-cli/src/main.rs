@@ -10,6 +10,11 @@
 //! Exit codes follow mgfxc: 0 on success, 1 on any failure (bad arguments, unreadable input,
 //! shader errors). Errors go to stderr as `file(line,col): error CODE: message`, warnings as
 //! `file(line,col): warning CODE: message` (a compile with warnings still exits 0, unless `/WX`).
+//!
+//! With `/Profile:Wgpu`, an effect the wgpu target cannot translate (SD0300–SD0304) still
+//! compiles for OpenGL: its errors are printed, the MGFX is written beside the output asked for
+//! (`out.json` → `out.mgfx`; `--dump` prints the OpenGL dump), and the exit code is 1, as the
+//! output asked for was not made.
 
 mod args;
 mod dump;
@@ -75,6 +80,18 @@ fn main() -> ExitCode {
             shadowdusk_compiler::diag::render_mgfxc(&compiled.files, &compiled.warnings.0)
         );
     }
+    // The wgpu target's failure costs only its own output: the OpenGL one is still written.
+    let wgpu_failure = compiled.wgpu_failure();
+    if let Some(e) = &wgpu_failure {
+        if cli.pretty {
+            eprint!(
+                "{}",
+                e.render(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            );
+        } else {
+            eprint!("{}", e.render_mgfxc());
+        }
+    }
     if cli.dump {
         match serde_json::to_string_pretty(&dump::dump(&compiled)) {
             Ok(s) => println!("{s}"),
@@ -94,26 +111,38 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        let bytes = match dump::wgpu(&compiled) {
-            Some(v) => match serde_json::to_string_pretty(&v) {
-                Ok(s) => s.into_bytes(),
+        // Without the wgpu output asked for, the MGFX goes beside where it would have gone.
+        let gl_only = wgpu_failure.is_some().then(|| out.with_extension("mgfx"));
+        let (out, bytes) = match (&gl_only, dump::wgpu(&compiled)) {
+            (None, Some(v)) => match serde_json::to_string_pretty(&v) {
+                Ok(s) => (out.clone(), s.into_bytes()),
                 Err(e) => {
                     eprintln!("error SD0031: cannot serialize the wgpu output: {e}");
                     return ExitCode::from(1);
                 }
             },
-            None => compiled.bytes.clone(),
+            (Some(mgfx), _) => (mgfx.clone(), compiled.bytes.clone()),
+            (None, None) => (out.clone(), compiled.bytes.clone()),
         };
-        if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(out, &bytes) {
+        if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(&out, &bytes) {
             eprintln!(
                 "{}: error SD0031: cannot write the output: {e}",
                 out.display()
             );
             return ExitCode::from(1);
         }
-        if !cli.dump {
+        if gl_only.is_some() {
+            eprintln!(
+                "Compiled '{}' to '{}' for OpenGL only: the wgpu target failed (above).",
+                cli.input.display(),
+                out.display()
+            );
+        } else if !cli.dump {
             println!("Compiled '{}' to '{}'.", cli.input.display(), out.display());
         }
+    }
+    if wgpu_failure.is_some() {
+        return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }

@@ -130,3 +130,64 @@ fn profile_wgpu_writes_the_wgpu_json() {
     // A pixel-only pass: no vertex stage.
     assert!(pass["vertex"].is_null());
 }
+
+/// An effect the wgpu target refuses (`modf`'s result struct, SD0303 today; pick another
+/// construct if it learns it) still gets its MGFX: beside the output asked for, with the wgpu
+/// errors on stderr in mgfxc's form and exit code 1, as the output asked for was not made.
+#[test]
+fn profile_wgpu_keeps_the_opengl_output_of_an_effect_wgpu_refuses() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "profile_wgpu_keeps_the_opengl_output_of_an_effect_wgpu_refuses",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_shadowdusk"));
+    let scratch = tempfile::tempdir().unwrap();
+    let fx = scratch.path().join("frac.fx");
+    std::fs::write(
+        &fx,
+        "sampler s0;\nfloat Tiles = 4;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0\n\
+         { float whole; float part = modf(uv.x * Tiles, whole); \
+         return tex2D(s0, float2(part, uv.y)) * (whole / Tiles); }\n\
+         technique Frac { pass P0 { PixelShader = compile ps_2_0 PS(); } }\n",
+    )
+    .unwrap();
+    let out = scratch.path().join("frac.json");
+    let run = Command::new(&exe)
+        .arg(&fx)
+        .arg(&out)
+        .arg("/Profile:Wgpu")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("{}(5,57): error SD0303: ", fx.display())),
+        "{stderr}"
+    );
+    let mgfx = scratch.path().join("frac.mgfx");
+    assert!(
+        stderr.contains(&format!("to '{}' for OpenGL only", mgfx.display())),
+        "{stderr}"
+    );
+    let effect = shadowdusk_mgfx::read(&std::fs::read(&mgfx).unwrap()).expect("reads back");
+    assert_eq!(effect.techniques[0].name, "Frac");
+    assert!(!out.exists(), "no wgpu output for an effect wgpu refuses");
+
+    // `--dump` prints the OpenGL dump, without WGSL, and exits 1 as well.
+    let run = Command::new(&exe)
+        .arg(&fx)
+        .args(["--dump", "/Profile:Wgpu"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let shader = &v["shaders"][0];
+    assert!(
+        shader["glsl"].is_string() && shader["wgsl"].is_null(),
+        "{v}"
+    );
+}

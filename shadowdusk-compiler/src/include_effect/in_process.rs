@@ -71,6 +71,16 @@ pub(super) fn expand(
 
     let compiled = pipeline::compile_preprocessed(source, &build)
         .map_err(|e| shader_error_message(&e, &env.manifest_dir))?;
+    // The OpenGL output is there; `wgpu` asked for more than the target can give. Say which
+    // construct, and how to keep the effect OpenGL-only (never a silent module without it).
+    if let Some(e) = compiled.wgpu_failure() {
+        return Err(format!(
+            "{}\nerror: the wgpu target cannot translate `{shown}`, which compiles for OpenGL\n\
+             help: to keep `{shown}` OpenGL-only, drop `wgpu` from this `include_effect!` (its \
+             module then has no `wgpu` part)",
+            shader_error_message(&e, &env.manifest_dir)
+        ));
+    }
     // Stored only under the key of the DXC that compiled it (one replaced on disk since the key
     // was made compiled this expansion: it is returned, not cached).
     let same_dxc = compiled.dxc.is_none() || compiled.dxc == keyed_dxc;

@@ -690,3 +690,40 @@ fn paths_are_shown_relative_to_the_crate_root() {
 }
 
 mod expansion_cache;
+
+/// `in_process, wgpu` of an effect the wgpu target refuses (`modf`'s result struct, SD0303
+/// today): an error at the construct that says the effect compiles for OpenGL and how to keep
+/// it OpenGL-only, never a module silently without its wgpu part.
+#[cfg(feature = "wgsl")]
+#[test]
+fn in_process_wgpu_of_an_effect_wgpu_refuses_says_how_to_keep_it_opengl_only() {
+    if dxc::missing_skips() {
+        return;
+    }
+    let k = Crate::new("gl-only");
+    std::fs::write(
+        k.root.join("shaders/frac.fx"),
+        "sampler s0;\nfloat Tiles = 4;\n\
+         float4 PS(float2 uv : TEXCOORD0) : COLOR0\n\
+         { float whole; float part = modf(uv.x * Tiles, whole); \
+         return tex2D(s0, float2(part, uv.y)) * (whole / Tiles); }\n\
+         technique Frac { pass P0 { PixelShader = compile ps_2_0 PS(); } }\n",
+    )
+    .unwrap();
+    let (msg, _) = compile_error_of(&run(r#""shaders/frac.fx", in_process, wgpu"#, &k.env()));
+    assert!(
+        msg.starts_with("shaders/frac.fx:5:57: error[SD0303]"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(
+            "error: the wgpu target cannot translate `shaders/frac.fx`, which compiles for OpenGL\n\
+             help: to keep `shaders/frac.fx` OpenGL-only, drop `wgpu` from this \
+             `include_effect!` (its module then has no `wgpu` part)"
+        ),
+        "{msg}"
+    );
+    // Without `wgpu`: the GL module.
+    let m = expanded_module(&run(r#""shaders/frac.fx", in_process"#, &k.env()));
+    assert!(!quote::quote!(#m).to_string().contains("WGPU"));
+}

@@ -89,8 +89,28 @@ pub struct Compiled {
     /// The DXC that compiled its shaders, as `dxc::expected_version` names a DXC (`None` when
     /// no shader needed one): a cache stores the effect only under this DXC's key.
     pub dxc: Option<String>,
-    /// The wgpu output, when [`Options::wgpu`] asked for it: one WGSL shader per MGFX shader.
+    /// The wgpu output, when [`Options::wgpu`] asked for it and the wgpu target translated
+    /// every shader: one WGSL shader per MGFX shader. `None` when it failed: see
+    /// [`Compiled::wgpu_errors`].
     pub wgpu: Option<crate::wgsl::WgpuEffect>,
+    /// Why the wgpu target could not translate the effect (SD0300–SD0304, at the construct),
+    /// when [`Options::wgpu`] asked for it; empty when it succeeded or was not asked for. The
+    /// OpenGL output above is complete either way: the wgpu target never costs it.
+    pub wgpu_errors: Diagnostics,
+}
+
+impl Compiled {
+    /// The wgpu target's failure as an error to render (with this effect's files), when it
+    /// failed.
+    pub fn wgpu_failure(&self) -> Option<CompileError> {
+        (!self.wgpu_errors.is_empty()).then(|| {
+            CompileError::new(
+                self.files.clone(),
+                self.wgpu_errors.clone(),
+                self.deps.clone(),
+            )
+        })
+    }
 }
 
 /// A failed compile: the diagnostics plus the files needed to render them.
@@ -253,6 +273,7 @@ pub fn compile_preprocessed(
     }
     let mut dxc = None;
     let mut wgpu = options.wgpu.then(crate::wgsl::WgpuEffect::default);
+    let mut wgpu_errors = Diagnostics::new();
     for job in &plan.shaders {
         match shader::compile(
             &expanded,
@@ -265,16 +286,24 @@ pub fn compile_preprocessed(
         ) {
             Ok((s, w)) => {
                 shaders.push(s);
-                if let (Some(all), Some(w)) = (wgpu.as_mut(), w) {
-                    all.shaders.push(w);
+                match w {
+                    Some(Ok(w)) => {
+                        if let Some(all) = wgpu.as_mut() {
+                            all.shaders.push(w);
+                        }
+                    }
+                    Some(Err(d)) => wgpu_errors.extend(d),
+                    None => {}
                 }
             }
             Err(d) => diags.extend(d),
         }
     }
     if diags.has_errors() {
-        // Warnings first, as a compiler prints them in source order before it gives up.
+        // Warnings first, as a compiler prints them in source order before it gives up; then
+        // the GL errors, then the wgpu target's.
         warnings.extend(diags);
+        warnings.extend(wgpu_errors);
         return Err(CompileError::new(files, warnings, deps));
     }
     // In source order, whichever stage or shader found them.
@@ -337,6 +366,11 @@ pub fn compile_preprocessed(
     timings.write = t.elapsed();
 
     let reflection = reflection::build(path, &expanded, &parsed, &files, &effect, &plan, &shaders);
+    // A shader the wgpu target refused leaves the effect without a wgpu part, never with a
+    // partial one.
+    if !wgpu_errors.is_empty() {
+        wgpu = None;
+    }
     Ok(Compiled {
         effect,
         bytes,
@@ -347,5 +381,6 @@ pub fn compile_preprocessed(
         timings,
         dxc,
         wgpu,
+        wgpu_errors,
     })
 }

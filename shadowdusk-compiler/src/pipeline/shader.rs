@@ -18,7 +18,8 @@ use crate::source::Span;
 use crate::wgsl::{WgpuShader, WgslError};
 
 /// Compiles one planned shader; its warnings are added to `warnings`, and the DXC that compiled
-/// it to `dxc` ([`note_dxc`]).
+/// it to `dxc` ([`note_dxc`]). With `wgpu`, the WGSL translation comes back beside the GL
+/// shader as a result of its own: a shader the wgpu target refuses is still a GL shader.
 pub fn compile(
     expanded: &Expanded,
     parsed: &ParsedEffect,
@@ -27,7 +28,7 @@ pub fn compile(
     warnings: &mut Diagnostics,
     dxc: &mut Option<String>,
     wgpu: bool,
-) -> Result<(ShaderInput, Option<WgpuShader>), Diagnostics> {
+) -> Result<(ShaderInput, Option<Result<WgpuShader, Diagnostics>>), Diagnostics> {
     let at = expanded.map.span(job.shader.range.clone());
     let what = format!(
         "{} shader `{}` ({})",
@@ -131,7 +132,7 @@ pub fn compile(
         };
         let w = translate(&words, job.stage, &gl);
         timings.wgsl += t.elapsed();
-        Some(w.map_err(|e| wgsl_diagnostic(expanded, parsed, &e, at, &what))?)
+        Some(w.map_err(|e| wgsl_diagnostic(expanded, parsed, &e, at, &what)))
     } else {
         None
     };
