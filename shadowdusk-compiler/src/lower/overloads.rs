@@ -47,6 +47,18 @@ pub fn choose(
                 .with_help("define the function before the technique, or fix the name in the `compile` statement"),
         ));
     }
+    // A second definition with the same parameter types is no overload but fxc's X3003
+    // ("redefinition"): the first stands for both, and DXC reports the redefinition, as
+    // `reach` keeps both bodies.
+    let overloads: Vec<usize> = overloads
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !overloads
+                .iter()
+                .any(|&j| j < i && same_signature(&functions[i], &functions[j]))
+        })
+        .collect();
     let args: Vec<Arg> = shader.args.iter().map(|a| Arg::read(a)).collect();
     let n = args.len();
     let exact: Vec<usize> = overloads
@@ -100,6 +112,21 @@ pub fn choose(
         return Err(not_convertible(parsed, shader, &args, first, map));
     }
     Err(wrong_count(parsed, shader, &overloads, map))
+}
+
+/// Whether `a` and `b` have the same name and parameter types: one function defined twice, not
+/// two overloads.
+pub fn same_signature(a: &Function, b: &Function) -> bool {
+    let key = |f: &Function| -> Vec<(String, String)> {
+        f.params
+            .iter()
+            .map(|p| {
+                let q = if p.qualifier == "in" { "" } else { p.qualifier.as_str() };
+                (q.to_string(), p.ty.trim().to_string())
+            })
+            .collect()
+    };
+    a.name == b.name && key(a) == key(b)
 }
 
 /// The `uniform` parameters of `f`, in order: what `compile` arguments bind.

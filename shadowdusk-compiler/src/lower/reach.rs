@@ -78,9 +78,12 @@ pub fn unreached_bodies(
     }
     let mut out: Vec<Range<usize>> = functions
         .iter()
-        .enumerate()
-        .filter(|(k, f)| *k != entry && !reached.contains(f.name.as_str()))
-        .map(|(_, f)| f.body.clone())
+        .filter(|f| {
+            // The entry defined twice keeps both bodies, so DXC reports the redefinition.
+            !super::overloads::same_signature(f, &functions[entry])
+                && !reached.contains(f.name.as_str())
+        })
+        .map(|f| f.body.clone())
         .collect();
     out.sort_by_key(|b| b.start);
     out

@@ -791,6 +791,24 @@ fn compile_arguments_no_overload_takes_are_fxcs_refusals() {
 }
 
 #[test]
+fn an_entry_defined_twice_is_refused_as_a_redefinition() {
+    // fxc: X3003 "redefinition of 'PS'" (the semantics differ, the types do not). Both bodies
+    // stay, so DXC refuses it as such.
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return 1; }\n\
+         float4 PS(float2 uv : TEXCOORD1) : COLOR0 { return 0; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = c.ok("PS", Stage::Pixel);
+    assert!(l.text.contains("{ return 1; }") && l.text.contains("{ return 0; }"), "{}", l.text);
+    match dxc(&l, Stage::Pixel) {
+        Ok(None) => {}
+        Ok(Some(_)) => panic!("DXC compiled a redefinition:\n{}", l.text),
+        Err(e) => assert!(e.contains("redefinition"), "{e}"),
+    }
+}
+
+#[test]
 fn unbound_uniforms_of_an_overload_when_none_takes_the_arguments_exactly() {
     // fxc's effect compiler refuses `PS()` here (X3013); mgfxc compiles `PS` by name, the first
     // definition, with its `uniform` parameters as `$name` effect parameters.
