@@ -356,7 +356,10 @@ fn read_arg(t: &str) -> Option<(Kind, Shape)> {
         return Some((Kind::Typed(Base::of(&ty.base)?), shape(&ty)));
     }
     if let Some(open) = t.find('(') {
-        // `float2(1, 2)`.
+        // `float2(1, 2)`, and nothing after it (`uint2(1, 2).x` is not read).
+        if matching_paren(&t[open + 1..])? != t.len() - open - 2 {
+            return None;
+        }
         let ty = crate::effect::types::numeric(t[..open].trim())?;
         return Some((Kind::Typed(Base::of(&ty.base)?), shape(&ty)));
     }
@@ -465,6 +468,11 @@ fn shape_rank(from: Shape, to: Shape) -> Option<u8> {
     if from == SCALAR {
         return Some(1);
     }
+    // A vector as a matrix of as many components, or back (`float4` → `float2x2`): fxc prefers
+    // it to a cut.
+    if from.matrix != to.matrix && from.rows * from.columns == to.rows * to.columns {
+        return Some(1);
+    }
     // A vector or matrix cut to a smaller one of its kind, or to a scalar.
     let fits = to == SCALAR
         || (from.matrix == to.matrix && to.rows <= from.rows && to.columns <= from.columns);
@@ -501,6 +509,7 @@ mod tests {
         assert_eq!(kind("float2(1, 2)"), Some((Kind::Typed(Base::Float), v2)));
         assert_eq!(kind("int2(1, 2)"), Some((Kind::Typed(Base::Int), v2)));
         assert_eq!(Arg::read("float2(1, 2)").type_name().as_deref(), Some("float2"));
+        assert_eq!(kind("uint2(1, 2).x"), None);
         assert_eq!(kind("Strength"), None);
         assert_eq!(kind("Scale * 2"), None);
         assert_eq!(kind("1 + 2"), None);
@@ -530,5 +539,11 @@ mod tests {
         assert_eq!(shape_rank(v(4), v(3)), shape_rank(v(4), v(2)));
         assert_eq!(shape_rank(v(2), SCALAR), Some(2));
         assert_eq!(shape_rank(v(2), v(4)), None);
+        let m22 = Shape {
+            rows: 2,
+            columns: 2,
+            matrix: true,
+        };
+        assert!(shape_rank(v(4), m22) < shape_rank(v(4), v(2)));
     }
 }

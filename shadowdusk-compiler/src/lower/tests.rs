@@ -719,6 +719,9 @@ fn argument_types_rank_overloads_as_fxc_ranks_them() {
         ("float3", "float", "float2(1, 2)", false), // cut, never grown
         ("int2", "float2", "int2(1, 2)", true),
         ("half", "float", "1.5h", true),
+        ("half", "float", "1.0f", false),
+        ("int", "uint", "1u", false),
+        ("bool", "float", "1u", true),
     ];
     for (a, b, arg, a_wins) in cases {
         let c = case(&format!(
