@@ -16,8 +16,9 @@
 //! shader, state-object and view parameters leave their functions and calls, as fxc compiles
 //! nothing for them (`object_params`);
 //! the overload of the entry is the one the `compile` arguments pick, as fxc picks it
-//! (`overloads`); `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry; the bodies of
-//! functions the entry does not reach are left out, as fxc never compiles them (`reach`).
+//! (`overloads`); `compile ps_2_0 PS(true)` literals are bound through a generated wrapper
+//! entry; the bodies of functions the entry does not reach are left out, as fxc never compiles
+//! them (`reach`).
 //!
 //! Edits are computed on the stripped text and applied in one pass; the text keeps its line
 //! structure (insertions stay on the line of the code they belong to), except for the wrapper
@@ -34,8 +35,8 @@
 //! Refused: FX0001 (a user identifier starting with `__sd_`), FX0012 (a `tex*` call that cannot be
 //! lowered: unknown arity, not on a global legacy sampler, wrong dimension, a plain `sampler` used
 //! with two dimensions by one entry's reached code; a local sampler given something other than one
-//! sampler), FX0003 (`compile` literals that match no overload of the entry, or several equally), SD0102
-//! (entry not found).
+//! sampler), FX0003 (`compile` literals that match no overload of the entry, or several
+//! equally), SD0102 (entry not found).
 
 mod declarations;
 mod emit;
