@@ -6,7 +6,7 @@
 //! [`WgpuShader`] (WGSL text, entry point, bind-group layout entries, vertex inputs, varyings).
 //!
 //! Steps, each a SPIR-V rewrite before naga reads the module: `strip` (debug instructions),
-//! `bool_vectors` (`&&`/`||` of bool vectors as per-component selects, which WGSL has),
+//! `bool_vectors` (`&&`/`||` of bool vectors one component at a time, as WGSL has them),
 //! `registers` (uniforms as the GL register image), `resources` (the fixed binding rule),
 //! `interface` + `tables` (locations), then `emit` (naga: read, validate with every flag, write
 //! WGSL). The data types here are built without naga; the steps need feature `wgsl`.
