@@ -44,6 +44,7 @@
 //! sampler either bakes a Point filter or is left to the harness's PointClamp) and quads are
 //! pixel-aligned, so the expected values are exact up to 8-bit rounding.
 
+mod compat_bool_vectors;
 mod compat_effects;
 mod compat_entry_uniforms;
 mod compat_integers;
@@ -415,6 +416,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(mesh_effects::entries());
     all.extend(state_effects::entries());
     all.extend(compat_effects::entries());
+    all.extend(compat_bool_vectors::entries());
     all.extend(compat_entry_uniforms::entries());
     all.extend(compat_integers::entries());
     all.extend(compat_varyings::entries());

@@ -838,3 +838,61 @@ fn every_corpus_shader_compiles_as_desktop_glsl_and_after_monogames_es3_upgrade(
         failures.join("\n")
     );
 }
+
+/// `compat_decl_entry_overloads.fx`: `PS()` takes the overload without `uniform` parameters and
+/// `PS(true)` the gamma-correcting one, as fxc chooses; no `$gammaCorrection` reaches the
+/// layout, the reflection, the generated `Params` or the WGSL.
+#[test]
+fn overloaded_entry_adds_no_parameter_anywhere() {
+    use shadowdusk_compiler::codegen::{generate_string, CodegenOptions, MgfxSource};
+
+    let path = corpus_dir().join("compat_decl_entry_overloads.fx");
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let c = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let mut names: Vec<&str> = c
+        .effect
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Brightness", "SpriteTexture"]);
+    let mut reflected: Vec<&str> = c
+        .reflection
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    reflected.sort();
+    assert_eq!(reflected, names);
+    // One pixel shader per technique: `PS()` without the correction, `PS(true)` with it.
+    let glsl: Vec<String> = c
+        .effect
+        .shaders
+        .iter()
+        .map(|s| String::from_utf8_lossy(&s.code).into_owned())
+        .collect();
+    assert_eq!(glsl.len(), 2);
+    assert!(!glsl[0].contains("pow("), "{}", glsl[0]);
+    assert!(glsl[1].contains("pow("), "{}", glsl[1]);
+    let wgpu = c.wgpu.as_ref().expect("a wgpu output");
+    for s in &wgpu.shaders {
+        assert!(!s.wgsl.contains("gammaCorrection"), "{}", s.wgsl);
+    }
+    let generated = generate_string(
+        &c.effect,
+        &c.reflection,
+        &CodegenOptions {
+            wgpu: c.wgpu.clone(),
+            ..CodegenOptions::new("overloads", MgfxSource::Bytes(c.bytes.clone()))
+        },
+    )
+    .expect("generates");
+    assert!(generated.contains("fn set_brightness"), "{generated}");
+    for unbound in ["gamma_correction", "gammaCorrection"] {
+        assert!(!generated.contains(unbound), "{generated}");
+    }
+}

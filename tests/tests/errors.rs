@@ -27,6 +27,9 @@ fn cases() -> Vec<Case> {
         c("unknown render state", format!("{PS}technique T {{ pass P {{ PixelShader = compile ps_2_0 PS(); AlphaBlendEnable = Maybe; }} }}\n"), ("SD0011", "render_state.fx", 2, 78)),
         c("wrong-stage profile", format!("{PS}technique T {{ pass P {{ VertexShader = compile ps_2_0 PS(); }} }}\n"), ("SD0013", "profile.fx", 2, 47)),
         c("no technique", PS.to_string(), ("SD0010", "no_technique.fx", 0, 0)),
+        // fxc's X3013 and X3067: the `compile` arguments pick the overload, as fxc picks it.
+        c("no overload takes the compile arguments", format!("{PS}float4 PS(float2 uv : TEXCOORD0, uniform bool g) : COLOR0 {{ return g ? 1 : 0; }}\ntechnique T {{ pass P {{ PixelShader = compile ps_2_0 PS(true, false); }} }}\n"), ("FX0003", "no_overload.fx", 3, 53)),
+        c("compile arguments two overloads take alike", "float4 PS(float2 uv : TEXCOORD0, uniform float s) : COLOR0 { return uv.x * s; }\nfloat4 PS(float2 uv : TEXCOORD0, uniform int s) : COLOR0 { return uv.y * s; }\ntechnique T { pass P { PixelShader = compile ps_2_0 PS(true); } }\n".to_string(), ("FX0003", "ambiguous_overload.fx", 3, 53)),
         c("missing entry", format!("{PS}technique T {{ pass P {{ PixelShader = compile ps_2_0 Nope(); }} }}\n"), ("SD0102", "missing_entry.fx", 2, 53)),
         c("HLSL type error", format!("float4 PS(float2 uv : TEXCOORD0) : COLOR0\n{{\n    return float4(uv, 0, 1) * undefinedThing;\n}}\n{TECH}"), ("SD0100", "type_error.fx", 3, 31)),
         c("struct uniform", format!("struct Light {{ float3 dir; float4 color; }};\nLight L;\nfloat4 PS(float2 uv : TEXCOORD0) : COLOR0 {{ return L.color; }}\n{TECH}"), ("SD0210", "struct_uniform.fx", 2, 7)),

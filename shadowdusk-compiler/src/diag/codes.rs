@@ -34,7 +34,8 @@ pub enum Code {
     FX0001,
     /// End of file inside a technique or pass.
     FX0002,
-    /// `compile` not followed by `profile Entry(...)`.
+    /// `compile` not followed by `profile Entry(...)`, or arguments that no overload of the entry
+    /// takes, or two take alike (fxc's X3013, X3017, X3067).
     FX0003,
     /// Duplicate technique name (a warning: mgfxc keeps both).
     FX0005,

@@ -26,9 +26,10 @@
 //! fxc: the wrapper passes a generated global (`__sd_arg_<name>`), reflected as the effect
 //! parameter `$<name>` (the name fxc gives it in the constant table, which mgfxc keeps).
 //!
-//! Refused: an entry that does not exist (SD0102); too many literals, or an unbound `uniform`
-//! parameter of a type no effect parameter has here (an array, a non-square matrix, a struct:
-//! FX0003).
+//! Which overload is compiled, and the refusals of `compile` arguments no overload takes, are
+//! `overloads`'; an overloaded entry always goes through the wrapper, whose call names the
+//! overload by its argument types. Refused here: an unbound `uniform` parameter of a type no
+//! effect parameter has here (an array, a non-square matrix, a struct: FX0003).
 
 use super::emit::Edits;
 use super::{object_params, RetypedUniform, Stage};
@@ -95,9 +96,11 @@ fn is_vface(sem: &str) -> bool {
     sem.eq_ignore_ascii_case("VFACE")
 }
 
-/// Adds the entry rewrites; returns the name to hand DXC.
+/// Adds the entry rewrites for `ast.functions[fi]`, the overload the `compile` statement
+/// names (`overloads::choose`); returns the name to hand DXC.
 pub fn rewrite(
     parsed: &ParsedEffect,
+    fi: usize,
     shader: &ShaderRef,
     stage: Stage,
     map: &SourceMap,
@@ -106,21 +109,14 @@ pub fn rewrite(
 ) -> Result<String, Box<Diagnostic>> {
     let ast = &parsed.ast;
     let src = parsed.stripped.as_str();
-    let Some(fi) = ast.functions.iter().position(|f| f.name == shader.entry) else {
-        return Err(Box::new(
-            Diagnostic::error(Code::SD0102, format!("entry point `{}` not found", shader.entry))
-                .at_opt(map.span(shader.range.clone()))
-                .with_help("define the function before the technique, or fix the name in the `compile` statement"),
-        ));
-    };
     let f = &ast.functions[fi];
     let sites = &parsed.sites.params[fi];
 
     // DXC sees the whole file and, under -WX, rejects `VFACE` wherever it is written, even on a
     // function this stage never calls (the pixel shader while compiling the vertex shader).
     // Outside the entry a semantic means nothing, so any spelling DXC accepts will do.
-    for (other, other_sites) in ast.functions.iter().zip(&parsed.sites.params) {
-        if other.name == f.name {
+    for (k, (other, other_sites)) in ast.functions.iter().zip(&parsed.sites.params).enumerate() {
+        if k == fi {
             continue;
         }
         for (p, site) in other.params.iter().zip(other_sites) {
@@ -231,20 +227,10 @@ pub fn rewrite(
     }
 
     let uniforms = f.params.iter().filter(|p| p.qualifier == "uniform").count();
-    if shader.args.len() > uniforms {
-        return Err(Box::new(
-            Diagnostic::error(
-                Code::FX0003,
-                format!(
-                    "`compile` passes {} argument(s) but `{}` has {uniforms} `uniform` parameter(s)",
-                    shader.args.len(),
-                    f.name
-                ),
-            )
-            .at_opt(map.span(shader.range.clone()))
-            .with_help("pass one literal per `uniform` parameter of the entry point"),
-        ));
-    }
+    // DXC refuses an overloaded name as its entry ("ambiguous entry point function"), and
+    // resolves a call by its own rules: the wrapper calls the chosen overload with every
+    // literal cast to its parameter's type, which only that overload takes exactly.
+    let overloaded = ast.functions.iter().filter(|g| g.name == f.name).count() > 1;
     // `uniform` parameters the `compile` statement leaves without a literal are constants the
     // application sets, as under fxc: each becomes an effect parameter `$name`.
     let unbound: Vec<EntryUniform> = f
@@ -304,6 +290,7 @@ pub fn rewrite(
     };
     let flat_return = flat_decl(&f.return_type, false);
     let wrapped = uniforms > 0
+        || overloaded
         || flat_return.is_some()
         || f.params.iter().any(|p| {
             split(p)
@@ -333,7 +320,12 @@ pub fn rewrite(
         }
         if p.qualifier == "uniform" {
             match literals.next() {
-                Some(literal) => call_args.push(literal.clone()),
+                Some(literal) => call_args.push(
+                    match crate::effect::types::numeric(p.ty.trim()).filter(|_| overloaded) {
+                        Some(_) => format!("(({})({literal}))", p.ty.trim()),
+                        None => literal.clone(),
+                    },
+                ),
                 None => {
                     let Some(u) = unbound.iter().find(|u| u.param == p.name) else {
                         continue;

@@ -15,8 +15,10 @@
 //! effect-style texture types on function parameters and struct members become `Texture2D` & co.;
 //! shader, state-object and view parameters leave their functions and calls, as fxc compiles
 //! nothing for them (`object_params`);
-//! `compile ps_2_0 PS(true)` literals are bound through a generated wrapper entry; the bodies of
-//! functions the entry does not reach are left out, as fxc never compiles them (`reach`).
+//! the overload of the entry is the one the `compile` arguments pick, as fxc picks it
+//! (`overloads`); `compile ps_2_0 PS(true)` literals are bound through a generated wrapper
+//! entry; the bodies of functions the entry does not reach are left out, as fxc never compiles
+//! them (`reach`).
 //!
 //! Edits are computed on the stripped text and applied in one pass; the text keeps its line
 //! structure (insertions stay on the line of the code they belong to), except for the wrapper
@@ -33,14 +35,15 @@
 //! Refused: FX0001 (a user identifier starting with `__sd_`), FX0012 (a `tex*` call that cannot be
 //! lowered: unknown arity, not on a global legacy sampler, wrong dimension, a plain `sampler` used
 //! with two dimensions by one entry's reached code; a local sampler given something other than one
-//! sampler), FX0003 (`compile` literals that do not match the entry's `uniform` parameters), SD0102
-//! (entry not found).
+//! sampler), FX0003 (`compile` literals that match no overload of the entry, or several
+//! equally), SD0102 (entry not found).
 
 mod declarations;
 mod emit;
 mod entry;
 mod intrinsics;
 mod object_params;
+mod overloads;
 mod reach;
 mod sampler_locals;
 mod sampler_params;
@@ -164,7 +167,8 @@ fn lower_inner(
     // What the entry does not reach is not compiled (fxc's habit): its bodies are left out and
     // the sampler rewrites look at the reached code only, so each entry decides alone what
     // dimension a plain `sampler` has.
-    let dead = reach::unreached_bodies(parsed, src, &toks, &shader.entry);
+    let entry = overloads::choose(parsed, shader, map)?;
+    let dead = reach::unreached_bodies(parsed, src, &toks, entry);
     let live = reach::live_tokens(&toks, &dead);
     if let Some(t) = scope::reserved_identifier(src, &toks) {
         return Err(Box::new(
@@ -238,7 +242,7 @@ fn lower_inner(
     retyped.extend(declarations::non_square_uniforms(
         parsed, &toks, &scopes, map, &mut edits,
     )?);
-    let entry = entry::rewrite(parsed, shader, stage, map, &mut edits, &mut retyped)?;
+    let entry = entry::rewrite(parsed, entry, shader, stage, map, &mut edits, &mut retyped)?;
     let emitter = emit::Emitter {
         src,
         edits: &edits,

@@ -8,10 +8,10 @@
 //! newlines are kept, so the lines after it keep their numbers), and the sampler rewrites look at
 //! reached code only ([`live_tokens`]).
 //!
-//! Reached means: the entry and every function named in a call (`name(`) in a reached body or
-//! outside every function body (a global `static` initializer), transitively. Calls go by name,
-//! so every overload of a called name counts as reached: conservative, never dropping a body
-//! the entry needs.
+//! Reached means: the entry (the one overload the `compile` statement names, `overloads`) and
+//! every function named in a call (`name(`) in a reached body or outside every function body (a
+//! global `static` initializer), transitively. Calls go by name, so every overload of a called
+//! name counts as reached: conservative, never dropping a body the entry needs.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -19,12 +19,13 @@ use std::ops::Range;
 use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::ParsedEffect;
 
-/// The bodies (`{` through `}`) of the functions `entry` does not reach, in source order.
+/// The bodies (`{` through `}`) of the functions `functions[entry]` does not reach, in source
+/// order.
 pub fn unreached_bodies(
     parsed: &ParsedEffect,
     src: &str,
     toks: &[Token],
-    entry: &str,
+    entry: usize,
 ) -> Vec<Range<usize>> {
     let functions = &parsed.ast.functions;
     let names: BTreeSet<&str> = functions.iter().map(|f| f.name.as_str()).collect();
@@ -43,7 +44,10 @@ pub fn unreached_bodies(
             .collect()
     };
     let mut reached: BTreeSet<&str> = BTreeSet::new();
-    let mut pending: Vec<&str> = vec![entry];
+    let mut pending: Vec<&str> = calls_in(functions[entry].body.clone())
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
     // Calls outside every body are global `static` initializers'. A function's definition or
     // prototype (`float4 F(`) is not a call: there the name follows its return type, and no
     // call follows an identifier.
@@ -74,7 +78,11 @@ pub fn unreached_bodies(
     }
     let mut out: Vec<Range<usize>> = functions
         .iter()
-        .filter(|f| !reached.contains(f.name.as_str()))
+        .filter(|f| {
+            // The entry defined twice keeps both bodies, so DXC reports the redefinition.
+            !super::overloads::same_signature(f, &functions[entry])
+                && !reached.contains(f.name.as_str())
+        })
         .map(|f| f.body.clone())
         .collect();
     out.sort_by_key(|b| b.start);

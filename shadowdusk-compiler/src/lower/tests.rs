@@ -611,6 +611,221 @@ fn unbound_uniform_parameters_are_globals_named_like_fxc_constants() {
     assert_eq!(names, [("$g", "__sd_arg_g"), ("$k", "__sd_arg_k")]);
 }
 
+// ---- overloaded entries ---------------------------------------------------------------------
+
+impl Case {
+    /// The `compile` of `entry` with exactly these arguments.
+    fn shader_with(&self, entry: &str, args: &[&str], stage: Stage) -> ShaderRef {
+        self.parsed
+            .ast
+            .techniques
+            .iter()
+            .flat_map(|t| &t.passes)
+            .filter_map(|p| match stage {
+                Stage::Vertex => p.vertex_shader.as_ref(),
+                Stage::Pixel => p.pixel_shader.as_ref(),
+            })
+            .find(|s| s.entry == entry && s.args == args)
+            .unwrap_or_else(|| panic!("no compile of {entry}({args:?})"))
+            .clone()
+    }
+
+    fn lower_with(&self, entry: &str, args: &[&str], stage: Stage) -> Result<Lowered, Diagnostics> {
+        lower(
+            &self.expanded,
+            &self.parsed,
+            &self.shader_with(entry, args, stage),
+            stage,
+        )
+    }
+
+    /// Lowers and compiles with DXC the `compile` of `entry` with these arguments.
+    fn compiles_with(&self, entry: &str, args: &[&str], stage: Stage) -> Lowered {
+        let l = self
+            .lower_with(entry, args, stage)
+            .unwrap_or_else(|d| panic!("lowering failed: {d:#?}"));
+        if let Err(e) = dxc(&l, stage) {
+            panic!("DXC rejected the lowered text for {entry}({args:?}):\n{e}");
+        }
+        l
+    }
+
+    /// The first diagnostic of the `compile` of `entry` with these arguments, with line:col.
+    fn fail_with(&self, entry: &str, args: &[&str], stage: Stage) -> (Diagnostic, u32, u32) {
+        let d = match self.lower_with(entry, args, stage) {
+            Ok(l) => panic!("expected an error, got:\n{}", l.text),
+            Err(d) => d.0[0].clone(),
+        };
+        let span = d.primary.clone().expect("span").span;
+        let (l, c) = self.files.get(span.file).line_col(span.start);
+        (d, l, c)
+    }
+}
+
+/// The issue's shape: `PS(input)` beside `PS(input, uniform bool gammaCorrection)`.
+const GAMMA_PS: &str = "float4 PS(VSOutput input) : COLOR0 { return input.Color; }\n\
+float4 PS(VSOutput input, uniform bool gammaCorrection) : COLOR0 { float4 c = input.Color; if (gammaCorrection) c.rgb = sqrt(c.rgb); return c; }\n";
+
+#[test]
+fn compile_arguments_choose_the_overload_as_fxc_does() {
+    // fxc (fx_2_0): `PS()` is the overload without `uniform` parameters, `PS(true)` the one
+    // with, in either order in the file.
+    let techniques = "technique A { pass { PixelShader = compile ps_2_0 PS(); } }\n\
+                      technique B { pass { PixelShader = compile ps_2_0 PS(true); } }";
+    let (first, second) = GAMMA_PS.split_once('\n').unwrap();
+    for body in [GAMMA_PS.to_string(), format!("{second}{first}\n")] {
+        let c = case(&format!("{VS}{body}{techniques}"));
+        let l = c.compiles_with("PS", &[], Stage::Pixel);
+        assert!(l.retyped.is_empty(), "{:?}", l.retyped);
+        assert!(!l.text.contains("__sd_arg_"), "{}", l.text);
+        assert_eq!(l.entry, WRAPPER);
+        assert!(l.text.contains("{ return PS(input); }"), "{}", l.text);
+        // The overload not taken is not compiled (fxc compiles only what the entry reaches).
+        assert!(l.text.contains("uniform bool gammaCorrection) : COLOR0 ;"), "{}", l.text);
+        let l = c.compiles_with("PS", &["true"], Stage::Pixel);
+        assert!(l.retyped.is_empty(), "{:?}", l.retyped);
+        assert!(l.text.contains("{ return PS(input, ((bool)(true))); }"), "{}", l.text);
+        assert!(l.text.contains("float4 PS(VSOutput input) : COLOR0 ;"), "{}", l.text);
+    }
+}
+
+#[test]
+fn overloads_of_a_vertex_entry_too() {
+    let c = case(
+        "float4 VS(float4 p : POSITION0) : POSITION0 { return p; }\n\
+         float4 VS(float4 p : POSITION0, uniform float s) : POSITION0 { return p * s; }\n\
+         technique A { pass { VertexShader = compile vs_2_0 VS(); } }\n\
+         technique B { pass { VertexShader = compile vs_2_0 VS(2); } }",
+    );
+    let l = c.compiles_with("VS", &[], Stage::Vertex);
+    assert!(l.text.contains("return VS(p); }"), "{}", l.text);
+    assert!(l.retyped.is_empty());
+    let l = c.compiles_with("VS", &["2"], Stage::Vertex);
+    assert!(l.text.contains("return VS(p, ((float)(2))); }"), "{}", l.text);
+}
+
+#[test]
+fn argument_types_rank_overloads_as_fxc_ranks_them() {
+    // Each (overload A, overload B, argument, A wins?) as the fxc oracle chose (fx_2_0).
+    let cases = [
+        ("bool", "float", "true", true),
+        ("float", "bool", "1", false),   // an int literal takes bool before float
+        ("bool", "float", "1.0", false), // a float literal takes float
+        ("float", "int", "1", false),
+        ("float", "int", "1.5", true),
+        ("float", "float2", "1.0", true), // a scalar before a spread
+        ("float2", "bool", "1", false),   // the base counts before the shape
+        ("bool2", "float", "1", true),
+        ("float3", "float", "float2(1, 2)", false), // cut, never grown
+        ("int2", "float2", "int2(1, 2)", true),
+        ("half", "float", "1.5h", true),
+        ("half", "float", "1.0f", false),
+        ("int", "uint", "1u", false),
+        ("bool", "float", "1u", true),
+    ];
+    for (a, b, arg, a_wins) in cases {
+        let c = case(&format!(
+            "float4 PS(float2 uv : TEXCOORD0, uniform {a} k) : COLOR0 {{ return uv.x; }}\n\
+             float4 PS(float2 uv : TEXCOORD0, uniform {b} k) : COLOR0 {{ return uv.y; }}\n\
+             technique T {{ pass {{ PixelShader = compile ps_2_0 PS({arg}); }} }}"
+        ));
+        let l = c.compiles_with("PS", &[arg], Stage::Pixel);
+        let (won, lost) = if a_wins { (a, b) } else { (b, a) };
+        assert!(
+            l.text.contains(&format!("return PS(uv, (({won})({arg})));")),
+            "{a} vs {b} with {arg}:\n{}",
+            l.text
+        );
+        // The losing overload's body is gone.
+        assert!(
+            l.text.contains(&format!("uniform {lost} k) : COLOR0 ;")),
+            "{a} vs {b} with {arg}:\n{}",
+            l.text
+        );
+    }
+}
+
+#[test]
+fn compile_arguments_no_overload_takes_are_fxcs_refusals() {
+    let techniques = "technique A { pass { PixelShader = compile ps_2_0 PS(true, false); } }";
+    let c = case(&format!("{VS}{GAMMA_PS}{techniques}"));
+    let (d, line, col) = c.fail_with("PS", &["true", "false"], Stage::Pixel);
+    assert_eq!((d.code, line, col), (Code::FX0003, 5, 51));
+    assert!(d.message.contains("no overload of `PS`"), "{}", d.message);
+    assert!(
+        d.notes.iter().any(|n| n.contains("X3013: 'PS': function does not take 2 parameters")),
+        "{:?}",
+        d.notes
+    );
+    assert!(d.help.is_some());
+
+    // Same `uniform` types: fxc's X3067.
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0, uniform float s) : COLOR0 { return uv.x * s; }\n\
+         float4 PS(float4 c : COLOR0, uniform float s) : COLOR0 { return c * s; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(1); } }",
+    );
+    let (d, line, col) = c.fail_with("PS", &["1"], Stage::Pixel);
+    assert_eq!((d.code, line, col), (Code::FX0003, 3, 51));
+    assert!(d.notes.iter().any(|n| n.contains("X3067: 'PS': ambiguous function call")));
+    assert_eq!(d.secondary.len(), 2, "{:?}", d.secondary);
+    // Neither better: `true` converts to int and float alike.
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0, uniform float s) : COLOR0 { return uv.x * s; }\n\
+         float4 PS(float2 uv : TEXCOORD0, uniform int s) : COLOR0 { return uv.y * s; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(true); } }",
+    );
+    let (d, ..) = c.fail_with("PS", &["true"], Stage::Pixel);
+    assert!(d.notes.iter().any(|n| n.contains("X3067")), "{:?}", d.notes);
+
+    // A vector grown: fxc's X3017, naming fxc's types.
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0, uniform float4 s) : COLOR0 { return s; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(float2(1, 2)); } }",
+    );
+    let (d, line, col) = c.fail_with("PS", &["float2(1, 2)"], Stage::Pixel);
+    assert_eq!((d.code, line, col), (Code::FX0003, 2, 51));
+    assert!(
+        d.notes.iter().any(|n| n
+            .contains("X3017: 'PS': cannot implicitly convert from 'const float2' to 'float4'")),
+        "{:?}",
+        d.notes
+    );
+}
+
+#[test]
+fn an_entry_defined_twice_is_refused_as_a_redefinition() {
+    // fxc: X3003 "redefinition of 'PS'" (the semantics differ, the types do not). Both bodies
+    // stay, so DXC refuses it as such.
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return 1; }\n\
+         float4 PS(float2 uv : TEXCOORD1) : COLOR0 { return 0; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = c.ok("PS", Stage::Pixel);
+    assert!(l.text.contains("{ return 1; }") && l.text.contains("{ return 0; }"), "{}", l.text);
+    match dxc(&l, Stage::Pixel) {
+        Ok(None) => {}
+        Ok(Some(_)) => panic!("DXC compiled a redefinition:\n{}", l.text),
+        Err(e) => assert!(e.contains("redefinition"), "{e}"),
+    }
+}
+
+#[test]
+fn unbound_uniforms_of_an_overload_when_none_takes_the_arguments_exactly() {
+    // fxc's effect compiler refuses `PS()` here (X3013); mgfxc compiles `PS` by name, the first
+    // definition, with its `uniform` parameters as `$name` effect parameters.
+    let c = case(
+        "float4 PS(float2 uv : TEXCOORD0, uniform bool a) : COLOR0 { return a ? uv.x : 0; }\n\
+         float4 PS(float2 uv : TEXCOORD0, uniform bool a, uniform bool b) : COLOR0 { return a && b ? uv.y : 0; }\n\
+         technique T { pass { PixelShader = compile ps_2_0 PS(); } }",
+    );
+    let l = c.compiles_with("PS", &[], Stage::Pixel);
+    assert!(l.text.contains("return PS(uv, ((bool)__sd_arg_a)); }"), "{}", l.text);
+    let names: Vec<&str> = l.retyped.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["$a"]);
+}
+
 // ---- uniforms and registers -----------------------------------------------------------------
 
 #[test]
@@ -1083,3 +1298,4 @@ fn nointerpolation_is_dropped() {
         assert!(!l.text.contains("nointerpolation"), "{}", l.text);
     }
 }
+

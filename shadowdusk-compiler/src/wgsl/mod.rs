@@ -6,6 +6,7 @@
 //! [`WgpuShader`] (WGSL text, entry point, bind-group layout entries, vertex inputs, varyings).
 //!
 //! Steps, each a SPIR-V rewrite before naga reads the module: `strip` (debug instructions),
+//! `bool_vectors` (`&&`/`||` of bool vectors one component at a time, as WGSL has them),
 //! `registers` (uniforms as the GL register image), `resources` (the fixed binding rule),
 //! `interface` + `tables` (locations), then `emit` (naga: read, validate with every flag, write
 //! WGSL). The data types here are built without naga; the steps need feature `wgsl`.
@@ -14,6 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "wgsl")]
+mod bool_vectors;
 #[cfg(feature = "wgsl")]
 mod emit;
 #[cfg(feature = "wgsl")]
@@ -215,6 +218,7 @@ pub(crate) fn translate(
     let mut spv = words::Spv::open(words)
         .ok_or_else(|| WgslError::internal("the SPIR-V module is truncated".into()))?;
     strip::strip(&mut spv);
+    bool_vectors::rewrite(&mut spv);
     let regs = registers::rewrite(&mut spv, gl.registers, group, prefix)?;
     let mut bindings = resources::bind(&mut spv, gl.samplers, group)?;
     if regs.var.is_some() {
