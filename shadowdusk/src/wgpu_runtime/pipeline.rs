@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::layout::VertexLayout;
-use super::{sampler, sprite_vs, states, DeviceStates, Target, WgpuError};
+use super::{link, sampler, sprite_vs, states, DeviceStates, Target, WgpuError};
 use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslEffect, WgslPass, WgslShader};
 
 /// A shader on the device.
@@ -122,7 +122,7 @@ pub(crate) fn view_dimension(d: TextureDimension) -> wgpu::TextureViewDimension 
 }
 
 /// Which shader runs as a pass's vertex shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum VertexShader {
     /// One of the effect's.
     Effect(usize),
@@ -283,6 +283,7 @@ impl PipelineKey {
 pub(crate) struct Pipelines {
     built: HashMap<PipelineKey, wgpu::RenderPipeline>,
     attributes: Vec<wgpu::VertexAttribute>,
+    links: link::Links,
 }
 
 impl Pipelines {
@@ -318,6 +319,7 @@ impl Pipelines {
         let name = pass.info.name;
         let vs = resources.vertex_shader(pass.vertex);
         let ps = &resources.shaders[pass.pixel];
+        link::check_limits(&device.limits(), effect, name, vs.info, key.topology)?;
         key.layout
             .attributes(vs.info.vertex_inputs, &mut self.attributes)
             .map_err(|(usage, index)| WgpuError::MissingVertexElement {
@@ -326,20 +328,7 @@ impl Pipelines {
                 usage,
                 index,
             })?;
-        for input in ps.info.varyings {
-            if !vs
-                .info
-                .varyings
-                .iter()
-                .any(|v| v.location == input.location)
-            {
-                return Err(WgpuError::MissingVarying {
-                    effect,
-                    pass: name,
-                    semantic: input.semantic,
-                });
-            }
-        }
+        let ps_module = self.links.pixel_module(device, resources, pass)?;
         let blend = pass.info.blend.as_ref().unwrap_or(&defaults.blend);
         let rasterizer = Some(
             pass.info
@@ -385,7 +374,7 @@ impl Pipelines {
                 alpha_to_coverage_enabled: false,
             },
             fragment: Some(wgpu::FragmentState {
-                module: &ps.module,
+                module: ps_module,
                 entry_point: Some(ps.info.entry),
                 compilation_options: Default::default(),
                 targets: &[Some(color)],
