@@ -149,13 +149,22 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
         inputs: Vec::new(),
         varyings: Vec::new(),
     };
-    for (location, (_, id, entry)) in (0u32..).zip(located) {
+    // Vertex inputs and varyings are numbered apart, each from 0.
+    for (id, entry) in located.into_iter().map(|(_, id, entry)| (id, entry)) {
+        let location = match entry {
+            Entry::Input(i) => {
+                let location = result.inputs.len() as u32;
+                result.inputs.push(WgpuVertexInput { location, ..i });
+                location
+            }
+            Entry::Varying(v) => {
+                let location = result.varyings.len() as u32;
+                result.varyings.push(WgpuVarying { location, ..v });
+                location
+            }
+        };
         spv.undecorate(id, &[deco::LOCATION]);
         spv.decorate(id, deco::LOCATION, &[location]);
-        match entry {
-            Entry::Input(i) => result.inputs.push(WgpuVertexInput { location, ..i }),
-            Entry::Varying(v) => result.varyings.push(WgpuVarying { location, ..v }),
-        }
     }
     Ok(result)
 }
