@@ -47,6 +47,7 @@
 mod compat_effects;
 mod compat_entry_uniforms;
 mod compat_integers;
+mod compat_locations;
 mod compat_lowering;
 mod compat_misc;
 mod compat_varyings;
@@ -418,6 +419,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(compat_varyings::entries());
     all.extend(compat_misc::entries());
     all.extend(compat_lowering::entries());
+    all.extend(compat_locations::entries());
     all.sort_by_key(|e| e.file);
     all
 }

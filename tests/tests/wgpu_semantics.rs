@@ -120,8 +120,8 @@ fn compile(src: &str, name: &str) -> Result<Vec<WgpuShader>, String> {
         wgpu: true,
         ..Options::default()
     };
-    let c = shadowdusk_compiler::compile_source(&path, src, &options)
-        .map_err(|e| e.render(false))?;
+    let c =
+        shadowdusk_compiler::compile_source(&path, src, &options).map_err(|e| e.render(false))?;
     Ok(c.wgpu.map(|w| w.shaders).unwrap_or_default())
 }
 
@@ -194,7 +194,9 @@ fn every_vertex_input_fxc_accepts_gets_a_location() {
             .map(|(l, &i)| (usage.to_string(), i, l))
             .collect();
         if got != want {
-            problems.push(format!("{profile} {usage}: inputs {got:?}, expected {want:?}"));
+            problems.push(format!(
+                "{profile} {usage}: inputs {got:?}, expected {want:?}"
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -237,8 +239,7 @@ fn every_varying_fxc_accepts_links_by_semantic() {
                 sum.join(" + ")
             );
             let what = format!("{vs_profile}/{ps_profile} {usage}{group:?}");
-            let shaders = match compile(&src, &format!("var_{vs_profile}_{usage}_{}", group[0]))
-            {
+            let shaders = match compile(&src, &format!("var_{vs_profile}_{usage}_{}", group[0])) {
                 Ok(s) => s,
                 Err(e) => {
                     problems.push(format!("{what}: {e}"));

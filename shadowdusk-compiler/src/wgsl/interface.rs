@@ -207,9 +207,9 @@ pub(super) fn locate_pixel_inputs(
             .chars()
             .take_while(char::is_ascii_digit)
             .collect();
-        let location: u32 = number.parse().map_err(|_| {
-            WgslError::internal(format!("a location of `{entry}` is not a number"))
-        })?;
+        let location: u32 = number
+            .parse()
+            .map_err(|_| WgslError::internal(format!("a location of `{entry}` is not a number")))?;
         seen.push((location, digits as u32));
     }
     if seen.len() != varyings.len() {

@@ -33,11 +33,21 @@ mod tests {
 
     #[test]
     fn usages_sort_in_d3d9_order_and_varyings_lead_with_color_and_texcoord() {
-        let mut inputs = [("COLOR", 0), ("TEXCOORD", 8), ("POSITION", 1), ("POSITION", 0)];
+        let mut inputs = [
+            ("COLOR", 0),
+            ("TEXCOORD", 8),
+            ("POSITION", 1),
+            ("POSITION", 0),
+        ];
         inputs.sort_by_key(|(u, i)| vertex_input_order(u, *i).unwrap());
         assert_eq!(
             inputs,
-            [("POSITION", 0), ("POSITION", 1), ("TEXCOORD", 8), ("COLOR", 0)]
+            [
+                ("POSITION", 0),
+                ("POSITION", 1),
+                ("TEXCOORD", 8),
+                ("COLOR", 0)
+            ]
         );
         let mut varyings = [("NORMAL", 0), ("TEXCOORD", 11), ("COLOR", 1), ("FOG", 0)];
         varyings.sort_by_key(|(u, i)| varying_order(u, *i).unwrap());

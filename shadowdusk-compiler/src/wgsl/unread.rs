@@ -209,9 +209,11 @@ fn zero_overwritten_elements(spv: &mut Spv) {
     }
     found.append(&mut open);
     for p in found.into_iter().filter(|p| !p.overwritten.is_empty()) {
-        let Some(at) = spv.insts.iter().position(|i| {
-            i.op() == op::COMPOSITE_CONSTRUCT && i.0[2] == p.value
-        }) else {
+        let Some(at) = spv
+            .insts
+            .iter()
+            .position(|i| i.op() == op::COMPOSITE_CONSTRUCT && i.0[2] == p.value)
+        else {
             continue;
         };
         for k in p.overwritten {

@@ -142,7 +142,9 @@ pub(crate) fn check_limits(
         });
     }
     let points = u32::from(topology == wgpu::PrimitiveTopology::PointList);
-    let variables = limits.max_inter_stage_shader_variables.saturating_sub(points) as usize;
+    let variables = limits
+        .max_inter_stage_shader_variables
+        .saturating_sub(points) as usize;
     if let Some(past) = vs.varyings.get(variables) {
         return Err(WgpuError::DeviceLimit {
             effect,
