@@ -9,6 +9,7 @@
 //! shader's inputs and `max_inter_stage_shader_variables` for its outputs, checked here so the
 //! error names the semantic past the limit.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use super::pipeline::{PassShaders, Resources, VertexShader};
@@ -31,47 +32,58 @@ impl Links {
     ) -> Result<&'a wgpu::ShaderModule, WgpuError> {
         let key = (pass.pixel, pass.vertex);
         let ps = &resources.shaders[pass.pixel];
-        if !self.modules.contains_key(&key) {
-            let vs = resources.vertex_shader(pass.vertex);
-            let text = relocate(vs.info, ps.info).map_err(|failure| match failure {
-                Failure::Missing(semantic) => WgpuError::MissingVarying {
-                    effect: resources.name,
-                    pass: pass.info.name,
-                    semantic,
-                },
-                Failure::Unmarked(semantic) => WgpuError::Pipeline {
-                    effect: resources.name,
-                    pass: pass.info.name,
-                    message: format!(
-                        "the pixel shader's input {semantic} has no recorded location in its \
-                         WGSL (an effect built by another ShadowDusk version?)"
-                    ),
-                },
-            })?;
-            let module = match text {
-                None => None,
-                Some(text) => {
-                    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-                    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some(resources.name),
-                        source: wgpu::ShaderSource::Wgsl(text.into()),
-                    });
-                    if let Some(error) = pollster::block_on(scope.pop()) {
-                        return Err(WgpuError::Shader {
-                            effect: resources.name,
-                            shader: pass.pixel,
-                            message: error.to_string(),
-                        });
-                    }
-                    Some(module)
-                }
-            };
-            self.modules.insert(key, module);
-        }
-        Ok(match &self.modules[&key] {
+        let module = match self.modules.entry(key) {
+            Entry::Occupied(made) => made.into_mut(),
+            Entry::Vacant(slot) => {
+                let vs = resources.vertex_shader(pass.vertex);
+                let text = relocate(vs.info, ps.info).map_err(|failure| match failure {
+                    Failure::Missing(semantic) => WgpuError::MissingVarying {
+                        effect: resources.name,
+                        pass: pass.info.name,
+                        semantic,
+                    },
+                    Failure::Unmarked(semantic) => WgpuError::Pipeline {
+                        effect: resources.name,
+                        pass: pass.info.name,
+                        message: format!(
+                            "the pixel shader's input {semantic} has no recorded location in \
+                             its WGSL (an effect built by another ShadowDusk version?)"
+                        ),
+                    },
+                })?;
+                let module = match text {
+                    None => None,
+                    Some(text) => Some(create_module(device, resources.name, pass.pixel, text)?),
+                };
+                slot.insert(module)
+            }
+        };
+        Ok(match module {
             Some(module) => module,
             None => &ps.module,
         })
+    }
+}
+
+/// A shader module of `text`, inside a validation error scope.
+fn create_module(
+    device: &wgpu::Device,
+    effect: &'static str,
+    shader: usize,
+    text: String,
+) -> Result<wgpu::ShaderModule, WgpuError> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(effect),
+        source: wgpu::ShaderSource::Wgsl(text.into()),
+    });
+    match pollster::block_on(scope.pop()) {
+        Some(error) => Err(WgpuError::Shader {
+            effect,
+            shader,
+            message: error.to_string(),
+        }),
+        None => Ok(module),
     }
 }
 
