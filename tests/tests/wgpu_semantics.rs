@@ -3,7 +3,8 @@
 //! numbers what it declares 0, 1, 2, … in the canonical order (vertex inputs by D3D9 usage
 //! order, varyings COLOR, TEXCOORD, then D3D9 usage order), a pixel shader reading what its
 //! vertex shader writes takes the same numbers, and each pixel input's recorded offset points at
-//! its location number in the text.
+//! its location number in the text. On a device, the only refusals are a pixel input no vertex
+//! shader writes and the device's own limits, each a `WgpuError` naming the semantic.
 //!
 //! The tables were obtained from the fxc oracle (`/work/fxc/fxc FILE main PROFILE`, D3DCompiler
 //! 43), one semantic at a time, `float4` each:
@@ -14,6 +15,7 @@
 //!
 //! Each row is (profile, usage, mask of the accepted indices, bit n = index n).
 
+use shadowdusk::wgpu;
 use shadowdusk_compiler::pipeline::Options;
 use shadowdusk_compiler::wgsl::{self, WgpuShader};
 
@@ -293,4 +295,118 @@ fn every_varying_fxc_accepts_links_by_semantic() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Draws pass 0 of `src` on wgpu once, with a vertex buffer holding every element the vertex
+/// shader reads (SpriteBatch's quad for a pixel-only pass): the runtime's answer.
+fn draw_once(src: &str, name: &'static str) -> Option<Result<(), String>> {
+    use shadowdusk::wgpu_runtime::{
+        DynWgpuEffect, Sprite, SpriteBatch, VertexElement, VertexElementFormat, VertexLayout,
+        WgpuRenderTarget,
+    };
+    let w = shadowdusk_tests::parity::wgpu_or_skip("wgpu_semantics")?;
+    let shaders = compile(src, name).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!shaders.is_empty());
+    let path = std::env::temp_dir().join(format!("wgpu_semantics_{name}.fx"));
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let c = shadowdusk_compiler::compile_source(&path, src, &options)
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let data =
+        shadowdusk_tests::wgsl_static::leak_effect(&c.effect, c.wgpu.as_ref().unwrap()).unwrap();
+    let device = w.device();
+    let mut fx = DynWgpuEffect::new(device, name, data, &c.bytes).unwrap();
+    let target = WgpuRenderTarget::new(device, 8, 8, false).unwrap();
+    let vs = data.shaders.iter().find(|s| !s.vertex_inputs.is_empty());
+    let elements: Vec<VertexElement> = vs
+        .map(|s| s.vertex_inputs)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            VertexElement::new(
+                16 * k as u32,
+                VertexElementFormat::Vector4,
+                i.usage,
+                i.index,
+            )
+        })
+        .collect();
+    let layout = VertexLayout {
+        stride: 16 * elements.len().max(1) as u32,
+        elements: Box::leak(elements.into_boxed_slice()),
+    };
+    let vb = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 3 * u64::from(layout.stride),
+        usage: wgpu::BufferUsages::VERTEX,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    let mut batch = SpriteBatch::new(device);
+    let result = {
+        let mut rp = shadowdusk_tests::parity::begin_pass(&target, &mut encoder, [0; 4], 0);
+        let mut applied = fx.apply(0, 0, &target.target()).map_err(|e| e.to_string());
+        match &mut applied {
+            Err(e) => Err(e.clone()),
+            Ok(applied) if vs.is_some() => applied
+                .draw(&mut rp, &layout, vb.slice(..), 0..3)
+                .map_err(|e| e.to_string()),
+            Ok(applied) => batch
+                .draw(&mut rp, applied, &[Sprite::new(0.0, 0.0, 8.0, 8.0)])
+                .map_err(|e| e.to_string()),
+        }
+    };
+    Some(result)
+}
+
+#[test]
+fn a_pixel_input_no_vertex_shader_writes_is_an_error_naming_it() {
+    if dxc_missing() {
+        return;
+    }
+    // SpriteBatch's vertex shader writes COLOR0 and TEXCOORD0 only.
+    let src = "float4 PS(float4 c : COLOR0, float2 uv : TEXCOORD1) : COLOR0 { return float4(uv, 0, 1) * c; }\n\
+               technique T { pass P { PixelShader = compile ps_2_0 PS(); } }\n";
+    let Some(result) = draw_once(src, "missing_varying") else {
+        return;
+    };
+    let e = result.expect_err("TEXCOORD1 is written by no vertex shader");
+    assert!(
+        e.contains("TEXCOORD1") && e.contains("does not write"),
+        "{e}"
+    );
+}
+
+#[test]
+fn past_the_devices_limit_is_an_error_naming_the_semantic_and_the_limit() {
+    if dxc_missing() {
+        return;
+    }
+    // Shader model 5 takes 32 inputs and outputs; wgpu's default limits are 16 of each.
+    let n = 17;
+    let inputs: Vec<String> = (0..n)
+        .map(|i| format!("float4 a{i} : TEXCOORD{i}"))
+        .collect();
+    let sum: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let src = format!(
+        "float4 VS(float4 p : POSITION0, {}) : SV_Position {{ return p + {}; }}\n\
+         float4 PS() : SV_Target0 {{ return 1; }}\n\
+         technique T {{ pass P {{ VertexShader = compile vs_5_0 VS(); \
+         PixelShader = compile ps_5_0 PS(); }} }}\n",
+        inputs.join(", "),
+        sum.join(" + ")
+    );
+    let Some(result) = draw_once(&src, "many_inputs") else {
+        return;
+    };
+    let e = result.expect_err("18 vertex inputs on a device allowing 16");
+    assert!(
+        e.contains("max_vertex_attributes")
+            && e.contains("TextureCoordinate15")
+            && e.contains("18"),
+        "{e}"
+    );
 }
