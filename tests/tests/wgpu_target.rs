@@ -272,3 +272,31 @@ fn the_same_effect_gives_the_same_wgsl() {
         assert!(a.wgpu.is_some_and(|w| !w.shaders.is_empty()));
     }
 }
+
+#[test]
+fn pixel_inputs_overwritten_before_they_are_read_are_not_inputs() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    // `float2 texCoord[8] : TEXCOORD0` with entries 1–7 stored again from entry 0 first: the
+    // pixel shader reads COLOR0 and TEXCOORD0, what SpriteBatch's vertex shader writes.
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let path = workspace_root().join("tests/corpus/compat_sem_unread_inputs.fx");
+    let c = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let w = c.wgpu.expect("wgpu output");
+    let ps = w.shaders.iter().find(|s| s.stage == "pixel").unwrap();
+    let read: Vec<_> = ps
+        .varyings
+        .iter()
+        .map(|v| (v.semantic.as_str(), v.location))
+        .collect();
+    assert_eq!(read, [("COLOR0", 0), ("TEXCOORD0", 1)], "{}", ps.wgsl);
+    reparse(ps).unwrap_or_else(|e| panic!("{e}"));
+}
