@@ -142,6 +142,9 @@ pub enum TextureDimension {
 }
 
 /// A vertex shader input: where a vertex buffer element of MonoGame's usage and index goes.
+/// Each vertex shader numbers its inputs 0, 1, 2, … in D3D9's usage order (POSITION,
+/// BLENDWEIGHT, BLENDINDICES, NORMAL, PSIZE, TEXCOORD, TANGENT, BINORMAL, TESSFACTOR, COLOR,
+/// FOG, DEPTH, SAMPLE; then the index), from the inputs it declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VertexInput {
     /// MonoGame's `VertexElementUsage`.
@@ -184,8 +187,11 @@ pub enum VertexFormat {
     Uint32x4,
 }
 
-/// A value passed from the vertex to the pixel shader, at a location fixed by its semantic so
-/// every vertex and pixel shader of an effect link.
+/// A value passed from the vertex to the pixel shader. Each shader numbers its varyings 0, 1,
+/// 2, … (COLOR first, TEXCOORD second, then D3D9's usage order; then the index), a pixel
+/// shader only the inputs it reads; a runtime links a pass by semantic, writing the vertex
+/// shader's numbers into a copy of the pixel shader's WGSL at [`Varying::location_at`] where
+/// they differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Varying {
     /// The semantic with its index (`TEXCOORD0`, `COLOR1`).
@@ -194,4 +200,8 @@ pub struct Varying {
     pub location: u32,
     /// `@interpolate(flat)` (integer values).
     pub flat: bool,
+    /// A pixel shader's input: the byte offset in [`WgslShader::wgsl`] of the first digit of
+    /// its location number (the compiler checked it is there once). `None` for a vertex
+    /// shader's output.
+    pub location_at: Option<u32>,
 }

@@ -49,6 +49,7 @@ mod compat_effects;
 mod compat_entry_uniforms;
 mod compat_integers;
 mod compat_loops;
+mod compat_locations;
 mod compat_lowering;
 mod compat_math;
 mod compat_misc;
@@ -424,6 +425,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(compat_lowering::entries());
     all.extend(compat_math::entries());
     all.extend(compat_loops::entries());
+    all.extend(compat_locations::entries());
     all.sort_by_key(|e| e.file);
     all
 }

@@ -126,6 +126,7 @@ fn shader(w: &WgpuShader, m: &shadowdusk::mgfx::Shader) -> Result<WgslShader, St
             semantic: leak_str(&v.semantic),
             location: v.location,
             flat: v.flat,
+            location_at: v.location_at,
         })
         .collect();
     Ok(WgslShader {

@@ -13,7 +13,7 @@ use shadowdusk_compiler::pipeline::{compile_file, Options};
 /// are outside the effect; SD0012 and SD0101 are internal checks no known effect reaches;
 /// SD0021 needs 32768 shaders; SD0104 is DXC crashing on an input no guard knows yet; SD0214
 /// guards a projected cube lookup the lowering never lets reach DXC; SD0300–SD0304 are the wgpu
-/// target's, which a command line turns on (SD0302 is compiled in `wgpu_target.rs`).
+/// target's, which a command line turns on (SD0302 guards semantics the OpenGL path refuses first).
 const NO_HLSL_EXAMPLE: &[&str] = &[
     "SD0005", "SD0030", "SD0031", "SD0021", "SD0012", "SD0101", "SD0103", "SD0104", "SD0214",
     "SD0300", "SD0301", "SD0302", "SD0303", "SD0304",

@@ -123,15 +123,25 @@ fn the_generated_wgpu_part_matches_the_effect_it_was_compiled_with() {
     ] {
         assert!(inputs.contains(&expected), "{expected:?} not in {inputs:?}");
     }
-    // One location per input, and the pixel shaders read varyings the vertex shader writes.
-    let mut locations: Vec<u32> = vs.vertex_inputs.iter().map(|v| v.location).collect();
-    locations.dedup();
-    assert_eq!(locations.len(), vs.vertex_inputs.len());
+    // Inputs at 0, 1, 2, …; the pixel shaders read semantics the vertex shader writes, each
+    // with the offset of its location number in its WGSL.
+    let locations: Vec<u32> = vs.vertex_inputs.iter().map(|v| v.location).collect();
+    assert_eq!(
+        locations,
+        (0..vs.vertex_inputs.len() as u32).collect::<Vec<_>>()
+    );
     for ps in lit.shaders.iter().filter(|s| s.stage == Stage::Pixel) {
         for v in ps.varyings {
             assert!(
-                vs.varyings.contains(v),
+                vs.varyings
+                    .iter()
+                    .any(|o| o.semantic == v.semantic && o.flat == v.flat),
                 "pixel varying {v:?} is not written by the vertex shader"
+            );
+            let at = v.location_at.expect("a pixel input's offset") as usize;
+            assert!(
+                ps.wgsl[at..].starts_with(&v.location.to_string()),
+                "{v:?} is not at its offset"
             );
         }
     }

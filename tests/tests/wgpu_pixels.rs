@@ -44,12 +44,13 @@ technique T { pass P { PixelShader = compile ps_3_0 PS(); } }
 "#;
 
 /// The wgpu side's vertex shader: SpriteBatch's quad over the whole target, white, `uv` from
-/// (0, 0) at the top left, with COLOR0 and TEXCOORD0 at the varying table's locations.
+/// (0, 0) at the top left, with COLOR0 and TEXCOORD0 where SpriteBatch's vertex shader writes
+/// them ([`QUAD_VARYINGS`]); the pixel shader is linked to it by semantic ([`linked`]).
 const QUAD: &str = r#"
 struct Out {
     @builtin(position) pos: vec4<f32>,
     @location(0) color: vec4<f32>,
-    @location(2) uv: vec4<f32>,
+    @location(1) uv: vec4<f32>,
 }
 @vertex
 fn main(@builtin(vertex_index) i: u32) -> Out {
@@ -64,6 +65,34 @@ fn main(@builtin(vertex_index) i: u32) -> Out {
     return o;
 }
 "#;
+
+/// The quad's varyings and their locations.
+const QUAD_VARYINGS: [(&str, u32); 2] = [("COLOR0", 0), ("TEXCOORD0", 1)];
+
+/// The pixel shader's WGSL with each input at the quad's location for its semantic, written at
+/// the offsets the compiler recorded, as the wgpu runtime links a pass.
+fn linked(w: &shadowdusk_compiler::wgsl::WgpuShader) -> Result<String, String> {
+    let mut moves = Vec::new();
+    for v in &w.varyings {
+        let (_, to) = QUAD_VARYINGS
+            .iter()
+            .find(|(s, _)| *s == v.semantic)
+            .ok_or(format!("the quad does not write {}", v.semantic))?;
+        let at = v.location_at.ok_or("a pixel input without its offset")? as usize;
+        let digits = w.wgsl[at..].bytes().take_while(u8::is_ascii_digit).count();
+        moves.push((at, digits, *to));
+    }
+    moves.sort_unstable();
+    let mut text = String::new();
+    let mut from = 0;
+    for (at, digits, to) in moves {
+        text.push_str(&w.wgsl[from..at]);
+        text.push_str(&to.to_string());
+        from = at + digits;
+    }
+    text.push_str(&w.wgsl[from..]);
+    Ok(text)
+}
 
 /// naga: WGSL → GLSL 3.30 for `stage`, and what it named the uniform block and samplers.
 fn glsl(
@@ -193,7 +222,7 @@ fn draw_wgsl(
 ) -> Result<RgbaImage, String> {
     let w = &c.wgpu.as_ref().ok_or("no wgpu output")?.shaders[shader];
     let (vs, _) = glsl(QUAD, naga::ShaderStage::Vertex, "main")?;
-    let (fs, reflection) = glsl(&w.wgsl, naga::ShaderStage::Fragment, &w.entry)?;
+    let (fs, reflection) = glsl(&linked(w)?, naga::ShaderStage::Fragment, &w.entry)?;
     let gl = h.gl();
     let p = program(gl, &vs, &fs)?;
     let model = fx.effect();

@@ -205,7 +205,7 @@ fn every_golden_parity_effect_compiles_for_wgpu() {
 }
 
 #[test]
-fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
+fn a_semantic_past_sixteen_fixed_locations_is_numbered_in_its_shader() {
     if !shadowdusk_compiler::dxc::available() {
         shadowdusk_testkit::skip(
             "wgpu_target",
@@ -213,36 +213,42 @@ fn a_semantic_with_no_location_is_sd0302_at_its_declaration() {
         );
         return;
     }
+    // TEXCOORD9 as a vertex input and TEXCOORD11 as a varying, which MonoGame's vertex
+    // declarations and fxc take.
     let src = "float4x4 M;\n\
                struct VsIn { float4 Pos : POSITION0; float4 Extra : TEXCOORD9; };\n\
-               float4 VS(VsIn v) : POSITION0 { return mul(v.Pos + v.Extra, M); }\n\
-               technique T { pass P { VertexShader = compile vs_3_0 VS(); } }\n";
-    let path = std::env::temp_dir().join("wgpu_sd0302.fx");
-    // GL takes it (MonoGame's vertex declarations can name TEXCOORD9).
-    shadowdusk_compiler::compile_source(&path, src, &Options::default())
-        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+               struct VsOut { float4 Pos : POSITION0; float4 Wide : TEXCOORD11; };\n\
+               VsOut VS(VsIn v) { VsOut o; o.Pos = mul(v.Pos, M); o.Wide = v.Extra; return o; }\n\
+               float4 PS(float4 w : TEXCOORD11) : COLOR0 { return w; }\n\
+               technique T { pass P { VertexShader = compile vs_3_0 VS(); \
+               PixelShader = compile ps_3_0 PS(); } }\n";
+    let path = std::env::temp_dir().join("wgpu_texcoord11.fx");
     let options = Options {
         wgpu: true,
         ..Options::default()
     };
-    // The GL output is not lost to the wgpu target: the failure comes beside it.
     let c = shadowdusk_compiler::compile_source(&path, src, &options)
         .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    assert!(c.wgpu.is_none() && !c.bytes.is_empty());
-    let e = c.wgpu_failure().expect("the wgpu target refuses TEXCOORD9");
-    let d = &e.diagnostics.0[0];
-    assert_eq!(
-        d.code,
-        shadowdusk_compiler::diag::Code::SD0302,
-        "{}",
-        e.render(false)
-    );
-    assert!(d.message.contains("TEXCOORD9"), "{}", d.message);
-    let text = e.render(false);
-    assert!(
-        text.contains("wgpu_sd0302.fx:2:"),
-        "not at the declaration:\n{text}"
-    );
+    let w = c.wgpu.expect("wgpu output");
+    let vs = w.shaders.iter().find(|s| s.stage == "vertex").unwrap();
+    let ps = w.shaders.iter().find(|s| s.stage == "pixel").unwrap();
+    let inputs: Vec<_> = vs
+        .vertex_inputs
+        .iter()
+        .map(|i| (i.usage.as_str(), i.index, i.location))
+        .collect();
+    assert_eq!(inputs, [("POSITION", 0, 0), ("TEXCOORD", 9, 1)]);
+    for s in [vs, ps] {
+        assert_eq!(s.varyings.len(), 1, "{:?}", s.varyings);
+        assert_eq!(
+            (s.varyings[0].semantic.as_str(), s.varyings[0].location),
+            ("TEXCOORD11", 0)
+        );
+        reparse(s).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let at = ps.varyings[0].location_at.expect("a pixel input's offset") as usize;
+    assert_eq!(&ps.wgsl[at..at + 1], "0");
+    assert_eq!(vs.varyings[0].location_at, None);
 }
 
 #[test]
@@ -268,4 +274,32 @@ fn the_same_effect_gives_the_same_wgsl() {
         assert_eq!(a.wgpu, b.wgpu, "{name}");
         assert!(a.wgpu.is_some_and(|w| !w.shaders.is_empty()));
     }
+}
+
+#[test]
+fn pixel_inputs_overwritten_before_they_are_read_are_not_inputs() {
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(
+            "wgpu_target",
+            "DXC is not available (run `cargo xtask setup`)",
+        );
+        return;
+    }
+    // `float2 texCoord[8] : TEXCOORD0` with entries 1–7 stored again from entry 0 first: the
+    // pixel shader reads COLOR0 and TEXCOORD0, what SpriteBatch's vertex shader writes.
+    let options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let path = workspace_root().join("tests/corpus/compat_sem_unread_inputs.fx");
+    let c = compile_file(&path, &options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let w = c.wgpu.expect("wgpu output");
+    let ps = w.shaders.iter().find(|s| s.stage == "pixel").unwrap();
+    let read: Vec<_> = ps
+        .varyings
+        .iter()
+        .map(|v| (v.semantic.as_str(), v.location))
+        .collect();
+    assert_eq!(read, [("COLOR0", 0), ("TEXCOORD0", 1)], "{}", ps.wgsl);
+    reparse(ps).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -149,7 +149,8 @@ fn shader(
     }
     let varyings = w.varyings.iter().map(|v| {
         let (semantic, location, flat) = (&v.semantic, v.location, v.flat);
-        quote!(#k::wgsl::Varying { semantic: #semantic, location: #location, flat: #flat })
+        let at = option(v.location_at.map(|at| quote!(#at)));
+        quote!(#k::wgsl::Varying { semantic: #semantic, location: #location, flat: #flat, location_at: #at })
     });
     Ok(quote! {
         #k::wgsl::WgslShader {

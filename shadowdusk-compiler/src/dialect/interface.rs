@@ -56,9 +56,10 @@ pub(crate) fn usage_of(name: &str) -> Option<VertexElementUsage> {
     })
 }
 
-/// MojoShader's number for a D3D9 usage (`MOJOSHADER_usage`), which names the varyings of
-/// usages GLSL has no built-in for.
-fn mojoshader_usage(name: &str) -> Option<u32> {
+/// MojoShader's number for a D3D9 usage (`MOJOSHADER_usage`, D3D9's `D3DDECLUSAGE` order),
+/// which names the varyings of usages GLSL has no built-in for; the wgpu target orders
+/// locations by it.
+pub(crate) fn mojoshader_usage(name: &str) -> Option<u32> {
     Some(match name {
         "POSITION" => 0,
         "BLENDWEIGHT" => 1,

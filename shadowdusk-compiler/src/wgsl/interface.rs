@@ -1,14 +1,21 @@
-//! Stage inputs and outputs. Vertex inputs take their `@location` from their D3D9 usage and
-//! index, varyings (vertex outputs, pixel inputs) from the semantic table, pixel outputs from
-//! their render target (`tables.rs`). Every varying is a four-component vector, as on GL, where
-//! MojoShader declares them `vec4`: D3D lets a vertex shader write a `float2 TEXCOORD0` a pixel
-//! shader reads as `float4`, and WebGPU links only equal types; missing lanes are (0, 0, 0, 1)
-//! in order. Integer varyings are `flat` (WGSL requires it). A point size (`PSIZE`) is dropped:
-//! WGSL has none, and wgpu draws points one pixel wide.
+//! Stage inputs and outputs. Each shader numbers its vertex inputs, and its varyings (vertex
+//! outputs, pixel inputs), 0, 1, 2, … in the canonical order of `tables.rs`, from what it
+//! declares; pixel outputs take their render target's number. A pixel shader's inputs whose
+//! values reach nothing are dropped first (`unread.rs`), so it asks for what it reads. A
+//! runtime links a pass by semantic: it moves the pixel shader's input locations to the vertex
+//! shader's, at the offsets of their numbers in the WGSL text ([`locate_pixel_inputs`]).
+//!
+//! Every varying is a four-component vector, as on GL, where MojoShader declares them `vec4`:
+//! D3D lets a vertex shader write a `float2 TEXCOORD0` a pixel shader reads as `float4`, and
+//! WebGPU links only equal types; missing lanes are (0, 0, 0, 1) in order. Integer varyings are
+//! `flat` (WGSL requires it). The point size (`PSIZE0` out of a vertex shader, GL's
+//! `gl_PointSize`) is dropped: WGSL has none, and wgpu draws points one pixel wide.
+
+use std::collections::BTreeSet;
 
 use super::tables;
 use super::words::{builtin, deco, op, storage, Spv};
-use super::{WgpuVarying, WgpuVertexInput, WgslError};
+use super::{unread, WgpuVarying, WgpuVertexInput, WgslError};
 use crate::cross::spirv::Inst;
 use crate::lower::Stage;
 
@@ -21,6 +28,12 @@ struct Var {
     id: u32,
     ptr: u32,
     output: bool,
+}
+
+/// A located stage variable: its canonical sort key, and what it becomes.
+enum Entry {
+    Input(WgpuVertexInput),
+    Varying(WgpuVarying),
 }
 
 pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError> {
@@ -36,11 +49,16 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
             output: i.0[3] == storage::OUTPUT,
         })
         .collect();
-    let mut result = Interface {
-        inputs: Vec::new(),
-        varyings: Vec::new(),
+    let builtins: BTreeSet<u32> = vars
+        .iter()
+        .filter(|v| spv.decoration(v.id, deco::BUILTIN).is_some())
+        .map(|v| v.id)
+        .collect();
+    let mut drop = match stage {
+        Stage::Pixel => unread::unread_inputs(spv, &builtins),
+        Stage::Vertex => Vec::new(),
     };
-    let mut drop = Vec::new();
+    let mut located: Vec<((u32, u32), u32, Entry)> = Vec::new();
     for v in &vars {
         if let Some(b) = spv.decoration(v.id, deco::BUILTIN) {
             match b.first().copied() {
@@ -55,6 +73,9 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
             }
             continue;
         }
+        if drop.contains(&v.id) {
+            continue;
+        }
         let raw = spv.name(v.id).unwrap_or_default();
         let semantic = raw
             .strip_prefix(if v.output { "out.var." } else { "in.var." })
@@ -67,29 +88,34 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
         let usage = usage.to_string();
         let pointee = spv.def(v.ptr).and_then(|p| p.operand(2)).unwrap_or(0);
         let (scalar, components) = scalar_and_width(spv, pointee);
-        let location = match (stage, v.output) {
+        match (stage, v.output) {
             (Stage::Vertex, false) => {
-                let Some(l) = tables::vertex_input_location(&usage, index) else {
+                let Some(key) = tables::vertex_input_order(&usage, index) else {
                     return Err(WgslError::location(&semantic, true));
                 };
-                result.inputs.push(WgpuVertexInput {
-                    usage,
-                    index,
-                    location: l,
-                    format: format(spv, scalar, components),
-                });
-                l
+                let format = format(spv, scalar, components);
+                located.push((
+                    key,
+                    v.id,
+                    Entry::Input(WgpuVertexInput {
+                        usage,
+                        index,
+                        location: 0,
+                        format,
+                    }),
+                ));
             }
-            (Stage::Vertex, true) if usage == "PSIZE" => {
-                drop.push(v.id);
-                continue;
+            (Stage::Vertex, true) if usage == "PSIZE" && index == 0 => drop.push(v.id),
+            (Stage::Pixel, true) => {
+                let location = match usage.as_str() {
+                    "COLOR" | "SV_TARGET" if index < 8 => index,
+                    _ => return Err(WgslError::location(&semantic, false)),
+                };
+                spv.undecorate(v.id, &[deco::LOCATION]);
+                spv.decorate(v.id, deco::LOCATION, &[location]);
             }
-            (Stage::Pixel, true) => match usage.as_str() {
-                "COLOR" | "SV_TARGET" if index < 8 => index,
-                _ => return Err(WgslError::location(&semantic, false)),
-            },
             _ => {
-                let Some(l) = tables::varying_location(&usage, index) else {
+                let Some(key) = tables::varying_order(&usage, index) else {
                     return Err(WgslError::location(&semantic, false));
                 };
                 let flat = is_int(spv, scalar);
@@ -100,23 +126,112 @@ pub(super) fn assign(spv: &mut Spv, stage: Stage) -> Result<Interface, WgslError
                 if components != 4 {
                     widen(spv, v, scalar, components)?;
                 }
-                result.varyings.push(WgpuVarying {
-                    semantic: format!("{usage}{index}"),
-                    location: l,
-                    flat,
-                });
-                l
+                located.push((
+                    key,
+                    v.id,
+                    Entry::Varying(WgpuVarying {
+                        semantic: format!("{usage}{index}"),
+                        location: 0,
+                        flat,
+                        location_at: None,
+                    }),
+                ));
             }
-        };
-        spv.undecorate(v.id, &[deco::LOCATION]);
-        spv.decorate(v.id, deco::LOCATION, &[location]);
+        }
     }
     for id in drop {
         make_private(spv, id);
     }
-    result.inputs.sort_by_key(|i| i.location);
-    result.varyings.sort_by_key(|v| v.location);
+    // Two variables of one semantic are refused before here (DXC, the GL interface), so the
+    // order is total.
+    located.sort_by_key(|(key, ..)| *key);
+    let mut result = Interface {
+        inputs: Vec::new(),
+        varyings: Vec::new(),
+    };
+    // Vertex inputs and varyings are numbered apart, each from 0.
+    for (id, entry) in located.into_iter().map(|(_, id, entry)| (id, entry)) {
+        let location = match entry {
+            Entry::Input(i) => {
+                let location = result.inputs.len() as u32;
+                result.inputs.push(WgpuVertexInput { location, ..i });
+                location
+            }
+            Entry::Varying(v) => {
+                let location = result.varyings.len() as u32;
+                result.varyings.push(WgpuVarying { location, ..v });
+                location
+            }
+        };
+        spv.undecorate(id, &[deco::LOCATION]);
+        spv.decorate(id, deco::LOCATION, &[location]);
+    }
     Ok(result)
+}
+
+/// Records where each pixel input's location number sits in `wgsl` (naga's text): in the
+/// entry point's parameter list, `@location(N)` once per input. Anything else is an internal
+/// error, so a runtime can rewrite the numbers without parsing WGSL.
+pub(super) fn locate_pixel_inputs(
+    wgsl: &str,
+    entry: &str,
+    varyings: &mut [WgpuVarying],
+) -> Result<(), WgslError> {
+    let missing = || WgslError::internal(format!("no parameter list of `{entry}` in the WGSL"));
+    let head = format!("fn {entry}(");
+    let start = wgsl
+        .find("@fragment")
+        .and_then(|f| wgsl[f..].find(&head).map(|at| f + at + head.len()))
+        .ok_or_else(missing)?;
+    let mut depth = 1usize;
+    let mut end = None;
+    for (at, c) in wgsl[start..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(start + at);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let params = &wgsl[start..end.ok_or_else(missing)?];
+    const TAG: &str = "@location(";
+    let mut seen = Vec::new();
+    for (at, _) in params.match_indices(TAG) {
+        let digits = start + at + TAG.len();
+        let number: String = wgsl[digits..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let location: u32 = number
+            .parse()
+            .map_err(|_| WgslError::internal(format!("a location of `{entry}` is not a number")))?;
+        seen.push((location, digits as u32));
+    }
+    if seen.len() != varyings.len() {
+        return Err(WgslError::internal(format!(
+            "`{entry}` has {} located parameters for {} pixel inputs",
+            seen.len(),
+            varyings.len()
+        )));
+    }
+    for v in varyings.iter_mut() {
+        let mut at = seen.iter().filter(|(l, _)| *l == v.location);
+        match (at.next(), at.next()) {
+            (Some(&(_, offset)), None) => v.location_at = Some(offset),
+            _ => {
+                return Err(WgslError::internal(format!(
+                    "pixel input {} is not at one `@location({})` of `{entry}`",
+                    v.semantic, v.location
+                )))
+            }
+        }
+    }
+    Ok(())
 }
 
 fn scalar_and_width(spv: &Spv, ty: u32) -> (u32, u32) {
@@ -233,7 +348,8 @@ fn widen(spv: &mut Spv, v: &Var, scalar: u32, n: u32) -> Result<(), WgslError> {
     Ok(())
 }
 
-/// Takes `id` out of the interface: a private variable written and never read by the stage.
+/// Takes `id` out of the interface: a private variable (an output nothing reads, an input
+/// whose values reach nothing).
 fn make_private(spv: &mut Spv, id: u32) {
     let pointee = spv
         .insts

@@ -8,8 +8,10 @@
 //! Steps, each a SPIR-V rewrite before naga reads the module: `strip` (debug instructions),
 //! `bool_vectors` (`&&`/`||` of bool vectors one component at a time, as WGSL has them),
 //! `registers` (uniforms as the GL register image), `resources` (the fixed binding rule),
-//! `interface` + `tables` (locations), then `emit` (naga: read, validate with every flag, write
-//! WGSL). The data types here are built without naga; the steps need feature `wgsl`.
+//! `unread` (pixel inputs whose values reach nothing), `interface` + `tables` (locations, per
+//! shader in one canonical order), then `emit` (naga: read, validate with every flag, write
+//! WGSL), and last where each pixel input's location number sits in the text. The data types
+//! here are built without naga; the steps need feature `wgsl`.
 //!
 //! Y axis: wgpu's clip space is D3D's, so nothing is flipped and there is no `posFixup`.
 
@@ -30,14 +32,14 @@ mod strip;
 #[cfg(feature = "wgsl")]
 mod tables;
 #[cfg(feature = "wgsl")]
+mod unread;
+#[cfg(feature = "wgsl")]
 mod words;
 
 #[cfg(feature = "wgsl")]
 pub use emit::{validator, DIRECTIVE};
 #[cfg(feature = "wgsl")]
 pub use resources::{sampler_binding, texture_binding};
-#[cfg(feature = "wgsl")]
-pub use tables::{varying_location, vertex_input_location};
 
 /// The wgpu output of an effect: one [`WgpuShader`] per shader of the MGFX effect, in the same
 /// order (`Effect::shaders`), so a pass's `vertex_shader` / `pixel_shader` indices name them.
@@ -62,9 +64,10 @@ pub struct WgpuShader {
     pub uniform_size: u32,
     /// Bind-group layout entries, by binding.
     pub bindings: Vec<WgpuBinding>,
-    /// Vertex inputs (vertex shaders), by location.
+    /// Vertex inputs (vertex shaders), by location: 0, 1, 2, … in D3D9's usage order.
     pub vertex_inputs: Vec<WgpuVertexInput>,
-    /// Varyings: vertex outputs or pixel inputs, by location.
+    /// Varyings: vertex outputs or the pixel inputs the shader reads, by location: 0, 1, 2, …
+    /// with COLOR first, TEXCOORD second, then D3D9's usage order.
     pub varyings: Vec<WgpuVarying>,
 }
 
@@ -124,6 +127,11 @@ pub struct WgpuVarying {
     pub location: u32,
     /// `@interpolate(flat)` (integer varyings).
     pub flat: bool,
+    /// A pixel shader's input: the byte offset in `wgsl` of its location's first digit, where
+    /// a runtime writes the number the pass's vertex shader gives the semantic. `None` for a
+    /// vertex shader's output.
+    #[serde(default)]
+    pub location_at: Option<u32>,
 }
 
 /// Why a shader has no wgpu translation.
@@ -153,22 +161,21 @@ impl WgslError {
         }
     }
     fn location(semantic: &str, vertex_input: bool) -> WgslError {
-        #[cfg(feature = "wgsl")]
-        let table = tables::describe(vertex_input);
-        #[cfg(not(feature = "wgsl"))]
-        let table = String::new();
         WgslError {
             code: crate::diag::Code::SD0302,
             subject: Some(semantic.to_string()),
             message: format!(
-                "semantic `{semantic}` has no {} location on wgpu",
+                "semantic `{semantic}` is no D3D9 {}, so it has no location on wgpu",
                 if vertex_input {
-                    "vertex input"
+                    "vertex input usage"
                 } else {
-                    "varying"
+                    "usage a varying or render target takes"
                 }
             ),
-            help: format!("use one of: {table}"),
+            help: "use a D3D9 usage with an index from 0 to 15 (POSITION, BLENDWEIGHT, \
+                   BLENDINDICES, NORMAL, PSIZE, TEXCOORD, TANGENT, BINORMAL, TESSFACTOR, \
+                   POSITIONT, COLOR, FOG, DEPTH, SAMPLE); a pixel shader writes COLOR0–COLOR7"
+                .into(),
         }
     }
     fn naga(step: &str, message: String) -> WgslError {
@@ -233,8 +240,11 @@ pub(crate) fn translate(
             },
         );
     }
-    let io = interface::assign(&mut spv, stage)?;
+    let mut io = interface::assign(&mut spv, stage)?;
     let (wgsl, entry) = emit::emit(&spv.close())?;
+    if stage == Stage::Pixel {
+        interface::locate_pixel_inputs(&wgsl, &entry, &mut io.varyings)?;
+    }
     Ok(WgpuShader {
         stage: match stage {
             Stage::Vertex => "vertex",

@@ -1,61 +1,30 @@
-//! The two fixed location tables. Vertex inputs are placed by their D3D9 usage and index, as
-//! MonoGame's vertex declarations name them, so a runtime maps a `VertexDeclaration` onto
-//! `@location`s without reading the shader; varyings by one semantic table, so every vertex
-//! and pixel shader of a technique (and any pair from different effects) agree. Both fit in
-//! 16 locations, wgpu's default `max_vertex_attributes` and WebGPU's inter-stage variables.
+//! The canonical order locations are given in. Each shader numbers its own vertex inputs and
+//! varyings 0, 1, 2, … in this order, from what it declares, so no semantic D3D9 allows is
+//! left without a location; a runtime matches vertex inputs to a MonoGame vertex declaration by
+//! usage and index, and a pass's pixel inputs to its vertex outputs by semantic.
+//!
+//! Vertex inputs follow D3D9's usage order (`D3DDECLUSAGE`, MojoShader's `MOJOSHADER_usage`:
+//! POSITION, BLENDWEIGHT, BLENDINDICES, NORMAL, PSIZE, TEXCOORD, TANGENT, BINORMAL, TESSFACTOR,
+//! POSITIONT, COLOR, FOG, DEPTH, SAMPLE), then the index. Varyings put COLOR first and TEXCOORD
+//! second, then the other usages in that order: SpriteBatch's vertex shader writes COLOR0 and
+//! TEXCOORD0, so the commonest pixel shaders read their inputs where it writes them.
 
-/// `(usage, index range, first location)`.
-const VERTEX_INPUTS: &[(&str, u32, u32)] = &[
-    ("POSITION", 1, 0),
-    ("NORMAL", 1, 1),
-    ("COLOR", 2, 2),
-    ("TEXCOORD", 8, 4),
-    ("TANGENT", 1, 12),
-    ("BINORMAL", 1, 13),
-    ("BLENDINDICES", 1, 14),
-    ("BLENDWEIGHT", 1, 15),
-];
+use crate::dialect::interface::mojoshader_usage;
 
-const VARYINGS: &[(&str, u32, u32)] = &[
-    ("COLOR", 2, 0),
-    ("TEXCOORD", 10, 2),
-    ("NORMAL", 1, 12),
-    ("TANGENT", 1, 13),
-    ("BINORMAL", 1, 14),
-    ("FOG", 1, 15),
-];
-
-fn find(table: &[(&str, u32, u32)], usage: &str, index: u32) -> Option<u32> {
-    table
-        .iter()
-        .find(|(u, n, _)| *u == usage && index < *n)
-        .map(|(_, _, first)| first + index)
+/// The sort key of a vertex input of D3D9 usage `usage` (upper case) and index `index`; `None`
+/// when `usage` is no D3D9 usage.
+pub fn vertex_input_order(usage: &str, index: u32) -> Option<(u32, u32)> {
+    mojoshader_usage(usage).map(|u| (u, index))
 }
 
-/// The `@location` of a vertex input of D3D9 usage `usage` (upper case) and index `index`.
-pub fn vertex_input_location(usage: &str, index: u32) -> Option<u32> {
-    find(VERTEX_INPUTS, usage, index)
-}
-
-/// The `@location` of a varying (vertex output, pixel input) of semantic `usage` + `index`.
-pub fn varying_location(usage: &str, index: u32) -> Option<u32> {
-    find(VARYINGS, usage, index)
-}
-
-/// What the tables hold, for error messages.
-pub fn describe(vertex: bool) -> String {
-    let table = if vertex { VERTEX_INPUTS } else { VARYINGS };
-    table
-        .iter()
-        .map(|(u, n, _)| {
-            if *n == 1 {
-                format!("{u}0")
-            } else {
-                format!("{u}0–{u}{}", n - 1)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The sort key of a varying (vertex output, pixel input) of semantic `usage` + `index`.
+pub fn varying_order(usage: &str, index: u32) -> Option<(u32, u32)> {
+    let rank = match usage {
+        "COLOR" => 0,
+        "TEXCOORD" => 1,
+        other => 2 + mojoshader_usage(other)?,
+    };
+    Some((rank, index))
 }
 
 #[cfg(test)]
@@ -63,17 +32,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_location_is_taken_once_and_below_16() {
-        for table in [VERTEX_INPUTS, VARYINGS] {
-            let mut seen = Vec::new();
-            for (_, n, first) in table {
-                seen.extend(*first..first + n);
-            }
-            seen.sort();
-            assert_eq!(seen, (0..16).collect::<Vec<_>>());
-        }
-        assert_eq!(vertex_input_location("TEXCOORD", 0), Some(4));
-        assert_eq!(vertex_input_location("TEXCOORD", 8), None);
-        assert_eq!(varying_location("COLOR", 1), Some(1));
+    fn usages_sort_in_d3d9_order_and_varyings_lead_with_color_and_texcoord() {
+        let mut inputs = [
+            ("COLOR", 0),
+            ("TEXCOORD", 8),
+            ("POSITION", 1),
+            ("POSITION", 0),
+        ];
+        inputs.sort_by_key(|(u, i)| vertex_input_order(u, *i).unwrap());
+        assert_eq!(
+            inputs,
+            [
+                ("POSITION", 0),
+                ("POSITION", 1),
+                ("TEXCOORD", 8),
+                ("COLOR", 0)
+            ]
+        );
+        let mut varyings = [("NORMAL", 0), ("TEXCOORD", 11), ("COLOR", 1), ("FOG", 0)];
+        varyings.sort_by_key(|(u, i)| varying_order(u, *i).unwrap());
+        assert_eq!(
+            varyings,
+            [("COLOR", 1), ("TEXCOORD", 11), ("NORMAL", 0), ("FOG", 0)]
+        );
+        assert_eq!(vertex_input_order("SV_POSITION", 0), None);
+        assert_eq!(varying_order("MYDATA", 0), None);
     }
 }

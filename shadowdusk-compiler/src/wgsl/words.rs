@@ -28,6 +28,7 @@ pub(super) mod op {
     pub const TYPE_STRUCT: u16 = 30;
     pub const TYPE_POINTER: u16 = 32;
     pub const CONSTANT: u16 = 43;
+    pub const CONSTANT_NULL: u16 = 46;
     pub const FUNCTION: u16 = 54;
     pub const FUNCTION_CALL: u16 = 57;
     pub const VARIABLE: u16 = 59;
@@ -213,7 +214,7 @@ impl Spv {
         }
         let id = self.id();
         // Types start with their result id; constants with their type, then the result id.
-        let ops: Vec<u32> = if op_code == op::CONSTANT {
+        let ops: Vec<u32> = if op_code == op::CONSTANT || op_code == op::CONSTANT_NULL {
             let mut o = vec![operands_after_result[0], id];
             o.extend_from_slice(&operands_after_result[1..]);
             o
@@ -274,6 +275,10 @@ impl Spv {
         let int = self.int();
         self.declare(op::CONSTANT, &[int, v as u32])
     }
+    /// `OpConstantNull` of type `ty` (zero).
+    pub(super) fn null(&mut self, ty: u32) -> u32 {
+        self.declare(op::CONSTANT_NULL, &[ty])
+    }
     pub(super) fn float_const(&mut self, v: f32) -> u32 {
         let f = self.float();
         self.declare(op::CONSTANT, &[f, v.to_bits()])
@@ -326,7 +331,7 @@ pub(super) fn result_id(i: &Inst) -> Option<u32> {
         | 41
         | 42
         | 44
-        | 46
+        | op::CONSTANT_NULL
         | op::VARIABLE
         | op::LOAD
         | op::ACCESS_CHAIN

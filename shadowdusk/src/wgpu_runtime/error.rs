@@ -117,6 +117,26 @@ pub enum WgpuError {
         /// The varying's semantic.
         semantic: &'static str,
     },
+    /// The pass needs more vertex attributes or inter-stage variables than the device allows.
+    #[error(
+        "{effect}, pass '{pass}': the vertex shader has {count} of what the device's \
+         `{limit}` allows {value} of, the first past it {semantic}; request a higher limit \
+         when creating the device, or pass fewer values"
+    )]
+    DeviceLimit {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// The first semantic past the limit (`TEXCOORD11`, `BlendWeight1`).
+        semantic: String,
+        /// The limit's name in `wgpu::Limits`.
+        limit: &'static str,
+        /// Its value on the device (less the variable a point list takes).
+        value: u32,
+        /// How many the vertex shader has.
+        count: u32,
+    },
     /// The pass blends, but the target's colour format cannot be blended.
     #[error(
         "{effect}, pass '{pass}': its blend state blends, but the target format {format:?} \

@@ -1,5 +1,6 @@
 //! Vertex layouts in MonoGame's terms (`VertexDeclaration`: elements by usage and usage index),
-//! turned into wgpu vertex attributes by the locations the compiler gave each usage.
+//! turned into wgpu vertex attributes: each input of the vertex shader from the element of its
+//! usage and index, at the location that shader gave it (every `VertexElementUsage` can be one).
 
 use crate::mgfx::VertexElementUsage;
 use crate::wgsl::VertexInput;
@@ -391,6 +392,62 @@ mod tests {
         assert_eq!(
             buffers.attributes(&[missing], &mut out),
             Err((VertexElementUsage::TextureCoordinate, 2))
+        );
+    }
+
+    #[test]
+    fn every_usage_feeds_the_input_of_its_usage_and_index() {
+        use VertexElementUsage as U;
+        let usages = [
+            U::Position,
+            U::Color,
+            U::TextureCoordinate,
+            U::Normal,
+            U::Binormal,
+            U::Tangent,
+            U::BlendIndices,
+            U::BlendWeight,
+            U::Depth,
+            U::Fog,
+            U::PointSize,
+            U::Sample,
+            U::TessellateFactor,
+        ];
+        let elements: Vec<VertexElement> = (0u32..)
+            .zip(usages)
+            .map(|(k, u)| VertexElement::new(4 * k, VertexElementFormat::Single, u, 1 + k % 2))
+            .collect();
+        let layout = VertexLayout {
+            stride: 4 * usages.len() as u32,
+            elements: Box::leak(elements.into_boxed_slice()),
+        };
+        // The shader numbers its inputs in its own order; each finds its element.
+        let inputs: Vec<VertexInput> = (0u32..)
+            .zip(usages.iter().rev())
+            .map(|(location, &usage)| VertexInput {
+                usage,
+                index: 1 + (usages.len() as u32 - 1 - location) % 2,
+                location,
+                format: Shader::Float32,
+            })
+            .collect();
+        let buffers = VertexBuffers::one(layout);
+        let mut all = Default::default();
+        buffers.attributes(&inputs, &mut all).unwrap();
+        let out: &[wgpu::VertexAttribute] = &all[0];
+        for (k, a) in out.iter().enumerate() {
+            let element = usages.len() - 1 - k;
+            assert_eq!(a.shader_location, k as u32);
+            assert_eq!(a.offset, 4 * element as u64);
+        }
+        // Another index of a usage is another element.
+        let other = VertexInput {
+            index: 5,
+            ..inputs[0]
+        };
+        assert_eq!(
+            buffers.attributes(&[other], &mut all),
+            Err((U::TessellateFactor, 5))
         );
     }
 }

@@ -28,6 +28,7 @@ mod effect;
 mod error;
 pub mod headless;
 mod layout;
+mod link;
 mod loaded;
 mod pipeline;
 mod ring;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::layout::{VertexBuffers, MAX_VERTEX_BUFFERS};
 use super::sampler::SamplerCache;
 use super::target::MAX_COLOR_TARGETS;
-use super::{sprite_vs, states, Target, WgpuError};
+use super::{link, sprite_vs, states, Target, WgpuError};
 use crate::mgfx::{BlendState, DepthStencilState, RasterizerState};
 use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslEffect, WgslPass, WgslShader};
 
@@ -235,7 +235,7 @@ impl Resources {
     }
 
     /// How errors name vertex shader `v` bound for pass `pass`, which has none of its own.
-    fn bound_vertex_name(&self, v: VertexShader) -> String {
+    pub(crate) fn bound_vertex_name(&self, v: VertexShader) -> String {
         match v {
             VertexShader::Sprite => "SpriteBatch's vertex shader (bound while no pass of the \
                                      effect with a vertex shader was applied)"
@@ -346,6 +346,7 @@ impl PipelineKey {
 pub(crate) struct Pipelines {
     built: HashMap<PipelineKey, wgpu::RenderPipeline>,
     attributes: [Vec<wgpu::VertexAttribute>; MAX_VERTEX_BUFFERS],
+    links: link::Links,
 }
 
 impl Pipelines {
@@ -379,6 +380,13 @@ impl Pipelines {
         let name = pass.info.name;
         let vs = resources.vertex_shader(key.vertex);
         let ps = &resources.shaders[pass.pixel];
+        link::check_limits(
+            &device.limits(),
+            effect,
+            name,
+            vs.info,
+            key.primitive.topology,
+        )?;
         key.buffers
             .attributes(vs.info.vertex_inputs, &mut self.attributes)
             .map_err(|(usage, index)| WgpuError::MissingVertexElement {
@@ -387,28 +395,6 @@ impl Pipelines {
                 usage,
                 index,
             })?;
-        for input in ps.info.varyings {
-            if !vs
-                .info
-                .varyings
-                .iter()
-                .any(|v| v.location == input.location)
-            {
-                if pass.vertex.is_none() {
-                    return Err(WgpuError::BoundVertexVarying {
-                        effect,
-                        pass: name,
-                        vertex: resources.bound_vertex_name(key.vertex),
-                        semantic: input.semantic,
-                    });
-                }
-                return Err(WgpuError::MissingVarying {
-                    effect,
-                    pass: name,
-                    semantic: input.semantic,
-                });
-            }
-        }
         let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = key
             .buffers
             .slots
@@ -432,6 +418,9 @@ impl Pipelines {
             Some(last) => &key.targets[..=last],
             None => &key.targets[..0],
         };
+        let ps_module = self
+            .links
+            .pixel_module(device, resources, pass, key.vertex)?;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(name),
@@ -455,7 +444,7 @@ impl Pipelines {
                 alpha_to_coverage_enabled: false,
             },
             fragment: Some(wgpu::FragmentState {
-                module: &ps.module,
+                module: ps_module,
                 entry_point: Some(ps.info.entry),
                 compilation_options: Default::default(),
                 targets,

@@ -1,7 +1,7 @@
 //! The built-in vertex shader of pixel-only passes on wgpu: SpriteBatch's `SpriteEffect` vertex
-//! shader in WGSL, reading `VertexPositionColorTexture` at the compiler's vertex-input locations
-//! and writing COLOR0 and TEXCOORD0 at its varying locations (as the GL runtime links such
-//! passes against `gl::sprite_vs`). Its uniform is `MatrixTransform`'s four registers, column k
+//! shader in WGSL, numbered as the compiler numbers a shader's interface: inputs POSITION0,
+//! TEXCOORD0, COLOR0 at 0, 1, 2 (D3D9's usage order), outputs COLOR0 and TEXCOORD0 at 0 and 1
+//! (COLOR first, TEXCOORD second), as the GL runtime links such passes against `gl::sprite_vs`. Its uniform is `MatrixTransform`'s four registers, column k
 //! of the matrix in register k (`gl::sprite_vs::cbuffer_floats`).
 
 use crate::mgfx::VertexElementUsage;
@@ -13,11 +13,11 @@ const WGSL: &str = "struct Registers { r: array<vec4<f32>, 4> }
 struct Out {
     @builtin(position) position: vec4<f32>,
     @location(0) color: vec4<f32>,
-    @location(2) uv: vec4<f32>,
+    @location(1) uv: vec4<f32>,
 }
 
 @vertex
-fn main(@location(0) position: vec4<f32>, @location(2) color: vec4<f32>, @location(4) uv: vec4<f32>) -> Out {
+fn main(@location(0) position: vec4<f32>, @location(1) uv: vec4<f32>, @location(2) color: vec4<f32>) -> Out {
     var o: Out;
     let r = transform.r;
     o.position = vec4<f32>(dot(position, r[0]), dot(position, r[1]), dot(position, r[2]), dot(position, r[3]));
@@ -49,15 +49,15 @@ pub(crate) static SHADER: WgslShader = WgslShader {
             format: VertexFormat::Float32x4,
         },
         VertexInput {
-            usage: VertexElementUsage::Color,
+            usage: VertexElementUsage::TextureCoordinate,
             index: 0,
-            location: 2,
+            location: 1,
             format: VertexFormat::Float32x4,
         },
         VertexInput {
-            usage: VertexElementUsage::TextureCoordinate,
+            usage: VertexElementUsage::Color,
             index: 0,
-            location: 4,
+            location: 2,
             format: VertexFormat::Float32x4,
         },
     ],
@@ -66,11 +66,13 @@ pub(crate) static SHADER: WgslShader = WgslShader {
             semantic: "COLOR0",
             location: 0,
             flat: false,
+            location_at: None,
         },
         Varying {
             semantic: "TEXCOORD0",
-            location: 2,
+            location: 1,
             flat: false,
+            location_at: None,
         },
     ],
 };
