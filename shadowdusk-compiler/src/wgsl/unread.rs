@@ -157,9 +157,14 @@ fn zero_overwritten_elements(spv: &mut Spv) {
                 if let Some(at) = open.iter().position(|p| p.var == var) {
                     found.push(open.remove(at));
                 }
-                let construct = spv
-                    .def(value)
-                    .is_some_and(|d| d.op() == op::COMPOSITE_CONSTRUCT);
+                // An array or struct takes one construct operand per element; a vector may take
+                // several lanes from one operand, so its operands are not its elements.
+                let construct = spv.def(value).is_some_and(|d| {
+                    d.op() == op::COMPOSITE_CONSTRUCT
+                        && spv
+                            .def(d.0[1])
+                            .is_some_and(|t| matches!(t.op(), op::TYPE_ARRAY | op::TYPE_STRUCT))
+                });
                 if construct && uses.get(&value) == Some(&2) {
                     // Used by its definition's result word and this store only.
                     open.push(Pending {

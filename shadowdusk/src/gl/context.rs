@@ -21,7 +21,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bound_vs::BoundVs;
-use super::{states, GlError, RenderTarget};
+use super::{sampler, states, GlError, RenderTarget};
 use crate::mgfx::SamplerState;
 use crate::{DeviceStates, SAMPLER_SLOTS};
 
@@ -128,14 +128,23 @@ impl GlContext {
     /// texture of every sampler the effect gives no state (before the first call such a
     /// texture samples with its own parameters).
     ///
-    /// Fails, having set the blocks before it, when the context cannot do the rasterizer
-    /// state (a wireframe fill on OpenGL ES).
+    /// Fails, setting nothing, when the context cannot do a slot's sampler state (`Border`
+    /// addressing on OpenGL ES before 3.2); fails, having set the blocks before it, when it
+    /// cannot do the rasterizer state (a wireframe fill on OpenGL ES).
     pub fn set_device_states(
         &self,
         states: &DeviceStates,
         target: &RenderTarget,
     ) -> Result<(), GlError> {
         let gl = self.glow();
+        // Every slot is checked before anything is set, so an applied pass's textures always
+        // take the device's sampler states when it draws.
+        for (slot, state) in states.samplers.iter().enumerate() {
+            sampler::check(gl, state).map_err(|log| GlError::Driver {
+                context: format!("the device's sampler state of slot {slot}"),
+                log,
+            })?;
+        }
         states::apply_blend(gl, &states.blend);
         states::apply_depth_stencil(gl, &states.depth_stencil);
         states::apply_rasterizer(gl, &states.rasterizer, target.is_render_target).map_err(

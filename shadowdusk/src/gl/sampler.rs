@@ -125,16 +125,26 @@ fn has_mipmaps(gl: &glow::Context, target: u32, caps: Capabilities) -> bool {
     unsafe { gl.get_tex_level_parameter_i32(level_target, 1, glow::TEXTURE_WIDTH) > 0 }
 }
 
-/// Applies `state` to the texture bound to `target` on the active texture unit; `Err` says
-/// what of it the context cannot do (nothing is set then).
-pub(crate) fn apply(gl: &glow::Context, target: u32, state: &SamplerState) -> Result<(), String> {
-    let caps = Capabilities::current(gl);
+/// `Ok` when the context can do `state`; `Err` says what of it it cannot.
+pub(crate) fn check(gl: &glow::Context, state: &SamplerState) -> Result<(), String> {
+    supported(Capabilities::current(gl), state)
+}
+
+fn supported(caps: Capabilities, state: &SamplerState) -> Result<(), String> {
     let border_wanted = [state.address_u, state.address_v].contains(&TextureAddressMode::Border);
     if border_wanted && !caps.border {
         return Err("TextureAddressMode.Border needs OpenGL ES 3.2 or \
                     GL_OES_texture_border_clamp, which this context lacks"
             .to_string());
     }
+    Ok(())
+}
+
+/// Applies `state` to the texture bound to `target` on the active texture unit; `Err` says
+/// what of it the context cannot do (nothing is set then).
+pub(crate) fn apply(gl: &glow::Context, target: u32, state: &SamplerState) -> Result<(), String> {
+    let caps = Capabilities::current(gl);
+    supported(caps, state)?;
     let mipmaps = has_mipmaps(gl, target, caps);
     let (min, mag) = filters(state.filter, mipmaps);
     let border = state.border_color.map(|c| c as f32 / 255.0);

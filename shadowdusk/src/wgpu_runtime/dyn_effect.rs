@@ -2,6 +2,7 @@
 //! (tools, tests, effects loaded at run time), driven by MGFX indices.
 
 use super::loaded::{Applied, Loaded};
+use super::pipeline::VertexShader;
 use super::{DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
@@ -110,6 +111,12 @@ impl DynWgpuEffect {
     /// [`WgpuEffect::set_sprite_transform`](super::WgpuEffect::set_sprite_transform)).
     pub fn set_sprite_transform(&mut self, m: [[f32; 4]; 4]) {
         self.loaded.sprite_transform = Some(m);
+    }
+
+    /// Binds SpriteBatch's vertex shader for this effect (see
+    /// [`WgpuEffect::begin_sprites`](super::WgpuEffect::begin_sprites)).
+    pub fn begin_sprites(&mut self) {
+        self.loaded.bound_vertex = VertexShader::Sprite;
     }
 
     /// Stages the registers for one draw of pass `pass` of technique `technique`.

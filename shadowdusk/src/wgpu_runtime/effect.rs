@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::loaded::{Applied, Loaded};
+use super::pipeline::VertexShader;
 use super::{DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::{Effect, Pass, TextureSlot};
 
@@ -124,6 +125,16 @@ impl<E: Effect> WgpuEffect<E> {
     /// Goes back to SpriteBatch's default projection.
     pub fn clear_sprite_transform(&mut self) {
         self.loaded.sprite_transform = None;
+    }
+
+    /// Binds SpriteBatch's vertex shader for this effect, as MonoGame's `SpriteBatch` applies
+    /// `SpriteEffect`'s pass before a custom effect's: a pass without a vertex shader applied
+    /// next draws with SpriteBatch's vertex shader, whatever pass of the effect was applied
+    /// before (the GL runtime's `SpriteBatch::begin`). Call it
+    /// before drawing sprites with a pixel-only pass once a pass with a vertex shader was
+    /// applied (a 3D scene, another technique's first pass).
+    pub fn begin_sprites(&mut self) {
+        self.loaded.bound_vertex = VertexShader::Sprite;
     }
 
     /// Stages the current parameters for one draw of `pass` into `target` and returns what

@@ -217,6 +217,26 @@ pub enum WgpuError {
         /// The frequency given.
         frequency: u32,
     },
+    /// A draw's vertex, index or instance range is reversed or reaches past its buffer (which
+    /// wgpu would refuse with a panic when the commands are finished).
+    #[error(
+        "{effect}, pass '{pass}': the {what} range {start}..{end} is reversed or reaches past \
+         the {available} the buffer holds; draw within the buffer"
+    )]
+    DrawRange {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// "vertex", "index" or "instance".
+        what: &'static str,
+        /// The range's start.
+        start: u32,
+        /// The range's end.
+        end: u32,
+        /// How many the buffer holds.
+        available: u64,
+    },
     /// More vertex buffers, or colour targets, than the runtime binds.
     #[error("{effect}, pass '{pass}': {count} {what} given, at most {max} are supported")]
     TooMany {

@@ -131,6 +131,22 @@ pub struct VertexLayout {
 }
 
 impl VertexLayout {
+    /// How many whole vertices (or instances) a buffer of `size` bytes holds, as wgpu counts
+    /// them: the last one needs only its elements, not a full stride.
+    pub(crate) fn capacity(&self, size: u64) -> u64 {
+        let last = self
+            .elements
+            .iter()
+            .map(|e| u64::from(e.offset) + u64::from(e.format.size()))
+            .max()
+            .unwrap_or(0);
+        match (size.checked_sub(last), u64::from(self.stride)) {
+            (None, _) => 0,
+            (Some(_), 0) => u64::MAX,
+            (Some(rest), stride) => rest / stride + 1,
+        }
+    }
+
     /// `VertexPositionColorTexture` (SpriteBatch's vertices): Position float3, Color, texture
     /// coordinate float2, 24 bytes.
     pub const POSITION_COLOR_TEXTURE: VertexLayout = VertexLayout {

@@ -125,7 +125,7 @@ pub(crate) fn relocate(vs: &WgslShader, ps: &WgslShader) -> Result<Option<String
         if rest[..digits].parse() != Ok(input.location) {
             return Err(Failure::Unmarked(input.semantic));
         }
-        moves.push((at, digits, output.location));
+        moves.push((at, digits, output.location, input.semantic));
     }
     if moves.is_empty() {
         return Ok(None);
@@ -133,8 +133,12 @@ pub(crate) fn relocate(vs: &WgslShader, ps: &WgslShader) -> Result<Option<String
     moves.sort_unstable();
     let mut text = String::with_capacity(ps.wgsl.len() + 2 * moves.len());
     let mut from = 0;
-    for (at, digits, location) in moves {
-        text.push_str(&ps.wgsl[from..at]);
+    for (at, digits, location, semantic) in moves {
+        // Two inputs marked at one offset: data no compiler wrote.
+        let Some(between) = ps.wgsl.get(from..at) else {
+            return Err(Failure::Unmarked(semantic));
+        };
+        text.push_str(between);
         text.push_str(&location.to_string());
         from = at + digits;
     }

@@ -40,7 +40,7 @@ pub(crate) struct Loaded {
     /// The vertex shader of the last pass applied that has one (SpriteBatch's before any):
     /// what a pass without a vertex shader draws with. Kept per effect, as wgpu has no object
     /// of ours that the effects of a device share (the GL runtime keeps it per context).
-    bound_vertex: VertexShader,
+    pub(crate) bound_vertex: VertexShader,
 }
 
 /// A bind group's key: shader, ring chunk, and the sampler of each of the shader's sampler
@@ -477,6 +477,7 @@ impl Applied<'_> {
         vertices: wgpu::BufferSlice<'_>,
         range: std::ops::Range<u32>,
     ) -> Result<(), WgpuError> {
+        self.check_range("vertex", &range, layout.capacity(vertices.size()))?;
         self.bind(render_pass, layout, wgpu::PrimitiveTopology::TriangleList)?;
         render_pass.set_vertex_buffer(0, vertices);
         render_pass.draw(range, 0..1);
@@ -495,6 +496,7 @@ impl Applied<'_> {
         range: std::ops::Range<u32>,
         base_vertex: i32,
     ) -> Result<(), WgpuError> {
+        self.check_range("index", &range, index_capacity(indices, format))?;
         self.bind(render_pass, layout, wgpu::PrimitiveTopology::TriangleList)?;
         render_pass.set_vertex_buffer(0, vertices);
         render_pass.set_index_buffer(indices, format);
@@ -512,6 +514,7 @@ impl Applied<'_> {
         vertices: std::ops::Range<u32>,
         instances: std::ops::Range<u32>,
     ) -> Result<(), WgpuError> {
+        self.check_buffers(buffers, Some(&vertices), &instances)?;
         self.bind_buffers(render_pass, buffers, wgpu::PrimitiveTopology::TriangleList)?;
         render_pass.draw(vertices, instances);
         Ok(())
@@ -530,6 +533,8 @@ impl Applied<'_> {
         base_vertex: i32,
         instances: std::ops::Range<u32>,
     ) -> Result<(), WgpuError> {
+        self.check_range("index", &range, index_capacity(indices, format))?;
+        self.check_buffers(buffers, None, &instances)?;
         self.bind_buffers(render_pass, buffers, wgpu::PrimitiveTopology::TriangleList)?;
         render_pass.set_index_buffer(indices, format);
         render_pass.draw_indexed(range, base_vertex, instances);
@@ -540,6 +545,51 @@ impl Applied<'_> {
     pub fn name(&self) -> &'static str {
         self.info.name
     }
+
+    /// `Err` when `range` is reversed or reaches past the `available` elements of its buffer.
+    fn check_range(
+        &self,
+        what: &'static str,
+        range: &std::ops::Range<u32>,
+        available: u64,
+    ) -> Result<(), WgpuError> {
+        if range.start <= range.end && u64::from(range.end) <= available {
+            return Ok(());
+        }
+        Err(WgpuError::DrawRange {
+            effect: self.resources.name,
+            pass: self.info.name,
+            what,
+            start: range.start,
+            end: range.end,
+            available,
+        })
+    }
+
+    /// Each buffer against the range it steps through: `vertices` (when the draw is not
+    /// indexed) for per-vertex buffers, `instances` for per-instance ones.
+    fn check_buffers(
+        &self,
+        buffers: &[VertexBufferBinding<'_>],
+        vertices: Option<&std::ops::Range<u32>>,
+        instances: &std::ops::Range<u32>,
+    ) -> Result<(), WgpuError> {
+        self.check_range("instance", instances, u64::MAX)?;
+        for b in buffers {
+            let available = b.layout.capacity(b.buffer.size());
+            match (b.instance_frequency, vertices) {
+                (0, Some(vertices)) => self.check_range("vertex", vertices, available)?,
+                (0, None) => {}
+                _ => self.check_range("instance", instances, available)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How many indices of `format` the slice holds.
+fn index_capacity(indices: wgpu::BufferSlice<'_>, format: wgpu::IndexFormat) -> u64 {
+    indices.size() / format.byte_size() as u64
 }
 
 /// The sampler of each device slot's state; `Err` for the first slot this device cannot

@@ -83,12 +83,13 @@ fn an_effect_built_without_the_wgpu_target_says_how_to_turn_it_on() {
 }
 
 /// Draws a 4×4 gray quad with each `(pass, draw)` applied in turn (applied only when `draw` is
-/// false) on a fresh effect whose `MainVS` projects pixels as SpriteBatch does (`project`) or
-/// maps everything to the origin; `Err` is the first draw's error.
+/// false; a `None` pass is `begin_sprites`) on a fresh effect whose `MainVS` projects pixels
+/// as SpriteBatch does (`project`) or maps everything to the origin; `Err` is the first draw's
+/// error.
 fn rim_frames(
     gpu: &super::headless::HeadlessWgpu,
     project: bool,
-    frames: &[&[(crate::Pass<rim::Effect>, bool)]],
+    frames: &[&[(Option<crate::Pass<rim::Effect>>, bool)]],
 ) -> Result<Vec<Vec<u8>>, WgpuError> {
     let (device, queue) = (gpu.device(), gpu.queue());
     let target = WgpuRenderTarget::new(device, 4, 4, false).unwrap();
@@ -111,6 +112,10 @@ fn rim_frames(
         {
             let mut pass = target.begin_pass(&mut encoder, Some([0.0; 4]));
             for &(p, draw) in *steps {
+                let Some(p) = p else {
+                    fx.begin_sprites();
+                    continue;
+                };
                 let mut applied = fx.apply(p, &target.target())?;
                 if draw {
                     batch.draw(&mut pass, &mut applied, &quad)?;
@@ -136,7 +141,7 @@ fn a_pass_without_a_vertex_shader_draws_with_the_last_applied_passes() {
         return;
     };
     let (base, rim_pass) = (rim::passes::rim_lit::BASE, rim::passes::rim_lit::RIM);
-    let both: &[_] = &[(base, true), (rim_pass, true)];
+    let both: &[_] = &[(Some(base), true), (Some(rim_pass), true)];
     let images = rim_frames(&gpu, true, &[both, both]).unwrap();
     for image in images {
         // Base's colour plus Rim's COLOR1 × rim² (TEXCOORD1 = uv·2−1), as on GL.
@@ -152,7 +157,7 @@ fn a_pair_that_cannot_link_is_an_error_at_draw_naming_both_shaders() {
     else {
         return;
     };
-    let rim_first: &[_] = &[(rim::passes::rim_lit::RIM, true)];
+    let rim_first: &[_] = &[(Some(rim::passes::rim_lit::RIM), true)];
     let err = rim_frames(&gpu, true, &[rim_first]).unwrap_err();
     assert!(matches!(err, WgpuError::BoundVertexVarying { .. }), "{err}");
     let text = err.to_string();
@@ -170,11 +175,15 @@ fn a_pixel_only_pass_draws_with_spritebatch_vertex_shader_until_another_is_bound
     };
     let plain = rim::passes::plain::P0;
     // MainVS maps everything to the origin: with it bound (by Base), Plain draws nothing.
-    let sprite: &[_] = &[(plain, true)];
-    let after_base: &[_] = &[(rim::passes::rim_lit::BASE, false), (plain, true)];
-    let images = rim_frames(&gpu, false, &[sprite, after_base]).unwrap();
+    let sprite: &[_] = &[(Some(plain), true)];
+    let base = rim::passes::rim_lit::BASE;
+    let after_base: &[_] = &[(Some(base), false), (Some(plain), true)];
+    // `begin_sprites` binds SpriteBatch's again, as MonoGame's SpriteBatch.Begin does.
+    let begun: &[_] = &[(Some(base), false), (None, false), (Some(plain), true)];
+    let images = rim_frames(&gpu, false, &[sprite, after_base, begun]).unwrap();
     assert!(images[0].chunks_exact(4).all(|p| p == [64, 64, 64, 255]));
     assert!(images[1].chunks_exact(4).all(|p| p == [0; 4]));
+    assert!(images[2].chunks_exact(4).all(|p| p == [64, 64, 64, 255]));
 }
 
 #[test]
@@ -228,4 +237,77 @@ fn device_states_changed_between_draws_are_pipeline_lookups_not_rebuilds() {
     batch.flush(queue);
     queue.submit([encoder.finish()]);
     assert_eq!(fx.pipeline_count(), 2);
+}
+
+#[test]
+fn draw_ranges_past_the_buffer_or_reversed_are_errors_not_wgpu_panics() {
+    use super::{VertexBufferBinding, VertexLayout};
+    let Some(gpu) = for_test("draw_ranges_past_the_buffer_or_reversed_are_errors") else {
+        return;
+    };
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, 4, 4, false).unwrap();
+    let white = WgpuTexture::from_rgba8(device, queue, 1, 1, &[255; 4]).unwrap();
+    let mut fx = WgpuEffect::<tint::Effect>::new(device).unwrap();
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&white))
+        .unwrap();
+    let layout = VertexLayout::POSITION_COLOR_TEXTURE;
+    // Six whole vertices.
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: u64::from(6 * layout.stride),
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::INDEX,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = target.begin_pass(&mut encoder, Some([0.0; 4]));
+        let mut applied = fx
+            .apply(tint::passes::sprite_drawing::P0, &target.target())
+            .unwrap();
+        let range = |what: &'static str, start, end, available| {
+            move |e: WgpuError| match e {
+                WgpuError::DrawRange {
+                    what: w,
+                    start: s,
+                    end: n,
+                    available: a,
+                    ..
+                } => (w, s, n, a) == (what, start, end, available),
+                _ => false,
+            }
+        };
+        let slice = buffer.slice(..);
+        #[allow(clippy::reversed_empty_ranges)]
+        let reversed = applied.draw(&mut pass, &layout, slice, 5..2).unwrap_err();
+        assert!(range("vertex", 5, 2, 6)(reversed));
+        let past = applied.draw(&mut pass, &layout, slice, 0..7).unwrap_err();
+        assert!(range("vertex", 0, 7, 6)(past));
+        let indices = applied
+            .draw_indexed(
+                &mut pass,
+                &layout,
+                slice,
+                slice,
+                wgpu::IndexFormat::Uint32,
+                0..1000,
+                0,
+            )
+            .unwrap_err();
+        let index_count = u64::from(6 * layout.stride / 4);
+        assert!(range("index", 0, 1000, index_count)(indices));
+        let per_instance = [VertexBufferBinding {
+            buffer: slice,
+            layout,
+            instance_frequency: 1,
+        }];
+        let instances = applied
+            .draw_instanced(&mut pass, &per_instance, 0..3, 0..9)
+            .unwrap_err();
+        assert!(range("instance", 0, 9, 6)(instances));
+        // Within the buffer, every draw records.
+        applied.draw(&mut pass, &layout, slice, 0..6).unwrap();
+    }
+    fx.flush(queue);
+    queue.submit([encoder.finish()]);
 }
