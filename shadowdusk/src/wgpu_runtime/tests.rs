@@ -82,6 +82,9 @@ fn an_effect_built_without_the_wgpu_target_says_how_to_turn_it_on() {
     assert!(err.to_string().contains("Builder::wgpu(true)"), "{err}");
 }
 
+/// A pass to apply (`None`: `begin_sprites`) and whether to draw with it.
+type RimStep = (Option<crate::Pass<rim::Effect>>, bool);
+
 /// Draws a 4×4 gray quad with each `(pass, draw)` applied in turn (applied only when `draw` is
 /// false; a `None` pass is `begin_sprites`) on a fresh effect whose `MainVS` projects pixels
 /// as SpriteBatch does (`project`) or maps everything to the origin; `Err` is the first draw's
@@ -89,7 +92,7 @@ fn an_effect_built_without_the_wgpu_target_says_how_to_turn_it_on() {
 fn rim_frames(
     gpu: &super::headless::HeadlessWgpu,
     project: bool,
-    frames: &[&[(Option<crate::Pass<rim::Effect>>, bool)]],
+    frames: &[&[RimStep]],
 ) -> Result<Vec<Vec<u8>>, WgpuError> {
     let (device, queue) = (gpu.device(), gpu.queue());
     let target = WgpuRenderTarget::new(device, 4, 4, false).unwrap();
