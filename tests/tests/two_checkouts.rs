@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use shadowdusk_tests::fixture::copy_dir;
+use shadowdusk_tests::fixture::{copy_dir, dxc};
 
 const PACKAGE: &str = "rebuild-consumer";
 
@@ -22,26 +22,6 @@ fn workspace() -> PathBuf {
         .parent()
         .expect("workspace root")
         .to_path_buf()
-}
-
-/// DXC for the builds, or `None` after a loud skip.
-fn dxc(test: &str) -> Option<PathBuf> {
-    let cached = || {
-        shadowdusk_compiler::dxc::provision::Provisioner::from_env()
-            .ok()
-            .and_then(|p| p.cached())
-            .map(|c| c.path)
-    };
-    let dxc = match std::env::var_os("SHADOWDUSK_DXC") {
-        Some(p) => PathBuf::from(p),
-        None => cached().unwrap_or_else(|| PathBuf::from("libdxcompiler.so")),
-    };
-    if dxc.is_file() {
-        return Some(dxc);
-    }
-    let why = format!("no DXC at {} (run `cargo xtask setup`)", dxc.display());
-    shadowdusk_tests::skip(test, &why);
-    None
 }
 
 /// A fresh copy of the consumer at `dir` whose tint effect bakes `amount`.
