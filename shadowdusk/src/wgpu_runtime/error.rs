@@ -56,6 +56,29 @@ pub enum WgpuError {
         /// The sampler slot.
         slot: u32,
     },
+    /// A texture the effect's shaders cannot sample: not a filterable colour format on this
+    /// device, multisampled, or made without `TEXTURE_BINDING` usage (wgpu would refuse the bind
+    /// group with a panic).
+    #[error(
+        "{effect}: '{texture}' (sampler slot {slot}) is sampled as a filterable float texture, \
+         but the texture set is {format:?} with {samples} sample(s){usage}; set a single-sampled \
+         colour texture of a filterable format (Rgba8Unorm, Rgba16Float, …) made with \
+         TextureUsages::TEXTURE_BINDING"
+    )]
+    TextureFormat {
+        /// The effect.
+        effect: &'static str,
+        /// The texture parameter.
+        texture: &'static str,
+        /// The sampler slot.
+        slot: u32,
+        /// The texture's format.
+        format: wgpu::TextureFormat,
+        /// Its sample count.
+        samples: u32,
+        /// `" and no TEXTURE_BINDING usage"` when that is missing, else empty.
+        usage: &'static str,
+    },
     /// A texture of another dimension than the shader samples.
     #[error(
         "{effect}: '{texture}' is sampled as a {expected:?} texture, but the texture set is {found:?}"

@@ -147,6 +147,31 @@ impl Loaded {
             });
         }
         if let Some(texture) = texture {
+            let t = texture.view().texture();
+            let filterable = t.format().sample_type(None, Some(self.device.features()))
+                == Some(wgpu::TextureSampleType::Float { filterable: true });
+            let bindable = t.usage().contains(wgpu::TextureUsages::TEXTURE_BINDING);
+            if !filterable || !bindable || t.sample_count() > 1 {
+                if let Some(b) = self
+                    .texture_bindings
+                    .iter()
+                    .flatten()
+                    .find(|b| b.parameter == parameter)
+                {
+                    return Err(WgpuError::TextureFormat {
+                        effect: self.name,
+                        texture: b.name,
+                        slot: b.slot,
+                        format: t.format(),
+                        samples: t.sample_count(),
+                        usage: if bindable {
+                            ""
+                        } else {
+                            " and no TEXTURE_BINDING usage"
+                        },
+                    });
+                }
+            }
             for b in self.texture_bindings.iter().flatten() {
                 if b.parameter == parameter && b.dimension != texture.dimension() {
                     return Err(WgpuError::TextureDimension {

@@ -314,3 +314,63 @@ fn draw_ranges_past_the_buffer_or_reversed_are_errors_not_wgpu_panics() {
     fx.flush(queue);
     queue.submit([encoder.finish()]);
 }
+
+#[test]
+fn a_texture_the_pass_cannot_sample_is_an_error_not_a_wgpu_panic() {
+    use crate::wgsl::TextureDimension;
+    let Some(gpu) = for_test("a_texture_the_pass_cannot_sample_is_an_error") else {
+        return;
+    };
+    let device = gpu.device();
+    let mut fx = WgpuEffect::<tint::Effect>::new(device).unwrap();
+    let view = |format, samples, usage| {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size: wgpu::Extent3d {
+                width: 4,
+                height: 4,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        WgpuTexture::from_view(view, TextureDimension::D2)
+    };
+    let sampled = wgpu::TextureUsages::TEXTURE_BINDING;
+    let target = wgpu::TextureUsages::RENDER_ATTACHMENT;
+    let refused = [
+        (wgpu::TextureFormat::R32Uint, 1, sampled),
+        (wgpu::TextureFormat::Rgba32Sint, 1, sampled),
+        (wgpu::TextureFormat::Depth32Float, 1, sampled),
+        (wgpu::TextureFormat::Depth24PlusStencil8, 1, sampled),
+        (wgpu::TextureFormat::Rgba8Unorm, 4, sampled | target),
+        (wgpu::TextureFormat::Rgba8Unorm, 1, target),
+    ];
+    for (format, samples, usage) in refused {
+        let err = fx
+            .set_texture(
+                tint::textures::SPRITE_TEXTURE,
+                Some(&view(format, samples, usage)),
+            )
+            .unwrap_err();
+        let WgpuError::TextureFormat {
+            format: f,
+            samples: n,
+            slot,
+            ..
+        } = err
+        else {
+            panic!("{format:?}: {err}");
+        };
+        assert_eq!((f, n, slot), (format, samples, 0), "{err}");
+        assert!(fx.texture(tint::textures::SPRITE_TEXTURE).is_none());
+    }
+    let fine = view(wgpu::TextureFormat::Rgba16Float, 1, sampled);
+    fx.set_texture(tint::textures::SPRITE_TEXTURE, Some(&fine))
+        .unwrap();
+}
