@@ -6,8 +6,8 @@
 //! its location number in the text. On a device, the only refusals are a pixel input no vertex
 //! shader writes and the device's own limits, each a `WgpuError` naming the semantic.
 //!
-//! The tables were obtained from the fxc oracle (`/work/fxc/fxc FILE main PROFILE`, D3DCompiler
-//! 43), one semantic at a time, `float4` each:
+//! The tables were obtained from the fxc oracle (`../shared/tools/fxc-oracle`: `fxc FILE main
+//! PROFILE`, D3DCompiler 43), one semantic at a time, `float4` each:
 //! * vertex inputs: `float4 main(float4 a : <USAGE><n>) : POSITION { return a; }` (SV_Position
 //!   output for the shader-model-4 profiles), n = 0..15;
 //! * varyings: a vertex shader writing `out float4 o : <USAGE><n>` next to `POSITION0`, and a
