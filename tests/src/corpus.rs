@@ -440,6 +440,15 @@ pub(crate) fn scalar(x: f32) -> Value {
     }
 }
 
+/// A `float name[N]` array's values, one scalar per element.
+pub(crate) fn scalars(v: &[f32]) -> Value {
+    Value {
+        rows: 1,
+        columns: 1,
+        hlsl: v.to_vec(),
+    }
+}
+
 pub(crate) fn vector(v: &[f32]) -> Value {
     Value {
         rows: 1,

@@ -66,11 +66,7 @@ fn loop_blur_reset() -> Entry {
         ],
         vec![(
             "SampleOffsets",
-            Value {
-                rows: 1,
-                columns: 1,
-                hlsl: BLUR_OFFSETS.to_vec(),
-            },
+            scalars(&BLUR_OFFSETS),
         )],
         vec![("TextureSampler", TEX8)],
         WARM,
@@ -117,14 +113,7 @@ fn loop_nested_box() -> Entry {
         ],
         vec![
             ("TexelSize", vector(&TEXEL)),
-            (
-                "Weights",
-                Value {
-                    rows: 1,
-                    columns: 1,
-                    hlsl: ROW_WEIGHTS.to_vec(),
-                },
-            ),
+            ("Weights", scalars(&ROW_WEIGHTS)),
         ],
         vec![("TextureSampler", TEX8)],
         WARM,

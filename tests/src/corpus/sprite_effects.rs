@@ -1214,14 +1214,7 @@ fn ps_array_uniforms() -> Entry {
                         hlsl: COLORS.concat(),
                     },
                 ),
-                (
-                    "Weights",
-                    Value {
-                        rows: 1,
-                        columns: 1,
-                        hlsl: WEIGHTS.to_vec(),
-                    },
-                ),
+                ("Weights", scalars(&WEIGHTS)),
             ],
             vec![("TextureSampler", TEX8)],
             sprite(WHITE),
@@ -1280,22 +1273,8 @@ fn int_bool_arrays() -> Entry {
                         hlsl: COLORS.concat(),
                     },
                 ),
-                (
-                    "Order",
-                    Value {
-                        rows: 1,
-                        columns: 1,
-                        hlsl: ORDER.to_vec(),
-                    },
-                ),
-                (
-                    "Enabled",
-                    Value {
-                        rows: 1,
-                        columns: 1,
-                        hlsl: ENABLED.to_vec(),
-                    },
-                ),
+                ("Order", scalars(&ORDER)),
+                ("Enabled", scalars(&ENABLED)),
             ],
             vec![("TextureSampler", TEX8)],
             sprite(WHITE),
