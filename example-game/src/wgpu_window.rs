@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use shadowdusk::wgpu;
-use shadowdusk::wgpu_runtime::Target;
+use shadowdusk::wgpu_runtime::{Target, WANTED_FEATURES};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, WindowEvent};
@@ -22,11 +22,6 @@ use crate::run::Failure;
 use crate::scene;
 use crate::screenshots::Shots;
 use crate::wgpu_game::{announce, Frame, WgpuGame, DEPTH_FORMAT};
-
-/// The optional features the effects' states may use where the adapter has them (as the
-/// headless device asks): border colours and wireframe fill.
-const WANTED_FEATURES: wgpu::Features =
-    wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER.union(wgpu::Features::POLYGON_MODE_LINE);
 
 /// Everything that exists once the window is up.
 struct Running {

@@ -87,12 +87,14 @@ mod effect;
 pub mod params;
 #[cfg(any(feature = "gl", feature = "wgpu"))]
 mod sprite;
+pub mod surface_format;
 pub mod wgsl;
 
 pub use build_options::BuildOptions;
 #[cfg(any(feature = "gl", feature = "wgpu"))]
 pub use device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use effect::{Effect, Pass, TextureSlot};
+pub use surface_format::SurfaceFormat;
 
 #[cfg(feature = "macros")]
 pub use shadowdusk_macros::include_effect;

@@ -56,18 +56,21 @@ pub enum WgpuError {
         /// The sampler slot.
         slot: u32,
     },
-    /// A texture the effect's shaders cannot sample: not a filterable colour format on this
-    /// device, multisampled, or made without `TEXTURE_BINDING` usage (wgpu would refuse the bind
-    /// group with a panic).
+    /// A texture the effect's shaders cannot sample: an integer or stencil format (MonoGame's
+    /// shaders sample floats), multisampled, or made without `TEXTURE_BINDING` usage (wgpu
+    /// would refuse the bind group with a panic).
     #[error(
-        "{effect}: '{texture}' (sampler slot {slot}) is sampled as a filterable float texture, \
-         but the texture set is {format:?} with {samples} sample(s){usage}; set a single-sampled \
-         colour texture of a filterable format (Rgba8Unorm, Rgba16Float, …) made with \
-         TextureUsages::TEXTURE_BINDING"
+        "{effect}, pass '{pass}': '{texture}' (sampler slot {slot}) is sampled as a float \
+         texture, but the texture set is {format:?} with {samples} sample(s){usage}; set a \
+         single-sampled texture of a colour, float or depth format made with \
+         TextureUsages::TEXTURE_BINDING (WgpuTexture::new makes one of any SurfaceFormat; \
+         resolve a multisampled target first)"
     )]
     TextureFormat {
         /// The effect.
         effect: &'static str,
+        /// The first pass that samples it.
+        pass: &'static str,
         /// The texture parameter.
         texture: &'static str,
         /// The sampler slot.
@@ -78,6 +81,22 @@ pub enum WgpuError {
         samples: u32,
         /// `" and no TEXTURE_BINDING usage"` when that is missing, else empty.
         usage: &'static str,
+    },
+    /// wgpu refused a bind group of the pass's textures (its validation message): a view of
+    /// a depth-stencil texture with both aspects, or a view whose dimension is not the one its
+    /// `WgpuTexture` says.
+    #[error(
+        "{effect}, pass '{pass}': wgpu refused the textures bound: {message} (a depth-stencil \
+         texture is sampled through a view with `aspect: TextureAspect::DepthOnly`; a view's \
+         dimension must be the one given to WgpuTexture::from_view)"
+    )]
+    BindGroup {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// wgpu's message.
+        message: String,
     },
     /// A texture of another dimension than the shader samples.
     #[error(

@@ -3,10 +3,21 @@
 
 use super::WgpuError;
 
-/// The optional features the effects' states may use: border colours
-/// (`TextureAddressMode.Border`) and `FillMode.WireFrame`.
-const WANTED_FEATURES: wgpu::Features =
-    wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER.union(wgpu::Features::POLYGON_MODE_LINE);
+/// The optional features a device for MonoGame's effects asks for where the adapter has them
+/// (`adapter.features() & WANTED_FEATURES`): border colours (`TextureAddressMode.Border`),
+/// `FillMode.WireFrame`, filtering of 32-bit float textures (as a D3D11 device filters
+/// `SurfaceFormat.Single` and `Vector4`), 16-bit unorm textures (`Rg32`, `Rgba64`), and the
+/// block-compressed formats (`Dxt1`–`Dxt5`, ETC2, ASTC) sampled as they are stored. Without
+/// one, the runtime does what the device allows: see [`WgpuTexture::new`](super::WgpuTexture::new).
+pub const WANTED_FEATURES: wgpu::Features = wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
+    .union(wgpu::Features::POLYGON_MODE_LINE)
+    .union(wgpu::Features::FLOAT32_FILTERABLE)
+    .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_ETC2)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_ASTC)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_ASTC_SLICED_3D);
 
 /// A wgpu device and queue with no surface.
 #[derive(Debug)]
@@ -18,9 +29,14 @@ pub struct HeadlessWgpu {
 
 impl HeadlessWgpu {
     /// Picks an adapter (`WGPU_BACKEND` chooses the back end; otherwise Vulkan, then GL) and
-    /// opens a device with the optional features the effects' states may use
-    /// (`ADDRESS_MODE_CLAMP_TO_BORDER`, `POLYGON_MODE_LINE`) where the adapter has them.
+    /// opens a device with the [`WANTED_FEATURES`] the adapter has.
     pub fn new() -> Result<HeadlessWgpu, WgpuError> {
+        HeadlessWgpu::with_features(WANTED_FEATURES)
+    }
+
+    /// As [`new`](HeadlessWgpu::new), with only those of `features` the adapter has: how a
+    /// plainer device (a phone's, a browser's) draws can be tried on this one.
+    pub fn with_features(features: wgpu::Features) -> Result<HeadlessWgpu, WgpuError> {
         // One instance per back end, tried in turn: with both in one instance wgpu ranks the
         // adapters itself, and could pick llvmpipe through GL over lavapipe, while GL is only
         // the way out when there is no Vulkan driver at all (and under the workspace's
@@ -31,7 +47,7 @@ impl HeadlessWgpu {
         };
         let mut tried = Vec::new();
         for backends in order {
-            match open(backends) {
+            match open(backends, features) {
                 Ok(headless) => return Ok(headless),
                 Err(why) => tried.push(format!("{}: {why}", backend_names(backends))),
             }
@@ -60,7 +76,7 @@ impl HeadlessWgpu {
 }
 
 /// An adapter and device on `backends`, or why there is none.
-fn open(backends: wgpu::Backends) -> Result<HeadlessWgpu, String> {
+fn open(backends: wgpu::Backends, features: wgpu::Features) -> Result<HeadlessWgpu, String> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends,
         flags: wgpu::InstanceFlags::from_build_config().with_env(),
@@ -80,7 +96,7 @@ fn open(backends: wgpu::Backends) -> Result<HeadlessWgpu, String> {
         .ok_or_else(|| format!("{} falls short of wgpu's downlevel limits", info.name))?;
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("shadowdusk headless"),
-        required_features: adapter.features() & WANTED_FEATURES,
+        required_features: adapter.features() & features,
         required_limits: limits,
         ..Default::default()
     }))
@@ -149,7 +165,7 @@ mod tests {
         assert!(!wgpu.info().name.is_empty());
         if std::env::var_os("WGPU_BACKEND").is_none() {
             // Vulkan first: lavapipe where Mesa's Vulkan driver is installed.
-            let vulkan = open(wgpu::Backends::VULKAN).is_ok();
+            let vulkan = open(wgpu::Backends::VULKAN, WANTED_FEATURES).is_ok();
             assert_eq!(wgpu.info().backend == wgpu::Backend::Vulkan, vulkan);
         }
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::layout::{VertexBufferBinding, VertexBuffers, VertexLayout, MAX_VERTEX_BUFFERS};
 use super::pipeline::{
-    PipelineKey, Pipelines, RenderStates, Resources, Shader, VertexShader, MAX_SAMPLERS,
+    slot_bit, PipelineKey, Pipelines, RenderStates, Resources, Shader, VertexShader, MAX_SAMPLERS,
 };
 use super::ring::{write_registers, Ring, Slot};
 use super::sampler::SamplerCache;
@@ -27,6 +27,11 @@ pub(crate) struct Loaded {
     texture_bindings: Vec<Vec<TextureBinding>>,
     /// By MGFX parameter index.
     textures: Vec<Option<WgpuTexture>>,
+    /// Per shader (effect shaders, then the sprite shader): the sampler slots whose texture
+    /// set now cannot be filtered (a bit per slot, [`slot_bit`]).
+    unfilterable: Vec<u32>,
+    /// Bind-group layouts made so far, by shader and its unfilterable slots.
+    layouts: HashMap<(usize, u32), wgpu::BindGroupLayout>,
     /// Bind groups made so far, by shader (effect shaders, then the sprite shader), ring chunk
     /// and the samplers bound (a device sampler state changed between draws picks another).
     bind_groups: HashMap<GroupKey, wgpu::BindGroup>,
@@ -34,8 +39,8 @@ pub(crate) struct Loaded {
     samplers: SamplerCache,
     /// The device's states now: what was set, with the blocks of the passes applied since.
     states: DeviceStates,
-    /// The sampler of each device slot's state.
-    device_samplers: [u16; crate::SAMPLER_SLOTS],
+    /// The samplers of each device slot's state ([`SamplerCache::pair`]).
+    device_samplers: [[u16; 2]; crate::SAMPLER_SLOTS],
     pub(crate) sprite_transform: Option<[[f32; 4]; 4]>,
     /// The vertex shader of the last pass applied that has one (SpriteBatch's before any):
     /// what a pass without a vertex shader draws with. Kept per effect, as wgpu has no object
@@ -114,6 +119,7 @@ impl Loaded {
             texture_bindings.push(bindings);
         }
         texture_bindings.push(Vec::new());
+        let unfilterable = vec![0; texture_bindings.len()];
         Ok(Loaded {
             name,
             device: device.clone(),
@@ -122,6 +128,8 @@ impl Loaded {
             pipelines: Pipelines::default(),
             texture_bindings,
             textures: vec![None; model.parameters.len()],
+            unfilterable,
+            layouts: HashMap::new(),
             bind_groups: HashMap::new(),
             samplers,
             states,
@@ -146,20 +154,16 @@ impl Loaded {
                 parameter,
             });
         }
+        let mut filterable = true;
         if let Some(texture) = texture {
             let t = texture.view().texture();
-            let filterable = t.format().sample_type(None, Some(self.device.features()))
-                == Some(wgpu::TextureSampleType::Float { filterable: true });
+            let kind = float_filterable(t.format(), self.device.features());
             let bindable = t.usage().contains(wgpu::TextureUsages::TEXTURE_BINDING);
-            if !filterable || !bindable || t.sample_count() > 1 {
-                if let Some(b) = self
-                    .texture_bindings
-                    .iter()
-                    .flatten()
-                    .find(|b| b.parameter == parameter)
-                {
+            if kind.is_none() || !bindable || t.sample_count() > 1 {
+                if let Some((shader, b)) = self.sampled_by(parameter) {
                     return Err(WgpuError::TextureFormat {
                         effect: self.name,
+                        pass: self.resources.pass_of_shader(shader),
                         texture: b.name,
                         slot: b.slot,
                         format: t.format(),
@@ -172,6 +176,7 @@ impl Loaded {
                     });
                 }
             }
+            filterable = kind.unwrap_or(true);
             for b in self.texture_bindings.iter().flatten() {
                 if b.parameter == parameter && b.dimension != texture.dimension() {
                     return Err(WgpuError::TextureDimension {
@@ -184,10 +189,32 @@ impl Loaded {
             }
         }
         self.textures[parameter] = texture.cloned();
+        for (bindings, mask) in self.texture_bindings.iter().zip(&mut self.unfilterable) {
+            for b in bindings.iter().filter(|b| b.parameter == parameter) {
+                let bit = 1 << b.slot.min(31);
+                *mask = if filterable {
+                    *mask & !bit
+                } else {
+                    *mask | bit
+                };
+            }
+        }
         let bindings = &self.texture_bindings;
         self.bind_groups
             .retain(|(shader, _, _), _| bindings[*shader].iter().all(|b| b.parameter != parameter));
         Ok(())
+    }
+
+    /// The first shader that samples texture parameter `parameter`, and its binding.
+    fn sampled_by(&self, parameter: usize) -> Option<(usize, &TextureBinding)> {
+        self.texture_bindings
+            .iter()
+            .enumerate()
+            .find_map(|(i, list)| {
+                list.iter()
+                    .find(|b| b.parameter == parameter)
+                    .map(|b| (i, b))
+            })
     }
 
     /// The texture set for `slot`.
@@ -282,15 +309,25 @@ impl Loaded {
             info.depth_stencil.as_ref(),
             info.rasterizer.as_ref(),
         );
+        let unfilterable = stage_shaders.map(|s| self.unfilterable[s]);
+        for (&shader, &mask) in stage_shaders.iter().zip(&unfilterable) {
+            if !self.layouts.contains_key(&(shader, mask)) {
+                let layout = self.shader(shader).layout(&self.device, self.name, mask);
+                self.layouts.insert((shader, mask), layout);
+            }
+        }
         let keys = stage_shaders.map(|s| (s, slot.chunk, self.sampler_ids(s)));
         for key in &keys {
-            self.bind_group(key);
+            self.bind_group(key, info.name)?;
         }
         let groups = keys.map(|k| self.bind_groups.get(&k).expect("made just above"));
+        let layouts = [0, 1].map(|i| &self.layouts[&(stage_shaders[i], unfilterable[i])]);
         Ok(Applied {
             device: &self.device,
             resources: &self.resources,
             pipelines: &mut self.pipelines,
+            layouts,
+            unfilterable,
             states: RenderStates {
                 blend: self.states.blend,
                 depth_stencil: self.states.depth_stencil,
@@ -316,25 +353,29 @@ impl Loaded {
     }
 
     /// The sampler of each sampler binding of `shader`: the effect's state, else the device's
-    /// for the slot.
+    /// for the slot; with every filter nearest where the slot's texture cannot be filtered.
     fn sampler_ids(&self, shader: usize) -> [u16; MAX_SAMPLERS] {
         let mut ids = [0; MAX_SAMPLERS];
+        let unfilterable = self.unfilterable[shader];
         for (id, b) in ids.iter_mut().zip(&self.shader(shader).samplers) {
-            *id = b.own.unwrap_or_else(|| {
-                // A slot past the device's sixteen (none in D3D9 shaders) takes slot 0's.
+            let pair = b.own.unwrap_or_else(|| {
+                // A slot past the device's sixteen (none in D3D9 shaders) takes the last one's.
                 let slot = (b.slot as usize).min(crate::SAMPLER_SLOTS - 1);
                 self.device_samplers[slot]
             });
+            *id = pair[usize::from(slot_bit(unfilterable, b.slot))];
         }
         ids
     }
 
-    /// Makes the bind group of `key` if it does not exist.
-    fn bind_group(&mut self, key: &GroupKey) {
+    /// Makes the bind group of `key` if it does not exist; `Err` (wgpu's validation message)
+    /// for a view wgpu will not bind, such as a depth-stencil view of both aspects.
+    fn bind_group(&mut self, key: &GroupKey, pass: &'static str) -> Result<(), WgpuError> {
         if self.bind_groups.contains_key(key) {
-            return;
+            return Ok(());
         }
         let &(shader, chunk, ids) = key;
+        let layout = &self.layouts[&(shader, self.unfilterable[shader])];
         let s = self.shader(shader);
         let buffer = &self.ring.chunk(chunk).expect("staged into").buffer;
         let mut entries = Vec::with_capacity(s.info.bindings.len());
@@ -363,12 +404,21 @@ impl Loaded {
                 resource: wgpu::BindingResource::Sampler(self.samplers.get(id)),
             });
         }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(self.name),
-            layout: &s.layout,
+            layout,
             entries: &entries,
         });
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(WgpuError::BindGroup {
+                effect: self.name,
+                pass,
+                message: error.to_string(),
+            });
+        }
         self.bind_groups.insert(*key, group);
+        Ok(())
     }
 
     /// Uploads the parameters every apply since the last flush staged (one `write_buffer` per
@@ -390,6 +440,8 @@ pub struct Applied<'a> {
     device: &'a wgpu::Device,
     resources: &'a Resources,
     pipelines: &'a mut Pipelines,
+    layouts: [&'a wgpu::BindGroupLayout; 2],
+    unfilterable: [u32; 2],
     states: RenderStates,
     technique: usize,
     pass: usize,
@@ -416,12 +468,15 @@ impl Applied<'_> {
             self.technique,
             self.pass,
             self.vertex,
+            self.unfilterable,
             &self.states,
             &self.target,
             buffers,
             topology,
         )?;
-        let pipeline = self.pipelines.get(self.device, self.resources, &key)?;
+        let pipeline = self
+            .pipelines
+            .get(self.device, self.resources, &key, self.layouts)?;
         render_pass.set_pipeline(pipeline);
         for (group, bind_group) in self.groups.iter().enumerate() {
             let offsets = if self.dynamic[group] {
@@ -624,11 +679,11 @@ fn device_sampler_ids(
     effect: &'static str,
     cache: &mut SamplerCache,
     states: &DeviceStates,
-) -> Result<[u16; crate::SAMPLER_SLOTS], WgpuError> {
-    let mut ids = [0; crate::SAMPLER_SLOTS];
+) -> Result<[[u16; 2]; crate::SAMPLER_SLOTS], WgpuError> {
+    let mut ids = [[0; 2]; crate::SAMPLER_SLOTS];
     for (slot, (id, state)) in ids.iter_mut().zip(&states.samplers).enumerate() {
         *id = cache
-            .id(device, state)
+            .pair(device, state)
             .map_err(|message| WgpuError::DeviceSampler {
                 effect,
                 slot,
@@ -636,4 +691,21 @@ fn device_sampler_ids(
             })?;
     }
     Ok(ids)
+}
+
+/// How a view of `format` samples as a float texture on a device with `features`: `Some(true)`
+/// filtered, `Some(false)` only the nearest texel (a 32-bit float format without
+/// `FLOAT32_FILTERABLE`, or the depth of a depth format), `None` not at all (integer and stencil
+/// formats, which no MonoGame `SurfaceFormat` is).
+pub(crate) fn float_filterable(
+    format: wgpu::TextureFormat,
+    features: wgpu::Features,
+) -> Option<bool> {
+    if format.has_depth_aspect() {
+        return Some(false);
+    }
+    match format.sample_type(None, Some(features))? {
+        wgpu::TextureSampleType::Float { filterable } => Some(filterable),
+        _ => None,
+    }
 }

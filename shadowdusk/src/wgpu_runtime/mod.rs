@@ -19,9 +19,15 @@
 //!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`]
 //!   for the blocks and sampler slots a pass leaves unset).
 //!
+//! * textures of every MonoGame [`SurfaceFormat`](crate::SurfaceFormat) are made by
+//!   [`WgpuTexture::new`] in the wgpu format that samples alike (converted or decoded where the
+//!   device has none), and a shader's bind-group layout follows the textures bound: a texture
+//!   the device cannot filter (32-bit floats without `FLOAT32_FILTERABLE`, depth) is bound as
+//!   unfilterable with a nearest sampler, as a D3D11 device samples what it cannot filter.
+//!
 //! Errors are [`WgpuError`]s naming the effect, the pass and the mismatch; wgpu's own
-//! validation is asked through an error scope when a pipeline is built, so a mistake becomes an
-//! `Err`, not wgpu's default panic.
+//! validation is asked through an error scope when a pipeline, a bind group or a texture is
+//! made, so a mistake becomes an `Err`, not wgpu's default panic.
 
 mod dyn_effect;
 mod effect;
@@ -36,6 +42,7 @@ mod sampler;
 mod sprite_vs;
 mod sprites;
 mod states;
+mod surface;
 mod target;
 #[cfg(test)]
 mod tests;
@@ -45,10 +52,11 @@ pub use crate::device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use dyn_effect::DynWgpuEffect;
 pub use effect::WgpuEffect;
 pub use error::WgpuError;
+pub use headless::WANTED_FEATURES;
 pub use layout::{
     VertexBufferBinding, VertexElement, VertexElementFormat, VertexLayout, MAX_VERTEX_BUFFERS,
 };
 pub use loaded::Applied;
 pub use sprites::{Sprite, SpriteBatch};
 pub use target::{Target, WgpuRenderTarget, MAX_COLOR_TARGETS};
-pub use texture::WgpuTexture;
+pub use texture::{TextureDesc, WgpuTexture};

@@ -1,6 +1,6 @@
-//! What an effect creates once on its device (shader modules, bind-group layouts, the
-//! effect's own samplers, pipeline layouts) and the pipelines it builds lazily, one per pass,
-//! target, vertex buffers and render states.
+//! What an effect creates once on its device (shader modules, the effect's own samplers), the
+//! bind-group layouts each shader takes for the textures bound, and the pipelines it builds
+//! lazily, one per pass, target, vertex buffers, render states and layouts.
 
 use std::collections::HashMap;
 
@@ -16,7 +16,6 @@ use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslEffect, WgslPass, Wg
 pub(crate) struct Shader {
     pub(crate) info: &'static WgslShader,
     pub(crate) module: wgpu::ShaderModule,
-    pub(crate) layout: wgpu::BindGroupLayout,
     /// Its sampler bindings.
     pub(crate) samplers: Vec<SamplerBinding>,
 }
@@ -30,8 +29,9 @@ pub(crate) struct SamplerBinding {
     pub(crate) binding: u32,
     /// The sampler slot, whose device state (`DeviceStates::samplers`) it takes without its own.
     pub(crate) slot: u32,
-    /// The sampler of the effect's own state for it ([`SamplerCache`] id).
-    pub(crate) own: Option<u16>,
+    /// The samplers of the effect's own state for it ([`SamplerCache::pair`] ids: as it is,
+    /// and nearest for a texture that cannot be filtered).
+    pub(crate) own: Option<[u16; 2]>,
 }
 
 impl Shader {
@@ -42,10 +42,6 @@ impl Shader {
         info: &'static WgslShader,
         cache: &mut SamplerCache,
     ) -> Result<Shader, WgpuError> {
-        let visibility = match info.stage {
-            Stage::Vertex => wgpu::ShaderStages::VERTEX,
-            Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
-        };
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(effect),
@@ -58,21 +54,49 @@ impl Shader {
                 message: error.to_string(),
             });
         }
-        let mut entries = Vec::with_capacity(info.bindings.len());
-        for binding in info.bindings {
+        let samplers = Shader::samplers(device, effect, info, cache)?;
+        Ok(Shader {
+            info,
+            module,
+            samplers,
+        })
+    }
+
+    /// Its bind-group layout when the textures of the sampler slots set in `unfilterable` cannot
+    /// be filtered: those are unfilterable-float textures with non-filtering samplers, the rest
+    /// filterable ones with filtering samplers. A layout follows the textures bound, as a
+    /// D3D11 device samples each format as it can.
+    pub(crate) fn layout(
+        &self,
+        device: &wgpu::Device,
+        effect: &'static str,
+        unfilterable: u32,
+    ) -> wgpu::BindGroupLayout {
+        let visibility = match self.info.stage {
+            Stage::Vertex => wgpu::ShaderStages::VERTEX,
+            Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
+        };
+        let mut entries = Vec::with_capacity(self.info.bindings.len());
+        for binding in self.info.bindings {
             let ty = match binding.kind {
                 BindingKind::Uniform { size, .. } => wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: true,
                     min_binding_size: wgpu::BufferSize::new(u64::from(size)),
                 },
-                BindingKind::Texture { dimension, .. } => wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                BindingKind::Texture { dimension, slot } => wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float {
+                        filterable: !slot_bit(unfilterable, slot),
+                    },
                     view_dimension: view_dimension(dimension),
                     multisampled: false,
                 },
-                BindingKind::Sampler { .. } => {
-                    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)
+                BindingKind::Sampler { slot, .. } => {
+                    wgpu::BindingType::Sampler(if slot_bit(unfilterable, slot) {
+                        wgpu::SamplerBindingType::NonFiltering
+                    } else {
+                        wgpu::SamplerBindingType::Filtering
+                    })
                 }
             };
             entries.push(wgpu::BindGroupLayoutEntry {
@@ -82,16 +106,9 @@ impl Shader {
                 count: None,
             });
         }
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some(effect),
             entries: &entries,
-        });
-        let samplers = Shader::samplers(device, effect, info, cache)?;
-        Ok(Shader {
-            info,
-            module,
-            layout,
-            samplers,
         })
     }
 
@@ -107,7 +124,7 @@ impl Shader {
             if let BindingKind::Sampler { slot, state } = binding.kind {
                 let own =
                     match state {
-                        Some(state) => Some(cache.id(device, &state).map_err(|message| {
+                        Some(state) => Some(cache.pair(device, &state).map_err(|message| {
                             WgpuError::Sampler {
                                 effect,
                                 texture: binding.name,
@@ -142,6 +159,11 @@ impl Shader {
             _ => None,
         })
     }
+}
+
+/// Whether `mask` has the bit of sampler slot `slot` (slots past 31 share bit 31; D3D9 has 16).
+pub(crate) fn slot_bit(mask: u32, slot: u32) -> bool {
+    mask & (1 << slot.min(31)) != 0
 }
 
 pub(crate) fn view_dimension(d: TextureDimension) -> wgpu::TextureViewDimension {
@@ -234,6 +256,16 @@ impl Resources {
         }
     }
 
+    /// The name of the first pass that runs shader `shader` ("" for none).
+    pub(crate) fn pass_of_shader(&self, shader: usize) -> &'static str {
+        self.passes
+            .iter()
+            .flatten()
+            .flatten()
+            .find(|p| p.pixel == shader || p.vertex == Some(shader))
+            .map_or("", |p| p.info.name)
+    }
+
     /// How errors name vertex shader `v` bound for pass `pass`, which has none of its own.
     pub(crate) fn bound_vertex_name(&self, v: VertexShader) -> String {
         match v {
@@ -286,6 +318,9 @@ pub(crate) struct PipelineKey {
     pub(crate) pass: usize,
     /// The vertex shader it draws with (a pixel-only pass's depends on what was bound).
     pub(crate) vertex: VertexShader,
+    /// The unfilterable sampler slots of the vertex and pixel shaders' layouts
+    /// ([`Shader::layout`]).
+    pub(crate) unfilterable: [u32; 2],
     pub(crate) targets: [Option<wgpu::ColorTargetState>; MAX_COLOR_TARGETS],
     pub(crate) depth_stencil: Option<wgpu::DepthStencilState>,
     pub(crate) primitive: wgpu::PrimitiveState,
@@ -304,6 +339,7 @@ impl PipelineKey {
         technique: usize,
         pass: usize,
         vertex: VertexShader,
+        unfilterable: [u32; 2],
         states: &RenderStates,
         target: &Target,
         buffers: VertexBuffers,
@@ -327,6 +363,7 @@ impl PipelineKey {
             technique,
             pass,
             vertex,
+            unfilterable,
             targets,
             depth_stencil: states::depth_stencil(
                 Some(&states.depth_stencil),
@@ -350,15 +387,17 @@ pub(crate) struct Pipelines {
 }
 
 impl Pipelines {
-    /// The pipeline for `key`, built the first time it is asked for.
+    /// The pipeline for `key`, built the first time it is asked for with the vertex and pixel
+    /// shaders' bind-group `layouts` for its `unfilterable` slots.
     pub(crate) fn get(
         &mut self,
         device: &wgpu::Device,
         resources: &Resources,
         key: &PipelineKey,
+        layouts: [&wgpu::BindGroupLayout; 2],
     ) -> Result<&wgpu::RenderPipeline, WgpuError> {
         if !self.built.contains_key(key) {
-            let pipeline = self.build(device, resources, key)?;
+            let pipeline = self.build(device, resources, key, layouts)?;
             self.built.insert(key.clone(), pipeline);
         }
         Ok(&self.built[key])
@@ -374,6 +413,7 @@ impl Pipelines {
         device: &wgpu::Device,
         resources: &Resources,
         key: &PipelineKey,
+        [vs_layout, ps_layout]: [&wgpu::BindGroupLayout; 2],
     ) -> Result<wgpu::RenderPipeline, WgpuError> {
         let effect = resources.name;
         let pass = resources.pass(key.technique, key.pass)?;
@@ -424,7 +464,7 @@ impl Pipelines {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(name),
-            bind_group_layouts: &[Some(&vs.layout), Some(&ps.layout)],
+            bind_group_layouts: &[Some(vs_layout), Some(ps_layout)],
             immediate_size: 0,
         });
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {

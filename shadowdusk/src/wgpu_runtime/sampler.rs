@@ -161,6 +161,20 @@ impl SamplerCache {
         Ok(id)
     }
 
+    /// The ids of the samplers for `state` as it is, and with every filter nearest (for a
+    /// texture the device cannot filter: wgpu samples it only with a non-filtering sampler).
+    pub(crate) fn pair(
+        &mut self,
+        device: &wgpu::Device,
+        state: &SamplerState,
+    ) -> Result<[u16; 2], String> {
+        let nearest = SamplerState {
+            filter: TextureFilter::Point,
+            ..*state
+        };
+        Ok([self.id(device, state)?, self.id(device, &nearest)?])
+    }
+
     /// The sampler of `id` (from [`SamplerCache::id`]).
     pub(crate) fn get(&self, id: u16) -> &wgpu::Sampler {
         &self.samplers[usize::from(id)]
