@@ -17,10 +17,11 @@
 //!   wgpu pipelines those draws share;
 //! * `passes_keep_the_blocks_of_the_last_pass`: `render_states.fx`'s technique whose second
 //!   pass sets only a blend state, its first pass applied again after it;
-//! * `instanced_particles_draw_like_gl`: hardware-instanced particles (per-instance
-//!   `TEXCOORD1`–`TEXCOORD3`) against GL's instanced draw and GL's one-mesh draw;
-//! * `gbuffer_writes_four_targets`: `COLOR0`–`COLOR3` into four targets, each against GL with
-//!   four colour attachments and a CPU reference.
+//! * `instanced_particles_draw_like_gl`: the corpus's hardware-instanced particles
+//!   (per-instance `POSITION1`, `COLOR1`, `TEXCOORD1`) against GL's instanced draw and GL's
+//!   one-mesh draw;
+//! * `gbuffer_writes_four_targets`: the corpus's G-buffer pass, `COLOR0`–`COLOR3` into four
+//!   targets, each against GL with four colour attachments and a CPU reference.
 //!
 //! Without a wgpu adapter or headless EGL the tests print a `!!! SKIPPED` line and pass (fail
 //! under `SHADOWDUSK_REQUIRE_ALL=1`). Failure images: `target/test-output/wgpu-parity-<name>-
@@ -1014,76 +1015,6 @@ fn gl_draw_with(
 
 // ---- instancing ----
 
-/// Hardware-instanced particles as MonoGame's particle samples write them: one quad's corners
-/// per vertex, each particle's centre, size, colour and rotation per instance (`TEXCOORD1`–
-/// `TEXCOORD3`), additive blending without depth writes.
-const PARTICLES: &str = r#"
-float4x4 ViewProjection;
-
-texture ParticleTexture;
-sampler ParticleSampler = sampler_state
-{
-    Texture = <ParticleTexture>;
-    MinFilter = Linear;
-    MagFilter = Linear;
-    MipFilter = Point;
-    AddressU = Clamp;
-    AddressV = Clamp;
-};
-
-struct VertexShaderInput
-{
-    float2 Corner : POSITION0;
-    float2 TexCoord : TEXCOORD0;
-};
-
-struct InstanceInput
-{
-    float4 PositionSize : TEXCOORD1;
-    float4 Color : TEXCOORD2;
-    float Rotation : TEXCOORD3;
-};
-
-struct VertexShaderOutput
-{
-    float4 Position : POSITION0;
-    float4 Color : COLOR0;
-    float2 TexCoord : TEXCOORD0;
-};
-
-VertexShaderOutput ParticleVS(VertexShaderInput input, InstanceInput instance)
-{
-    VertexShaderOutput output;
-    float s, c;
-    sincos(instance.Rotation, s, c);
-    float2 corner = float2(input.Corner.x * c - input.Corner.y * s,
-                           input.Corner.x * s + input.Corner.y * c);
-    float3 position = instance.PositionSize.xyz + float3(corner * instance.PositionSize.w, 0);
-    output.Position = mul(float4(position, 1), ViewProjection);
-    output.Color = instance.Color;
-    output.TexCoord = input.TexCoord;
-    return output;
-}
-
-float4 ParticlePS(VertexShaderOutput input) : COLOR0
-{
-    return tex2D(ParticleSampler, input.TexCoord) * input.Color;
-}
-
-technique Particles
-{
-    pass P0
-    {
-        AlphaBlendEnable = true;
-        SrcBlend = SrcAlpha;
-        DestBlend = One;
-        ZWriteEnable = false;
-        VertexShader = compile vs_3_0 ParticleVS();
-        PixelShader = compile ps_3_0 ParticlePS();
-    }
-}
-"#;
-
 fn float_element(
     usage: shadowdusk::mgfx::VertexElementUsage,
     index: u8,
@@ -1098,8 +1029,8 @@ fn float_element(
     }
 }
 
-/// Instanced particles (two vertex buffers, one stepped per instance, `draw_indexed_instanced`)
-/// against the same particles drawn on GL with hardware instancing (`glVertexAttribDivisor` +
+/// `compat_sem_instanced_particles.fx`'s particles instanced (two vertex buffers, one stepped
+/// per instance with `POSITION1`, `COLOR1` and `TEXCOORD1`, `draw_indexed_instanced`) against the same particles drawn on GL with hardware instancing (`glVertexAttribDivisor` +
 /// `glDrawElementsInstanced` on the runtime's attribute locations, as MonoGame's GL runtime
 /// draws them), and both against GL drawing them as one mesh with each instance's data
 /// repeated in its four vertices.
@@ -1117,7 +1048,7 @@ fn instanced_particles_draw_like_gl() {
     let corners = vec![-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0];
     let uvs = vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
     let quad: [u16; 6] = [0, 1, 2, 0, 2, 3];
-    // (centre x, y, z, size), colour, rotation.
+    // (centre x, y, z, size), colour, spin.
     let particles: [([f32; 4], [f32; 4], f32); 5] = [
         ([8.0, 8.0, 0.0, 6.0], [1.0, 0.3, 0.1, 0.8], 0.0),
         ([20.0, 10.0, 0.0, 7.5], [0.2, 0.9, 0.3, 0.6], 0.4),
@@ -1138,9 +1069,9 @@ fn instanced_particles_draw_like_gl() {
         elements: vec![
             float_element(U::Position, 0, 2, corners.repeat(particles.len())),
             float_element(U::TextureCoordinate, 0, 2, uvs.repeat(particles.len())),
-            float_element(U::TextureCoordinate, 1, 4, repeat(&position_size, 4)),
-            float_element(U::TextureCoordinate, 2, 4, repeat(&colors, 4)),
-            float_element(U::TextureCoordinate, 3, 1, repeat(&rotations, 1)),
+            float_element(U::Position, 1, 4, repeat(&position_size, 4)),
+            float_element(U::Color, 1, 4, repeat(&colors, 4)),
+            float_element(U::TextureCoordinate, 1, 1, repeat(&rotations, 1)),
         ],
         indices: (0..particles.len() as u16)
             .flat_map(|i| quad.map(|q| q + 4 * i))
@@ -1156,15 +1087,19 @@ fn instanced_particles_draw_like_gl() {
         width: SIZE,
         height: SIZE,
         technique: 0,
-        values: vec![("ViewProjection".into(), view_projection.mgfx_data())],
-        textures: vec![("ParticleTexture".into(), pattern())],
+        values: vec![
+            ("ViewProjection".into(), view_projection.mgfx_data()),
+            ("Time".into(), vec![1.0]),
+        ],
+        textures: Vec::new(),
         draws: vec![(vec![0], expanded)],
         clear: [10, 10, 30, 255],
         stencil: 0,
         device_states: Vec::new(),
     };
-    let compiled = compile_source(Path::new("particles.fx"), PARTICLES, &wgpu_options())
-        .unwrap_or_else(|e| panic!("particles.fx: {}", e.render(false)));
+    let file = corpus_dir().join("compat_sem_instanced_particles.fx");
+    let compiled = compile_file(&file, &wgpu_options())
+        .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.render(false)));
     let data = leak_effect(
         &compiled.effect,
         compiled.wgpu.as_ref().expect("wgpu output"),
@@ -1184,9 +1119,9 @@ fn instanced_particles_draw_like_gl() {
                     (U::TextureCoordinate, 0, 2, &uvs),
                 ],
                 &[
-                    (U::TextureCoordinate, 1, 4, &position_size),
-                    (U::TextureCoordinate, 2, 4, &colors),
-                    (U::TextureCoordinate, 3, 1, &rotations),
+                    (U::Position, 1, 4, &position_size),
+                    (U::Color, 1, 4, &colors),
+                    (U::TextureCoordinate, 1, 1, &rotations),
                 ],
                 &quad,
                 particles.len() as i32,
@@ -1209,9 +1144,9 @@ fn instanced_particles_draw_like_gl() {
     ])
     .unwrap();
     let (instances, instance_layout) = interleave(&[
-        float_element(U::TextureCoordinate, 1, 4, position_size.clone()),
-        float_element(U::TextureCoordinate, 2, 4, colors.clone()),
-        float_element(U::TextureCoordinate, 3, 1, rotations.clone()),
+        float_element(U::Position, 1, 4, position_size.clone()),
+        float_element(U::Color, 1, 4, colors.clone()),
+        float_element(U::TextureCoordinate, 1, 1, rotations.clone()),
     ])
     .unwrap();
     let buffer = |label, contents: &[u8], usage| {
@@ -1278,56 +1213,6 @@ fn instanced_particles_draw_like_gl() {
 
 // ---- multiple render targets ----
 
-/// A deferred renderer's G-buffer pass: albedo, normal, depth and material into four targets.
-const GBUFFER: &str = r#"
-float4 Material;
-
-struct VertexShaderOutput
-{
-    float4 Position : POSITION0;
-    float4 Color : COLOR0;
-    float3 Normal : TEXCOORD0;
-    float Depth : TEXCOORD1;
-};
-
-struct PixelShaderOutput
-{
-    float4 Albedo : COLOR0;
-    float4 Normal : COLOR1;
-    float4 Depth : COLOR2;
-    float4 Material : COLOR3;
-};
-
-VertexShaderOutput GBufferVS(float4 position : POSITION0, float4 color : COLOR0, float3 normal : NORMAL0)
-{
-    VertexShaderOutput output;
-    output.Position = position;
-    output.Color = color;
-    output.Normal = normal;
-    output.Depth = position.z;
-    return output;
-}
-
-PixelShaderOutput GBufferPS(float4 color : COLOR0, float3 normal : TEXCOORD0, float depth : TEXCOORD1)
-{
-    PixelShaderOutput output;
-    output.Albedo = color;
-    output.Normal = float4(normalize(normal) * 0.5 + 0.5, 1.0);
-    output.Depth = float4(depth, depth * depth, 0.0, 1.0);
-    output.Material = Material;
-    return output;
-}
-
-technique GBuffer
-{
-    pass P0
-    {
-        VertexShader = compile vs_3_0 GBufferVS();
-        PixelShader = compile ps_3_0 GBufferPS();
-    }
-}
-"#;
-
 /// The G-buffer pass into four targets at once (`SetRenderTargets` with four targets): each
 /// target read back holds its own output, checked against GL drawing into a framebuffer with
 /// four colour attachments and against a CPU reference; target 0 also against the GL
@@ -1386,12 +1271,21 @@ fn gbuffer_writes_four_targets() {
         elements: elements.clone(),
         indices: (0..count as u16).collect(),
     };
+    // The quads are in clip space: identity matrices.
+    let identity: Vec<f32> = (0..16)
+        .map(|i| if i % 5 == 0 { 1.0 } else { 0.0 })
+        .collect();
     let scene = Scene {
-        values: vec![("Material".into(), MATERIAL.to_vec())],
+        values: vec![
+            ("Material".into(), MATERIAL.to_vec()),
+            ("World".into(), identity.clone()),
+            ("WorldViewProjection".into(), identity),
+        ],
         ..mesh_scene(vec![(vec![0], mesh)])
     };
-    let compiled = compile_source(Path::new("gbuffer.fx"), GBUFFER, &wgpu_options())
-        .unwrap_or_else(|e| panic!("gbuffer.fx: {}", e.render(false)));
+    let file = corpus_dir().join("compat_mrt_gbuffer.fx");
+    let compiled = compile_file(&file, &wgpu_options())
+        .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.render(false)));
     let data = leak_effect(
         &compiled.effect,
         compiled.wgpu.as_ref().expect("wgpu output"),

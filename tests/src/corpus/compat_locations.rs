@@ -2,13 +2,14 @@
 //! fixed table of locations: two skinning weight sets, a second tangent set, shape data in
 //! TEXCOORD8–11 with a TEXCOORD11 varying (drawn with a pixel shader that reads a subset of what
 //! the vertex shader writes, so wgpu links the pair by semantic), a `PSIZE0` vertex input, and
-//! a SpriteBatch pixel shader whose unread inputs must not keep it from linking. Each has a CPU
-//! reference of its maths.
+//! a SpriteBatch pixel shader whose unread inputs must not keep it from linking, instanced
+//! particles taking per-instance data in `POSITION1`/`COLOR1`/`TEXCOORD1`, and a G-buffer pass
+//! writing `COLOR0`–`COLOR3`. Each has a CPU reference of its maths.
 
 use super::math::{mesh_pixel, mul_vm, pixel_ortho};
 use super::textures::{Address, TextureSpec};
 use super::*;
-use shadowdusk::mgfx::{SamplerType as ST, VertexElementUsage as U};
+use shadowdusk::mgfx::{Blend, SamplerType as ST, VertexElementUsage as U};
 
 const W: f32 = TARGET_SIZE.0 as f32;
 const H: f32 = TARGET_SIZE.1 as f32;
@@ -20,6 +21,8 @@ pub(super) fn entries() -> Vec<Entry> {
         wide_texcoords(),
         psize_input(),
         unread_inputs(),
+        instanced_particles(),
+        gbuffer(),
     ]
 }
 
@@ -536,6 +539,203 @@ fn unread_inputs() -> Entry {
             },
             render_targets: 1,
             check: Check::reference(reference),
+        },
+    }
+}
+
+// ---- compat_sem_instanced_particles ----
+
+const TIME: f32 = 0.75;
+/// Per particle: centre and size (`POSITION1`), colour bytes (`COLOR1`), spin (`TEXCOORD1`).
+const INSTANCES: [([f32; 4], [f32; 4], f32); 3] = [
+    ([16.0, 16.0, 0.0, 12.0], [255.0, 96.0, 32.0, 255.0], 0.0),
+    ([44.0, 20.0, 0.0, 10.0], [64.0, 230.0, 96.0, 200.0], 0.8),
+    ([30.0, 46.0, 0.0, 13.0], [80.0, 120.0, 255.0, 230.0], -1.3),
+];
+const QUAD_CORNERS: [[f32; 2]; 4] = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+const QUAD_UVS: [[f32; 2]; 4] = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+
+/// The particles as one mesh: each instance's data repeated in its quad's four vertices (the
+/// corpus draws meshes without instancing; `wgpu_parity.rs` draws the same effect instanced).
+fn instanced_particle_mesh() -> Mesh {
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for (i, (centre, color, spin)) in INSTANCES.iter().enumerate() {
+        for (corner, uv) in QUAD_CORNERS.iter().zip(QUAD_UVS) {
+            vertices.push([&corner[..], &uv, centre, color, &[*spin]].concat());
+        }
+        let k = 4 * i as u16;
+        indices.extend([k, k + 1, k + 2, k, k + 2, k + 3]);
+    }
+    Mesh {
+        elements: vec![
+            el(U::Position, 0, ElementFormat::Vector2),
+            el(U::TextureCoordinate, 0, ElementFormat::Vector2),
+            el(U::Position, 1, ElementFormat::Vector4),
+            el(U::Color, 1, ElementFormat::Color),
+            el(U::TextureCoordinate, 1, ElementFormat::Single),
+        ],
+        vertices,
+        indices,
+    }
+}
+
+fn instanced_particles() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        let mesh = instanced_particle_mesh();
+        let vp = pixel_ortho(W, H);
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let (corner, uv) = (mesh.element(v, 0), mesh.element(v, 1));
+                let centre = mesh.element(v, 2);
+                let (s, c) = (mesh.element(v, 4)[0] * TIME).sin_cos();
+                let rotated = [corner[0] * c - corner[1] * s, corner[0] * s + corner[1] * c];
+                let pos = [
+                    centre[0] + rotated[0] * centre[3],
+                    centre[1] + rotated[1] * centre[3],
+                    centre[2],
+                    1.0,
+                ];
+                let mut vary: Vec<f32> = mesh.element(v, 3).iter().map(|c| c / 255.0).collect();
+                vary.extend(uv);
+                (mul_vm(pos, &vp), vary)
+            },
+            |a| {
+                let d = [a[4] * 2.0 - 1.0, a[5] * 2.0 - 1.0];
+                let falloff =
+                    (1.0 - d[0] * d[0] - d[1] * d[1]).clamp(0.0, 1.0) * (0.25 + 0.75 * a[4]);
+                // Additive (One, One) over the clear colour.
+                Some([0, 1, 2, 3].map(|i| a[i] * falloff + CLEAR[i]))
+            },
+            x,
+            y,
+        )
+    }
+    let additive = BlendState {
+        color_source_blend: Blend::One,
+        alpha_source_blend: Blend::One,
+        color_destination_blend: Blend::One,
+        alpha_destination_blend: Blend::One,
+        ..BlendState::default()
+    };
+    let no_depth_writes = DepthStencilState {
+        depth_buffer_write_enable: false,
+        ..DepthStencilState::default()
+    };
+    Entry {
+        file: "compat_sem_instanced_particles.fx",
+        concern: "instanced particles: per-instance centre and size in POSITION1, colour in COLOR1, spin in TEXCOORD1",
+        techniques: vec![technique(
+            "Particles",
+            vec![PassSpec {
+                blend: Some(additive),
+                depth_stencil: Some(no_depth_writes),
+                ..vs_ps_pass("P0", vec![])
+            }],
+        )],
+        parameters: vec![p_mat("ViewProjection", 4, 4), p_float("Time")],
+        render: Render {
+            check: Check::reference(reference).with_sensitivities(vec![Sensitivity {
+                parameter: "Time",
+                changed: scalar(2.0),
+                region: [0, 0, 64, 64],
+                min_fraction: 0.02,
+            }]),
+            ..mesh_render(
+                "Particles",
+                vec![
+                    ("ViewProjection", mat4(&pixel_ortho(W, H))),
+                    ("Time", scalar(TIME)),
+                ],
+                instanced_particle_mesh(),
+            )
+        },
+    }
+}
+
+// ---- compat_mrt_gbuffer ----
+
+/// Two quads: pixel rectangle, colour bytes, normal.
+const GBUFFER_QUADS: [([f32; 4], [f32; 4], [f32; 3]); 2] = [
+    (
+        [6.0, 6.0, 30.0, 58.0],
+        [230.0, 50.0, 100.0, 255.0],
+        [0.6, 0.0, 0.8],
+    ),
+    (
+        [34.0, 14.0, 58.0, 50.0],
+        [25.0, 180.0, 75.0, 128.0],
+        [0.0, -3.0, 4.0],
+    ),
+];
+const GBUFFER_MATERIAL: [f32; 4] = [0.25, 0.5, 0.75, 1.0];
+const IDENTITY: Mat4 = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+fn gbuffer_mesh() -> Mesh {
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for (i, ([x0, y0, x1, y1], color, normal)) in GBUFFER_QUADS.iter().enumerate() {
+        for [x, y] in [[*x0, *y0], [*x1, *y0], [*x1, *y1], [*x0, *y1]] {
+            vertices.push([&[x, y, 0.0][..], color, normal].concat());
+        }
+        let k = 4 * i as u16;
+        indices.extend([k, k + 1, k + 2, k, k + 2, k + 3]);
+    }
+    Mesh {
+        elements: vec![
+            el(U::Position, 0, ElementFormat::Vector3),
+            el(U::Color, 0, ElementFormat::Color),
+            el(U::Normal, 0, ElementFormat::Vector3),
+        ],
+        vertices,
+        indices,
+    }
+}
+
+fn gbuffer() -> Entry {
+    fn reference(x: u32, y: u32) -> Option<[f32; 4]> {
+        // Target 0 (COLOR0): the albedo, the vertex colour.
+        let mesh = gbuffer_mesh();
+        let vp = pixel_ortho(W, H);
+        mesh_pixel(
+            &mesh,
+            |v| {
+                let p = mesh.element(v, 0);
+                let color = mesh.element(v, 1).iter().map(|c| c / 255.0).collect();
+                (mul_vm([p[0], p[1], p[2], 1.0], &vp), color)
+            },
+            |a| Some([a[0], a[1], a[2], a[3]]),
+            x,
+            y,
+        )
+    }
+    Entry {
+        file: "compat_mrt_gbuffer.fx",
+        concern: "a G-buffer pass writing albedo, normal, depth and material to COLOR0–COLOR3",
+        techniques: vec![technique("GBuffer", vec![vs_ps_pass("P0", vec![])])],
+        parameters: vec![
+            p_mat("World", 4, 4),
+            p_mat("WorldViewProjection", 4, 4),
+            p_vec("Material", 4),
+        ],
+        render: Render {
+            render_targets: 4,
+            check: Check::reference(reference),
+            ..mesh_render(
+                "GBuffer",
+                vec![
+                    ("World", mat4(&IDENTITY)),
+                    ("WorldViewProjection", mat4(&pixel_ortho(W, H))),
+                    ("Material", vector(&GBUFFER_MATERIAL)),
+                ],
+                gbuffer_mesh(),
+            )
         },
     }
 }
