@@ -1,9 +1,11 @@
 //! [`DynWgpuEffect`]: an effect compiled for wgpu whose types are not known at build time
 //! (tools, tests, effects loaded at run time), driven by MGFX indices.
 
-use super::loaded::{Applied, Loaded};
+use super::applied::Applied;
+use super::layout::VertexBuffers;
+use super::loaded::Loaded;
 use super::pipeline::VertexShader;
-use super::{DeviceStates, Target, WgpuError, WgpuTexture};
+use super::{BufferLayout, DeviceStates, PreparedDraw, Target, Uniforms, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
 use crate::wgsl::WgslEffect;
@@ -132,5 +134,47 @@ impl DynWgpuEffect {
     /// Uploads what the applies since the last flush staged.
     pub fn flush(&mut self, queue: &wgpu::Queue) {
         self.loaded.flush(queue);
+    }
+
+    /// Prepares one draw of pass `pass` of technique `technique` (see
+    /// [`WgpuEffect::prepare`](super::WgpuEffect::prepare)).
+    pub fn prepare(
+        &mut self,
+        uniforms: &mut Uniforms,
+        (technique, pass): (usize, usize),
+        target: &Target,
+        buffers: &[BufferLayout],
+    ) -> Result<PreparedDraw, WgpuError> {
+        let buffers = VertexBuffers::of(self.names(technique, pass), buffers.iter().copied())?;
+        self.loaded.prepare(
+            uniforms,
+            (technique, pass),
+            target,
+            buffers,
+            wgpu::PrimitiveTopology::TriangleList,
+            &self.registers,
+        )
+    }
+
+    /// Builds a pipeline ahead (see
+    /// [`WgpuEffect::prepare_pipeline`](super::WgpuEffect::prepare_pipeline)).
+    pub fn prepare_pipeline(
+        &mut self,
+        (technique, pass): (usize, usize),
+        target: &Target,
+        buffers: &[BufferLayout],
+    ) -> Result<(), WgpuError> {
+        let buffers = VertexBuffers::of(self.names(technique, pass), buffers.iter().copied())?;
+        self.loaded.prepare_pipeline(
+            (technique, pass),
+            target,
+            buffers,
+            wgpu::PrimitiveTopology::TriangleList,
+        )
+    }
+
+    /// The effect's and the pass's names, for errors.
+    fn names(&self, technique: usize, pass: usize) -> (&'static str, &'static str) {
+        self.loaded.names(technique, pass)
     }
 }

@@ -3,9 +3,11 @@
 
 use std::fmt;
 
-use super::loaded::{Applied, Loaded};
+use super::applied::Applied;
+use super::layout::VertexBuffers;
+use super::loaded::Loaded;
 use super::pipeline::VertexShader;
-use super::{DeviceStates, Target, WgpuError, WgpuTexture};
+use super::{BufferLayout, DeviceStates, PreparedDraw, Target, Uniforms, WgpuError, WgpuTexture};
 use crate::{Effect, Pass, TextureSlot};
 
 /// Effect `E` (the `Effect` marker of a generated module built with the wgpu target) on a wgpu
@@ -139,8 +141,8 @@ impl<E: Effect> WgpuEffect<E> {
 
     /// Stages the current parameters for one draw of `pass` into `target` and returns what
     /// draws it. Every texture the pass samples must be set
-    /// ([`WgpuError::MissingTexture`]). Allocates nothing once the frame's ring chunks and
-    /// bind groups exist.
+    /// ([`WgpuError::MissingTexture`]). Allocates nothing once the frame's chunks and bind
+    /// groups exist.
     ///
     /// A pass without a vertex shader draws with the vertex shader of this effect's last pass
     /// applied that has one, else SpriteBatch's; a pixel shader reading what that one does not
@@ -151,9 +153,54 @@ impl<E: Effect> WgpuEffect<E> {
     }
 
     /// Uploads the parameters every apply since the last flush staged (one `write_buffer` per
-    /// ring chunk). Call it once a frame, after recording and before `queue.submit`.
+    /// chunk). Call it once a frame, after recording and before `queue.submit`.
     pub fn flush(&mut self, queue: &wgpu::Queue) {
         self.loaded.flush(queue);
+    }
+
+    /// Prepares one draw of `pass` into `target` from vertex buffers laid out as `buffers`
+    /// (triangle lists): stages the current parameters into `uniforms` (shared by every effect
+    /// of the device), makes the pipeline (if new) and bind groups, and makes the pass's state
+    /// blocks and vertex shader the device's, as [`apply`](WgpuEffect::apply) does. Record the
+    /// returned draw with shared access once `uniforms` is uploaded
+    /// ([`Uniforms::upload`]), into a render pass or a render bundle. Allocates nothing once
+    /// the frame's chunks, bind groups and pipeline exist.
+    pub fn prepare(
+        &mut self,
+        uniforms: &mut Uniforms,
+        pass: Pass<E>,
+        target: &Target,
+        buffers: &[BufferLayout],
+    ) -> Result<PreparedDraw, WgpuError> {
+        let names = self.loaded.names(pass.technique_index(), pass.index());
+        let buffers = VertexBuffers::of(names, buffers.iter().copied())?;
+        self.loaded.prepare(
+            uniforms,
+            (pass.technique_index(), pass.index()),
+            target,
+            buffers,
+            wgpu::PrimitiveTopology::TriangleList,
+            &self.params,
+        )
+    }
+
+    /// Builds, ahead of the first frame, the pipeline `pass` draws with into `target` from
+    /// `buffers` with the device states, bound vertex shader and textures set now, so that no
+    /// draw waits for it ([`pipeline_count`](WgpuEffect::pipeline_count) counts it).
+    pub fn prepare_pipeline(
+        &mut self,
+        pass: Pass<E>,
+        target: &Target,
+        buffers: &[BufferLayout],
+    ) -> Result<(), WgpuError> {
+        let names = self.loaded.names(pass.technique_index(), pass.index());
+        let buffers = VertexBuffers::of(names, buffers.iter().copied())?;
+        self.loaded.prepare_pipeline(
+            (pass.technique_index(), pass.index()),
+            target,
+            buffers,
+            wgpu::PrimitiveTopology::TriangleList,
+        )
     }
 
     /// The device it was created on.

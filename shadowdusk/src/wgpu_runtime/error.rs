@@ -279,6 +279,42 @@ pub enum WgpuError {
         /// How many the buffer holds.
         available: u64,
     },
+    /// A prepared draw recorded with other vertex buffers than it was prepared for.
+    #[error(
+        "{effect}, pass '{pass}': the draw was prepared for {prepared} vertex buffer(s), \
+         {given} given; prepare it with the buffers it draws from"
+    )]
+    BufferCount {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// How many it was prepared for.
+        prepared: usize,
+        /// How many were given.
+        given: usize,
+    },
+    /// A prepared draw recorded when its parameters are not the ones its `Uniforms` uploaded
+    /// last: before the upload (they would be zeros or another frame's), or after a later
+    /// frame's upload (they would be that frame's).
+    #[error(
+        "{effect}, pass '{pass}': {}",
+        if *later {
+            "a later frame's parameters were uploaded since the draw was prepared; record a \
+             frame's draws before preparing and uploading the next"
+        } else {
+            "the draw's parameters were not uploaded; call `uniforms.upload(&device, &mut \
+             encoder)` after preparing the frame's draws and before recording them"
+        }
+    )]
+    NotUploaded {
+        /// The effect.
+        effect: &'static str,
+        /// The pass name.
+        pass: &'static str,
+        /// Whether a later frame was uploaded (else none since it was prepared).
+        later: bool,
+    },
     /// More vertex buffers, or colour targets, than the runtime binds.
     #[error("{effect}, pass '{pass}': {count} {what} given, at most {max} are supported")]
     TooMany {

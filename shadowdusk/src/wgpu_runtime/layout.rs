@@ -209,6 +209,44 @@ impl<'a> VertexBufferBinding<'a> {
     }
 }
 
+/// The layout and step rate of one vertex buffer a prepared draw reads (a
+/// [`VertexBufferBinding`] without the buffer): what `WgpuEffect::prepare` builds the pipeline
+/// for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BufferLayout {
+    /// The layout (`VertexDeclaration`).
+    pub layout: VertexLayout,
+    /// `InstanceFrequency`: 0 per vertex, 1 per instance.
+    pub instance_frequency: u32,
+}
+
+impl BufferLayout {
+    /// Per-vertex data.
+    pub const fn per_vertex(layout: VertexLayout) -> BufferLayout {
+        BufferLayout {
+            layout,
+            instance_frequency: 0,
+        }
+    }
+
+    /// Per-instance data.
+    pub const fn per_instance(layout: VertexLayout) -> BufferLayout {
+        BufferLayout {
+            layout,
+            instance_frequency: 1,
+        }
+    }
+}
+
+impl From<&VertexBufferBinding<'_>> for BufferLayout {
+    fn from(b: &VertexBufferBinding<'_>) -> BufferLayout {
+        BufferLayout {
+            layout: b.layout,
+            instance_frequency: b.instance_frequency,
+        }
+    }
+}
+
 /// The layouts and step modes of a draw's vertex buffers, by slot: part of a pipeline's key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct VertexBuffers {
@@ -216,6 +254,40 @@ pub(crate) struct VertexBuffers {
 }
 
 impl VertexBuffers {
+    /// The buffers `layouts` describe, for pass `pass` of `effect` (named in errors): `Err` for
+    /// more than [`MAX_VERTEX_BUFFERS`] or an instance frequency wgpu has no step rate for.
+    pub(crate) fn of(
+        (effect, pass): (&'static str, &'static str),
+        layouts: impl ExactSizeIterator<Item = BufferLayout>,
+    ) -> Result<VertexBuffers, super::WgpuError> {
+        if layouts.len() > MAX_VERTEX_BUFFERS {
+            return Err(super::WgpuError::TooMany {
+                effect,
+                pass,
+                what: "vertex buffers",
+                count: layouts.len(),
+                max: MAX_VERTEX_BUFFERS,
+            });
+        }
+        let mut slots = [None; MAX_VERTEX_BUFFERS];
+        for (buffer, (slot, b)) in slots.iter_mut().zip(layouts).enumerate() {
+            let step = match b.instance_frequency {
+                0 => wgpu::VertexStepMode::Vertex,
+                1 => wgpu::VertexStepMode::Instance,
+                frequency => {
+                    return Err(super::WgpuError::InstanceFrequency {
+                        effect,
+                        pass,
+                        buffer,
+                        frequency,
+                    })
+                }
+            };
+            *slot = Some((b.layout, step));
+        }
+        Ok(VertexBuffers { slots })
+    }
+
     /// One per-vertex buffer of `layout`.
     pub(crate) fn one(layout: VertexLayout) -> VertexBuffers {
         let mut slots = [None; MAX_VERTEX_BUFFERS];

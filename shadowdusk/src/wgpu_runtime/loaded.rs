@@ -3,13 +3,15 @@
 
 use std::collections::HashMap;
 
-use super::layout::{VertexBufferBinding, VertexBuffers, VertexLayout, MAX_VERTEX_BUFFERS};
+use super::applied::Applied;
+use super::layout::VertexBuffers;
 use super::pipeline::{
     slot_bit, PipelineKey, Pipelines, RenderStates, Resources, Shader, VertexShader, MAX_SAMPLERS,
 };
-use super::ring::{write_registers, Ring, Slot};
+use super::prepared::PreparedDraw;
 use super::sampler::SamplerCache;
-use super::{states, DeviceStates, Target, WgpuError, WgpuTexture};
+use super::uniforms::{write_registers, Slot, Uniforms};
+use super::{DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
 use crate::sprite::default_transform;
@@ -22,7 +24,10 @@ pub(crate) struct Loaded {
     device: wgpu::Device,
     resources: Resources,
     pipelines: Pipelines,
-    ring: Ring,
+    /// The store `apply` stages into and `flush` uploads (`None` only within `apply`).
+    own: Option<Uniforms>,
+    /// Bytes each stage's uniform binding reads (the effect's largest record, at least 64).
+    largest: usize,
     /// Per effect shader, then the sprite shader: its texture bindings.
     texture_bindings: Vec<Vec<TextureBinding>>,
     /// By MGFX parameter index.
@@ -32,8 +37,9 @@ pub(crate) struct Loaded {
     unfilterable: Vec<u32>,
     /// Bind-group layouts made so far, by shader and its unfilterable slots.
     layouts: HashMap<(usize, u32), wgpu::BindGroupLayout>,
-    /// Bind groups made so far, by shader (effect shaders, then the sprite shader), ring chunk
-    /// and the samplers bound (a device sampler state changed between draws picks another).
+    /// Bind groups made so far, by store, shader (effect shaders, then the sprite shader),
+    /// chunk and the samplers bound (a device sampler state changed between draws picks
+    /// another).
     bind_groups: HashMap<GroupKey, wgpu::BindGroup>,
     /// Every sampler the effect has made, by state.
     samplers: SamplerCache,
@@ -48,9 +54,33 @@ pub(crate) struct Loaded {
     pub(crate) bound_vertex: VertexShader,
 }
 
-/// A bind group's key: shader, ring chunk, and the sampler of each of the shader's sampler
-/// bindings, in order.
-type GroupKey = (usize, usize, [u16; MAX_SAMPLERS]);
+/// A bind group's key: the store (its id), shader, chunk, and the sampler of each of the
+/// shader's sampler bindings, in order.
+type GroupKey = (u64, usize, usize, [u16; MAX_SAMPLERS]);
+
+/// A pass as it would draw now: its shaders (the vertex shader bound for a pass without one),
+/// and the render states and texture kinds its pipeline is built for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    pub(crate) technique: usize,
+    pub(crate) pass: usize,
+    pub(crate) info: &'static WgslPass,
+    pub(crate) vertex: VertexShader,
+    /// Vertex and pixel shader indices (the sprite shader is `resources.shaders.len()`).
+    pub(crate) shaders: [usize; 2],
+    pub(crate) unfilterable: [u32; 2],
+    pub(crate) states: RenderStates,
+}
+
+/// A draw staged: its plan, where its registers are, and its bind groups' keys.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Staged {
+    pub(crate) plan: Plan,
+    pub(crate) slot: Slot,
+    keys: [GroupKey; 2],
+    /// Whether each stage has a uniform binding (bound with its dynamic offset).
+    pub(crate) dynamic: [bool; 2],
+}
 
 /// A texture binding of a shader, and the parameter that fills it.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +153,8 @@ impl Loaded {
         Ok(Loaded {
             name,
             device: device.clone(),
-            ring: Ring::new(device, largest),
+            own: Some(Uniforms::new(device)),
+            largest,
             resources,
             pipelines: Pipelines::default(),
             texture_bindings,
@@ -200,8 +231,9 @@ impl Loaded {
             }
         }
         let bindings = &self.texture_bindings;
-        self.bind_groups
-            .retain(|(shader, _, _), _| bindings[*shader].iter().all(|b| b.parameter != parameter));
+        self.bind_groups.retain(|(_, shader, _, _), _| {
+            bindings[*shader].iter().all(|b| b.parameter != parameter)
+        });
         Ok(())
     }
 
@@ -243,31 +275,67 @@ impl Loaded {
         self.pipelines.len()
     }
 
-    /// Stages the current parameters for one draw of `pass` into `target` and returns what
-    /// draws it. Every texture the pass samples must be set. Allocates nothing once the
-    /// frame's ring chunks and bind groups exist.
-    pub(crate) fn apply(
-        &mut self,
-        technique: usize,
-        index: usize,
-        target: &Target,
-        params: &dyn EffectParams,
-    ) -> Result<Applied<'_>, WgpuError> {
+    /// How pass (`technique`, `index`) would draw now: with the vertex shader bound for a pass
+    /// without one, and the pass's state blocks over the device's.
+    fn plan(&self, technique: usize, index: usize) -> Result<Plan, WgpuError> {
         let shaders = self.resources.pass(technique, index)?;
-        let bound = shaders
+        let vertex = shaders
             .vertex
             .map_or(self.bound_vertex, VertexShader::Effect);
-        let vertex = match bound {
+        let vertex_index = match vertex {
             VertexShader::Effect(v) => v,
             VertexShader::Sprite => self.resources.shaders.len(),
         };
-        let stage_shaders = [vertex, shaders.pixel];
-        for (stage, &shader) in stage_shaders.iter().enumerate() {
+        let info: &'static WgslPass = shaders.info;
+        let mut states = self.states;
+        states.take_pass_blocks(
+            info.blend.as_ref(),
+            info.depth_stencil.as_ref(),
+            info.rasterizer.as_ref(),
+        );
+        let stage_shaders = [vertex_index, shaders.pixel];
+        Ok(Plan {
+            technique,
+            pass: index,
+            info,
+            vertex,
+            shaders: stage_shaders,
+            unfilterable: stage_shaders.map(|s| self.unfilterable[s]),
+            states: RenderStates {
+                blend: states.blend,
+                depth_stencil: states.depth_stencil,
+                rasterizer: states.rasterizer,
+            },
+        })
+    }
+
+    /// Makes the bind-group layouts `plan`'s shaders take, if new.
+    fn make_layouts(&mut self, plan: &Plan) {
+        for (&shader, &mask) in plan.shaders.iter().zip(&plan.unfilterable) {
+            if !self.layouts.contains_key(&(shader, mask)) {
+                let layout = self.shader(shader).layout(&self.device, self.name, mask);
+                self.layouts.insert((shader, mask), layout);
+            }
+        }
+    }
+
+    /// Stages the current parameters for one draw of pass (`technique`, `index`) into `target`
+    /// in `store`, makes its bind groups, and makes the pass's blocks and vertex shader the
+    /// device's (as MonoGame's `EffectPass.Apply`). Every texture the pass samples must be set.
+    fn stage(
+        &mut self,
+        store: &mut Uniforms,
+        (technique, index): (usize, usize),
+        target: &Target,
+        params: &dyn EffectParams,
+    ) -> Result<Staged, WgpuError> {
+        let plan = self.plan(technique, index)?;
+        for (stage, &shader) in plan.shaders.iter().enumerate() {
             for b in &self.texture_bindings[shader] {
                 if self.textures[b.parameter].is_none() {
                     return Err(WgpuError::MissingTexture {
                         effect: self.name,
-                        pass: shaders.info.name,
+                        pass: plan.info.name,
                         stage: if stage == 0 { "vertex" } else { "pixel" },
                         texture: b.name,
                         slot: b.slot,
@@ -275,15 +343,12 @@ impl Loaded {
                 }
             }
         }
-        let uniforms = [
-            self.resources.vertex_shader(bound).uniform(),
-            self.resources.shaders[shaders.pixel].uniform(),
-        ];
-        let sprite = matches!(bound, VertexShader::Sprite).then(|| {
+        let uniforms = plan.shaders.map(|s| self.shader(s).uniform());
+        let sprite = matches!(plan.vertex, VertexShader::Sprite).then(|| {
             self.sprite_transform
                 .unwrap_or_else(|| default_transform(target.width, target.height, false))
         });
-        let slot = self.ring.stage(&self.device, |stage, bytes| {
+        let slot = store.stage(&self.device, self.largest, |stage, bytes| {
             if stage == 0 {
                 if let Some(m) = sprite {
                     let mut columns = [[0.0; 4]; 4];
@@ -302,46 +367,114 @@ impl Loaded {
                 }
             }
         });
-        let info: &'static WgslPass = shaders.info;
-        self.bound_vertex = bound;
+        self.bound_vertex = plan.vertex;
+        let info = plan.info;
         self.states.take_pass_blocks(
             info.blend.as_ref(),
             info.depth_stencil.as_ref(),
             info.rasterizer.as_ref(),
         );
-        let unfilterable = stage_shaders.map(|s| self.unfilterable[s]);
-        for (&shader, &mask) in stage_shaders.iter().zip(&unfilterable) {
-            if !self.layouts.contains_key(&(shader, mask)) {
-                let layout = self.shader(shader).layout(&self.device, self.name, mask);
-                self.layouts.insert((shader, mask), layout);
-            }
-        }
-        let keys = stage_shaders.map(|s| (s, slot.chunk, self.sampler_ids(s)));
+        self.make_layouts(&plan);
+        let keys = plan
+            .shaders
+            .map(|s| (store.id(), s, slot.chunk, self.sampler_ids(s)));
         for key in &keys {
-            self.bind_group(key, info.name)?;
+            self.bind_group(store, key, info.name)?;
         }
-        let groups = keys.map(|k| self.bind_groups.get(&k).expect("made just above"));
-        let layouts = [0, 1].map(|i| &self.layouts[&(stage_shaders[i], unfilterable[i])]);
+        Ok(Staged {
+            plan,
+            slot,
+            keys,
+            dynamic: uniforms.map(|u| u.is_some()),
+        })
+    }
+
+    /// Stages one draw of pass (`technique`, `index`) into the effect's own store, to be drawn
+    /// by the returned [`Applied`] and uploaded by [`flush`](Loaded::flush). Allocates nothing
+    /// once the frame's chunks and bind groups exist.
+    pub(crate) fn apply(
+        &mut self,
+        technique: usize,
+        index: usize,
+        target: &Target,
+        params: &dyn EffectParams,
+    ) -> Result<Applied<'_>, WgpuError> {
+        let mut own = self.own.take().expect("put back after every apply");
+        let staged = self.stage(&mut own, (technique, index), target, params);
+        self.own = Some(own);
+        let staged = staged?;
+        let layouts = layouts_of(&self.layouts, &staged.plan);
+        let groups = staged.keys.map(|k| &self.bind_groups[&k]);
         Ok(Applied {
             device: &self.device,
             resources: &self.resources,
             pipelines: &mut self.pipelines,
             layouts,
-            unfilterable,
-            states: RenderStates {
-                blend: self.states.blend,
-                depth_stencil: self.states.depth_stencil,
-                rasterizer: self.states.rasterizer,
-            },
-            technique,
-            pass: index,
-            vertex: bound,
-            info,
             target: *target,
             groups,
-            dynamic: uniforms.map(|u| u.is_some()),
-            slot,
+            staged,
         })
+    }
+
+    /// Stages one draw of pass (`technique`, `index`) into `store` and returns it ready to
+    /// record with shared access once `store` is uploaded: its pipeline (for vertex buffers
+    /// `buffers` drawn as `topology`, built if new), bind groups and offsets.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn prepare(
+        &mut self,
+        store: &mut Uniforms,
+        (technique, index): (usize, usize),
+        target: &Target,
+        buffers: VertexBuffers,
+        topology: wgpu::PrimitiveTopology,
+        params: &dyn EffectParams,
+    ) -> Result<PreparedDraw, WgpuError> {
+        let staged = self.stage(store, (technique, index), target, params)?;
+        let key = self.pipeline_key(&staged.plan, target, buffers, topology)?;
+        let layouts = layouts_of(&self.layouts, &staged.plan);
+        let pipeline = self
+            .pipelines
+            .get(&self.device, &self.resources, &key, layouts)?
+            .clone();
+        Ok(PreparedDraw::new(
+            (self.name, staged.plan.info.name),
+            pipeline,
+            staged.keys.map(|k| self.bind_groups[&k].clone()),
+            staged,
+            &staged.plan.states,
+            buffers,
+            store.uploaded_flag().clone(),
+        ))
+    }
+
+    /// Builds, if new, the pipeline pass (`technique`, `index`) would draw with now into
+    /// `target` from `buffers` as `topology` (the device states and vertex shader bound now,
+    /// the kinds of the textures set now), so that no draw waits for it.
+    pub(crate) fn prepare_pipeline(
+        &mut self,
+        (technique, index): (usize, usize),
+        target: &Target,
+        buffers: VertexBuffers,
+        topology: wgpu::PrimitiveTopology,
+    ) -> Result<(), WgpuError> {
+        let plan = self.plan(technique, index)?;
+        self.make_layouts(&plan);
+        let key = self.pipeline_key(&plan, target, buffers, topology)?;
+        let layouts = layouts_of(&self.layouts, &plan);
+        self.pipelines
+            .get(&self.device, &self.resources, &key, layouts)?;
+        Ok(())
+    }
+
+    /// The key of the pipeline `plan` draws with into `target` from `buffers` as `topology`.
+    fn pipeline_key(
+        &self,
+        plan: &Plan,
+        target: &Target,
+        buffers: VertexBuffers,
+        topology: wgpu::PrimitiveTopology,
+    ) -> Result<PipelineKey, WgpuError> {
+        pipeline_key(self.name, plan, target, buffers, topology)
     }
 
     fn shader(&self, shader: usize) -> &Shader {
@@ -370,14 +503,19 @@ impl Loaded {
 
     /// Makes the bind group of `key` if it does not exist; `Err` (wgpu's validation message)
     /// for a view wgpu will not bind, such as a depth-stencil view of both aspects.
-    fn bind_group(&mut self, key: &GroupKey, pass: &'static str) -> Result<(), WgpuError> {
+    fn bind_group(
+        &mut self,
+        store: &Uniforms,
+        key: &GroupKey,
+        pass: &'static str,
+    ) -> Result<(), WgpuError> {
         if self.bind_groups.contains_key(key) {
             return Ok(());
         }
-        let &(shader, chunk, ids) = key;
+        let &(_, shader, chunk, ids) = key;
         let layout = &self.layouts[&(shader, self.unfilterable[shader])];
         let s = self.shader(shader);
-        let buffer = &self.ring.chunk(chunk).expect("staged into").buffer;
+        let buffer = store.buffer(chunk);
         let mut entries = Vec::with_capacity(s.info.bindings.len());
         if s.uniform().is_some() {
             entries.push(wgpu::BindGroupEntry {
@@ -385,7 +523,7 @@ impl Loaded {
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer,
                     offset: 0,
-                    size: wgpu::BufferSize::new(self.ring.binding_size()),
+                    size: wgpu::BufferSize::new(self.largest as u64),
                 }),
             });
         }
@@ -424,7 +562,18 @@ impl Loaded {
     /// Uploads the parameters every apply since the last flush staged (one `write_buffer` per
     /// ring chunk). Call it once a frame, after recording and before `queue.submit`.
     pub(crate) fn flush(&mut self, queue: &wgpu::Queue) {
-        self.ring.flush(queue);
+        if let Some(own) = &mut self.own {
+            own.write(queue);
+        }
+    }
+
+    /// The effect's name and pass (`technique`, `index`)'s ("" for no such pass).
+    pub(crate) fn names(&self, technique: usize, index: usize) -> (&'static str, &'static str) {
+        let pass = self
+            .resources
+            .pass(technique, index)
+            .map_or("", |p| p.info.name);
+        (self.name, pass)
     }
 
     /// The device it was created on.
@@ -433,243 +582,34 @@ impl Loaded {
     }
 }
 
-/// One applied pass: its staged parameters and textures, ready to draw into a render pass of
-/// the target it was applied for (from [`WgpuEffect::apply`](super::WgpuEffect::apply)).
-#[derive(Debug)]
-pub struct Applied<'a> {
-    device: &'a wgpu::Device,
-    resources: &'a Resources,
-    pipelines: &'a mut Pipelines,
-    layouts: [&'a wgpu::BindGroupLayout; 2],
-    unfilterable: [u32; 2],
-    states: RenderStates,
-    technique: usize,
-    pass: usize,
-    vertex: VertexShader,
-    info: &'static WgslPass,
-    target: Target,
-    groups: [&'a wgpu::BindGroup; 2],
-    dynamic: [bool; 2],
-    slot: Slot,
+/// The layouts of `plan`'s shaders in `layouts` (made by [`Loaded::make_layouts`]).
+fn layouts_of<'a>(
+    layouts: &'a HashMap<(usize, u32), wgpu::BindGroupLayout>,
+    plan: &Plan,
+) -> [&'a wgpu::BindGroupLayout; 2] {
+    [0, 1].map(|i| &layouts[&(plan.shaders[i], plan.unfilterable[i])])
 }
 
-impl Applied<'_> {
-    /// Sets the pipeline for `buffers` (built the first time), the bind groups with this
-    /// draw's offsets, the blend constant and stencil reference (the device blend and
-    /// depth-stencil states'), without binding any vertex buffer.
-    fn bind_key(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        buffers: VertexBuffers,
-        topology: wgpu::PrimitiveTopology,
-    ) -> Result<(), WgpuError> {
-        let key = PipelineKey::new(
-            (self.resources.name, self.info.name),
-            self.technique,
-            self.pass,
-            self.vertex,
-            self.unfilterable,
-            &self.states,
-            &self.target,
-            buffers,
-            topology,
-        )?;
-        let pipeline = self
-            .pipelines
-            .get(self.device, self.resources, &key, self.layouts)?;
-        render_pass.set_pipeline(pipeline);
-        for (group, bind_group) in self.groups.iter().enumerate() {
-            let offsets = if self.dynamic[group] {
-                &self.slot.offsets[group..=group]
-            } else {
-                &[]
-            };
-            render_pass.set_bind_group(group as u32, *bind_group, offsets);
-        }
-        render_pass.set_blend_constant(states::blend_constant(Some(&self.states.blend)));
-        render_pass
-            .set_stencil_reference(states::stencil_reference(Some(&self.states.depth_stencil)));
-        Ok(())
-    }
-
-    /// Sets the pass's pipeline for one per-vertex buffer laid out as `layout` and
-    /// `topology` (built the first time), its bind groups with this draw's offsets, its blend
-    /// constant and stencil reference: what the caller's own draw call then draws with (the
-    /// caller binds the vertex buffer at slot 0).
-    pub fn bind(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        layout: &VertexLayout,
-        topology: wgpu::PrimitiveTopology,
-    ) -> Result<(), WgpuError> {
-        self.bind_key(render_pass, VertexBuffers::one(*layout), topology)
-    }
-
-    /// As [`bind`](Applied::bind), for several vertex buffers (MonoGame's
-    /// `SetVertexBuffers`), which it also binds, at slots 0, 1, …: each vertex shader input
-    /// comes from the first buffer whose layout has its usage and index.
-    pub fn bind_buffers(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        buffers: &[VertexBufferBinding<'_>],
-        topology: wgpu::PrimitiveTopology,
-    ) -> Result<(), WgpuError> {
-        let (effect, pass) = (self.resources.name, self.info.name);
-        if buffers.len() > MAX_VERTEX_BUFFERS {
-            return Err(WgpuError::TooMany {
-                effect,
-                pass,
-                what: "vertex buffers",
-                count: buffers.len(),
-                max: MAX_VERTEX_BUFFERS,
-            });
-        }
-        let mut key = VertexBuffers {
-            slots: [None; MAX_VERTEX_BUFFERS],
-        };
-        for (i, (slot, b)) in key.slots.iter_mut().zip(buffers).enumerate() {
-            let step = match b.instance_frequency {
-                0 => wgpu::VertexStepMode::Vertex,
-                1 => wgpu::VertexStepMode::Instance,
-                frequency => {
-                    return Err(WgpuError::InstanceFrequency {
-                        effect,
-                        pass,
-                        buffer: i,
-                        frequency,
-                    })
-                }
-            };
-            *slot = Some((b.layout, step));
-        }
-        self.bind_key(render_pass, key, topology)?;
-        for (i, b) in buffers.iter().enumerate() {
-            render_pass.set_vertex_buffer(i as u32, b.buffer);
-        }
-        Ok(())
-    }
-
-    /// Draws `vertices` (laid out as `layout`) as a triangle list.
-    pub fn draw(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        layout: &VertexLayout,
-        vertices: wgpu::BufferSlice<'_>,
-        range: std::ops::Range<u32>,
-    ) -> Result<(), WgpuError> {
-        self.check_range("vertex", &range, layout.capacity(vertices.size()))?;
-        self.bind(render_pass, layout, wgpu::PrimitiveTopology::TriangleList)?;
-        render_pass.set_vertex_buffer(0, vertices);
-        render_pass.draw(range, 0..1);
-        Ok(())
-    }
-
-    /// Draws indexed triangles: `indices` of `format` into `vertices` laid out as `layout`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw_indexed(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        layout: &VertexLayout,
-        vertices: wgpu::BufferSlice<'_>,
-        indices: wgpu::BufferSlice<'_>,
-        format: wgpu::IndexFormat,
-        range: std::ops::Range<u32>,
-        base_vertex: i32,
-    ) -> Result<(), WgpuError> {
-        self.check_range("index", &range, index_capacity(indices, format))?;
-        self.bind(render_pass, layout, wgpu::PrimitiveTopology::TriangleList)?;
-        render_pass.set_vertex_buffer(0, vertices);
-        render_pass.set_index_buffer(indices, format);
-        render_pass.draw_indexed(range, base_vertex, 0..1);
-        Ok(())
-    }
-
-    /// Draws `instances` of the triangle list `vertices` from `buffers` (MonoGame's
-    /// `SetVertexBuffers` + `DrawInstancedPrimitives` without indices): per-vertex buffers
-    /// step through `vertices`, per-instance ones through `instances`.
-    pub fn draw_instanced(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        buffers: &[VertexBufferBinding<'_>],
-        vertices: std::ops::Range<u32>,
-        instances: std::ops::Range<u32>,
-    ) -> Result<(), WgpuError> {
-        self.check_buffers(buffers, Some(&vertices), &instances)?;
-        self.bind_buffers(render_pass, buffers, wgpu::PrimitiveTopology::TriangleList)?;
-        render_pass.draw(vertices, instances);
-        Ok(())
-    }
-
-    /// Draws `instances` of indexed triangles: `indices` of `format` into `buffers`
-    /// (MonoGame's `DrawInstancedPrimitives`).
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw_indexed_instanced(
-        &mut self,
-        render_pass: &mut wgpu::RenderPass<'_>,
-        buffers: &[VertexBufferBinding<'_>],
-        indices: wgpu::BufferSlice<'_>,
-        format: wgpu::IndexFormat,
-        range: std::ops::Range<u32>,
-        base_vertex: i32,
-        instances: std::ops::Range<u32>,
-    ) -> Result<(), WgpuError> {
-        self.check_range("index", &range, index_capacity(indices, format))?;
-        self.check_buffers(buffers, None, &instances)?;
-        self.bind_buffers(render_pass, buffers, wgpu::PrimitiveTopology::TriangleList)?;
-        render_pass.set_index_buffer(indices, format);
-        render_pass.draw_indexed(range, base_vertex, instances);
-        Ok(())
-    }
-
-    /// The pass's name.
-    pub fn name(&self) -> &'static str {
-        self.info.name
-    }
-
-    /// `Err` when `range` is reversed or reaches past the `available` elements of its buffer.
-    fn check_range(
-        &self,
-        what: &'static str,
-        range: &std::ops::Range<u32>,
-        available: u64,
-    ) -> Result<(), WgpuError> {
-        if range.start <= range.end && u64::from(range.end) <= available {
-            return Ok(());
-        }
-        Err(WgpuError::DrawRange {
-            effect: self.resources.name,
-            pass: self.info.name,
-            what,
-            start: range.start,
-            end: range.end,
-            available,
-        })
-    }
-
-    /// Each buffer against the range it steps through: `vertices` (when the draw is not
-    /// indexed) for per-vertex buffers, `instances` for per-instance ones.
-    fn check_buffers(
-        &self,
-        buffers: &[VertexBufferBinding<'_>],
-        vertices: Option<&std::ops::Range<u32>>,
-        instances: &std::ops::Range<u32>,
-    ) -> Result<(), WgpuError> {
-        self.check_range("instance", instances, u64::MAX)?;
-        for b in buffers {
-            let available = b.layout.capacity(b.buffer.size());
-            match (b.instance_frequency, vertices) {
-                (0, Some(vertices)) => self.check_range("vertex", vertices, available)?,
-                (0, None) => {}
-                _ => self.check_range("instance", instances, available)?,
-            }
-        }
-        Ok(())
-    }
-}
-
-/// How many indices of `format` the slice holds.
-fn index_capacity(indices: wgpu::BufferSlice<'_>, format: wgpu::IndexFormat) -> u64 {
-    indices.size() / format.byte_size() as u64
+/// The key of the pipeline `plan` of effect `effect` draws with into `target` from `buffers` as
+/// `topology`.
+pub(crate) fn pipeline_key(
+    effect: &'static str,
+    plan: &Plan,
+    target: &Target,
+    buffers: VertexBuffers,
+    topology: wgpu::PrimitiveTopology,
+) -> Result<PipelineKey, WgpuError> {
+    PipelineKey::new(
+        (effect, plan.info.name),
+        plan.technique,
+        plan.pass,
+        plan.vertex,
+        plan.unfilterable,
+        &plan.states,
+        target,
+        buffers,
+        topology,
+    )
 }
 
 /// The sampler of each device slot's state; `Err` for the first slot this device cannot

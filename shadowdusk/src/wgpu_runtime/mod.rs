@@ -12,9 +12,13 @@
 //!   the effect's last pass applied that has one, else SpriteBatch's; that binding is per
 //!   effect, since wgpu has no object of ours that the effects of a device share (the GL
 //!   runtime keeps it per context);
-//! * parameters that change between draws of one render pass are staged into a per-effect
-//!   uniform ring and bound with dynamic offsets; [`WgpuEffect::flush`] uploads what a frame
-//!   staged with one `write_buffer` per ring chunk, before the frame's commands are submitted;
+//! * parameters that change between draws of one render pass are staged at their own offset
+//!   of a [`Uniforms`] store and bound with dynamic offsets. Two ways to draw: prepare, then
+//!   record ([`WgpuEffect::prepare`] into a store shared by every effect of the device,
+//!   [`Uniforms::upload`] once into the frame's encoder, then [`PreparedDraw`]s recorded with
+//!   shared access into a render pass or a render bundle, as egui, iced and glyphon record);
+//!   or apply inside the render pass ([`WgpuEffect::apply`], the effect's own store) and
+//!   [`WgpuEffect::flush`] once before the frame's commands are submitted;
 //! * MonoGame's DirectX 11 runtime shares wgpu's conventions (D3D clip space, no `posFixup`,
 //!   clockwise front faces), so states map as it maps them (`states.rs`; see [`DeviceStates`]
 //!   for the blocks and sampler slots a pass leaves unset).
@@ -29,6 +33,7 @@
 //! validation is asked through an error scope when a pipeline, a bind group or a texture is
 //! made, so a mistake becomes an `Err`, not wgpu's default panic.
 
+mod applied;
 mod dyn_effect;
 mod effect;
 mod error;
@@ -37,7 +42,7 @@ mod layout;
 mod link;
 mod loaded;
 mod pipeline;
-mod ring;
+mod prepared;
 mod sampler;
 mod sprite_vs;
 mod sprites;
@@ -47,16 +52,20 @@ mod target;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod uniforms;
 
 pub use crate::device_states::{DeviceStates, SAMPLER_SLOTS};
+pub use applied::Applied;
 pub use dyn_effect::DynWgpuEffect;
 pub use effect::WgpuEffect;
 pub use error::WgpuError;
 pub use headless::WANTED_FEATURES;
 pub use layout::{
-    VertexBufferBinding, VertexElement, VertexElementFormat, VertexLayout, MAX_VERTEX_BUFFERS,
+    BufferLayout, VertexBufferBinding, VertexElement, VertexElementFormat, VertexLayout,
+    MAX_VERTEX_BUFFERS,
 };
-pub use loaded::Applied;
+pub use prepared::{PreparedDraw, Recorder};
 pub use sprites::{Sprite, SpriteBatch};
 pub use target::{Target, WgpuRenderTarget, MAX_COLOR_TARGETS};
 pub use texture::{TextureDesc, WgpuTexture};
+pub use uniforms::Uniforms;

@@ -5,8 +5,8 @@
 
 pub use crate::sprite::Sprite;
 
+use super::applied::Applied;
 use super::layout::VertexLayout;
-use super::loaded::Applied;
 use super::WgpuError;
 
 /// Sprites per draw call: 16-bit indices reach 65535 vertices, four per sprite.

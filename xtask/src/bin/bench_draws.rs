@@ -21,6 +21,12 @@
 //! pipeline states (printed; more fails the command), since the states are part of the
 //! pipeline key.
 //!
+//! A third wgpu run prepares instead (`set_params` + `WgpuEffect::prepare` into one `Uniforms`
+//! store, kept in a reused `Vec`), uploads the store once into the frame's encoder, then records
+//! every `PreparedDraw` with shared access into the render pass (one quad's vertex and index
+//! buffers): its ShadowDusk allocations (`set_params` + `prepare`) must be 0, and it builds one
+//! pipeline.
+//!
 //! A separate binary, not part of `xtask`'s own: `include_effect!` needs DXC when this
 //! compiles, and `cargo xtask setup` is what fetches DXC.
 
@@ -33,8 +39,12 @@ use glow::HasContext;
 use shadowdusk::gl::headless::HeadlessGl;
 use shadowdusk::gl::{GlContext, GlEffect, RenderTarget, Sprite, SpriteBatch};
 use shadowdusk::mgfx::{Blend, BlendState, SamplerState, TextureFilter};
+use shadowdusk::wgpu::util::DeviceExt;
 use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
-use shadowdusk::wgpu_runtime::{SpriteBatch as WgpuSpriteBatch, WgpuEffect, WgpuRenderTarget};
+use shadowdusk::wgpu_runtime::{
+    BufferLayout, PreparedDraw, SpriteBatch as WgpuSpriteBatch, Uniforms, VertexLayout, WgpuEffect,
+    WgpuRenderTarget,
+};
 use shadowdusk::DeviceStates;
 
 shadowdusk::include_effect!("bench/draws.fx", in_process, wgpu);
@@ -233,6 +243,86 @@ fn run_wgpu(gpu: &HeadlessWgpu, states: &[DeviceStates]) -> Result<WgpuRun, Stri
     })
 }
 
+/// `FRAMES` frames of `DRAWS` prepared draws, each with its own parameters, uploaded once a
+/// frame and recorded with shared access into one render pass.
+fn run_prepared(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
+    use shadowdusk::wgpu;
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let target = WgpuRenderTarget::new(device, SIZE, SIZE, false).map_err(|e| e.to_string())?;
+    let mut fx = WgpuEffect::<draws::Effect>::new(device).map_err(|e| e.to_string())?;
+    let mut uniforms = Uniforms::new(device);
+    let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("bench quad"),
+        contents: &Sprite::new(0.0, 0.0, 4.0, 4.0).vertices().concat(),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("bench quad indices"),
+        contents: &[0u16, 1, 2, 1, 3, 2].map(u16::to_le_bytes).concat(),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    let buffers = [BufferLayout::per_vertex(
+        VertexLayout::POSITION_COLOR_TEXTURE,
+    )];
+    let mut params = draws::Params::default();
+    params.set_color_matrix(shadowdusk::params::Matrix::IDENTITY);
+    let mut prepared: Vec<PreparedDraw> = Vec::with_capacity(DRAWS);
+    let mut frame_times = Vec::with_capacity(FRAMES);
+    let mut allocations = Vec::with_capacity(FRAMES);
+    let mut ours = Vec::with_capacity(FRAMES);
+    for frame in 0..WARM_UP + FRAMES {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let mut own = 0;
+        let start = Instant::now();
+        prepared.clear();
+        let mark = ALLOCATIONS.load(Ordering::Relaxed);
+        for i in 0..DRAWS {
+            params.set_tint([1.0, (i % 256) as f32 / 255.0, 0.5, 1.0]);
+            fx.set_params(&params);
+            let draw = fx
+                .prepare(
+                    &mut uniforms,
+                    draws::passes::draw::P0,
+                    &target.target(),
+                    &buffers,
+                )
+                .map_err(|e| e.to_string())?;
+            prepared.push(draw);
+        }
+        own += ALLOCATIONS.load(Ordering::Relaxed) - mark;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        uniforms.upload(device, &mut encoder);
+        {
+            let mut pass = target.begin_pass(&mut encoder, Some([0.0, 0.0, 0.0, 1.0]));
+            // Recording is wgpu's (its command list grows): counted for the frame only.
+            for draw in &prepared {
+                let index = wgpu::IndexFormat::Uint16;
+                draw.draw_indexed(&mut pass, quad.slice(..), indices.slice(..), index, 0..6, 0)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        queue.submit([encoder.finish()]);
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| e.to_string())?;
+        let elapsed = start.elapsed();
+        let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        if frame >= WARM_UP {
+            frame_times.push(elapsed);
+            allocations.push(allocated);
+            ours.push(own);
+        }
+    }
+    Ok(WgpuRun {
+        run: Run {
+            frame_times,
+            allocations,
+        },
+        ours,
+        pipelines: fx.pipeline_count(),
+    })
+}
+
 fn main() -> ExitCode {
     let headless = match HeadlessGl::new(SIZE, SIZE) {
         Ok(h) => h,
@@ -282,10 +372,15 @@ fn main() -> ExitCode {
     );
     let states = changing_states();
     for (label, states, most_pipelines) in [
-        ("set_params + apply + 1-sprite draw", &[][..], 1),
-        ("  + device states changed every draw", &states[..], 2),
+        ("set_params + apply + 1-sprite draw", Some(&[][..]), 1),
+        ("  + device states changed every draw", Some(&states[..]), 2),
+        ("set_params + prepare, 1 upload, record", None, 1),
     ] {
-        match run_wgpu(&gpu, states) {
+        let run = match states {
+            Some(states) => run_wgpu(&gpu, states),
+            None => run_prepared(&gpu),
+        };
+        match run {
             Ok(w) => {
                 let ours = w.ours.iter().copied().max().unwrap_or(0);
                 println!(
