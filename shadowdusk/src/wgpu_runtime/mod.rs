@@ -36,6 +36,8 @@
 mod applied;
 mod dyn_effect;
 mod effect;
+#[cfg(feature = "egui")]
+pub mod egui;
 mod error;
 pub mod headless;
 mod layout;

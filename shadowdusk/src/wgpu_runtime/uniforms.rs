@@ -74,6 +74,11 @@ impl Uniforms {
         self.id
     }
 
+    /// The frame being staged (what a prepared draw belongs to).
+    pub(crate) fn frame(&self) -> u64 {
+        self.frame
+    }
+
     /// What prepared draws read to learn whether their frame was uploaded.
     pub(crate) fn uploaded_flag(&self) -> &Arc<AtomicU64> {
         &self.uploaded
