@@ -33,6 +33,38 @@ pub struct DeviceStates {
 }
 
 impl DeviceStates {
+    /// What MonoGame's `SpriteBatch.Begin()` sets with its default arguments:
+    /// `BlendState.AlphaBlend` (premultiplied: One, InverseSourceAlpha), `DepthStencilState.None`,
+    /// `RasterizerState.CullCounterClockwise` and `SamplerState.LinearClamp` in slot 0 (the other
+    /// slots as the device starts). Neither runtime's `SpriteBatch` sets device states: set
+    /// these (or your `Begin` arguments) before drawing sprites to draw as MonoGame does.
+    pub fn sprite_batch() -> DeviceStates {
+        use crate::mgfx::{Blend, TextureAddressMode, TextureFilter};
+        let mut states = DeviceStates {
+            blend: BlendState {
+                color_source_blend: Blend::One,
+                alpha_source_blend: Blend::One,
+                color_destination_blend: Blend::InverseSourceAlpha,
+                alpha_destination_blend: Blend::InverseSourceAlpha,
+                ..BlendState::default()
+            },
+            depth_stencil: DepthStencilState {
+                depth_buffer_enable: false,
+                depth_buffer_write_enable: false,
+                ..DepthStencilState::default()
+            },
+            ..DeviceStates::default()
+        };
+        states.samplers[0] = SamplerState {
+            filter: TextureFilter::Linear,
+            address_u: TextureAddressMode::Clamp,
+            address_v: TextureAddressMode::Clamp,
+            address_w: TextureAddressMode::Clamp,
+            ..SamplerState::default()
+        };
+        states
+    }
+
     /// Makes the blocks `pass` sets the device's, as applying a pass does in MonoGame (on GL
     /// the device's blocks are GL's own state, which applying a pass sets).
     #[cfg(feature = "wgpu")]

@@ -404,3 +404,77 @@ fn pipelines_prepared_ahead_leave_the_first_frame_none_to_build() {
         .unwrap();
     assert_eq!(fx[0].pipeline_count(), 2);
 }
+
+#[test]
+fn a_multisampled_target_draws_and_resolves() {
+    let Some(w) = wgpu_or_skip("a_multisampled_target_draws_and_resolves") else {
+        return;
+    };
+    let compiled = compile();
+    let (device, queue) = (w.device(), w.queue());
+    let (name, bytes, data) = &compiled[0];
+    let mut tint = DynWgpuEffect::new(device, name, data, bytes).expect("loads");
+    let resolved = WgpuRenderTarget::new(device, 8, 8, false).unwrap();
+    let samples = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("msaa"),
+        size: wgpu::Extent3d {
+            width: 8,
+            height: 8,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 4,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let samples_view = samples.create_view(&Default::default());
+    let target = resolved.target().with_sample_count(4);
+    let mut uniforms = Uniforms::new(device);
+    tint.set_registers(0, &[[0.25, 0.5, 1.0, 1.0]]);
+    // A triangle over the top-left half: edge pixels are partly covered, so resolved between.
+    let corner = Sprite::new(0.0, 0.0, 8.0, 8.0).vertices();
+    let triangle = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("triangle"),
+        contents: &[corner[0], corner[1], corner[2]].concat(),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let draw = tint
+        .prepare(&mut uniforms, (0, 0), &target, &SPRITE_BUFFERS)
+        .unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    uniforms.upload(device, &mut encoder);
+    {
+        let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("msaa"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &samples_view,
+                depth_slice: None,
+                resolve_target: Some(resolved.color_view()),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Discard,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        draw.draw(&mut rp, triangle.slice(..), 0..3).unwrap();
+    }
+    queue.submit([encoder.finish()]);
+    let pixels = resolved.read_rgba8(device, queue).unwrap();
+    let at = |x: usize, y: usize| &pixels[(y * 8 + x) * 4..][..4];
+    assert_eq!(at(1, 1), [64, 128, 255, 255], "inside");
+    assert_eq!(at(7, 7), [0, 0, 0, 255], "outside");
+    let between = (0..8)
+        .map(|i| at(7 - i, i)[2])
+        .filter(|&b| b > 0 && b < 255)
+        .count();
+    assert!(
+        between >= 4,
+        "the diagonal's pixels resolve between: {between}"
+    );
+}

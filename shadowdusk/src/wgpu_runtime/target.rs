@@ -66,6 +66,15 @@ impl Target {
         }
     }
 
+    /// The same with `samples` samples per pixel (MSAA: a render pass whose attachments are
+    /// multisampled, resolved into your single-sampled texture by the pass).
+    pub fn with_sample_count(self, samples: u32) -> Target {
+        Target {
+            sample_count: samples,
+            ..self
+        }
+    }
+
     /// The format of colour attachment 0.
     pub fn color(&self) -> Option<wgpu::TextureFormat> {
         self.colors[0]

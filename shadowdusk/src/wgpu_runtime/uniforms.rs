@@ -75,6 +75,7 @@ impl Uniforms {
     }
 
     /// The frame being staged (what a prepared draw belongs to).
+    #[cfg(feature = "egui")]
     pub(crate) fn frame(&self) -> u64 {
         self.frame
     }
