@@ -13,6 +13,7 @@ pub mod layout;
 pub mod packing;
 mod read;
 mod validate;
+pub mod wgpu;
 mod wire;
 mod write;
 
@@ -288,6 +289,31 @@ pub enum VertexElementUsage {
     Sample = 11,
     /// 12
     TessellateFactor = 12,
+}
+
+impl VertexElementUsage {
+    /// The usage of a D3D9 usage name, upper case without its index (`TEXCOORD` →
+    /// `TextureCoordinate`), as MonoGame maps vertex declarations to shader inputs. `None` for
+    /// `POSITIONT` and names D3D9 does not have.
+    pub fn from_d3d9(name: &str) -> Option<VertexElementUsage> {
+        use VertexElementUsage as U;
+        Some(match name {
+            "POSITION" => U::Position,
+            "COLOR" => U::Color,
+            "TEXCOORD" => U::TextureCoordinate,
+            "NORMAL" => U::Normal,
+            "BINORMAL" => U::Binormal,
+            "TANGENT" => U::Tangent,
+            "BLENDINDICES" => U::BlendIndices,
+            "BLENDWEIGHT" => U::BlendWeight,
+            "DEPTH" => U::Depth,
+            "FOG" => U::Fog,
+            "PSIZE" => U::PointSize,
+            "SAMPLE" => U::Sample,
+            "TESSFACTOR" => U::TessellateFactor,
+            _ => return None,
+        })
+    }
 }
 
 /// A vertex attribute record.

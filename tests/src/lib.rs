@@ -11,7 +11,6 @@ pub mod glsl_check;
 pub mod image_util;
 pub mod parity;
 pub mod textures;
-pub mod wgsl_static;
 
 pub use draw::{draw_mesh, draw_mesh_instanced, draw_sprite, Element, Sprite};
 pub use gl_harness::{read_framebuffer, Fbo, Headless, MrtFbo, Orientation};

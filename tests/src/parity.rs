@@ -22,8 +22,9 @@ use shadowdusk::wgpu_runtime::{
     DynWgpuEffect, SpriteBatch, VertexElement, VertexElementFormat, VertexLayout, WgpuRenderTarget,
     WgpuTexture,
 };
-use shadowdusk::wgsl::{TextureDimension, WgslEffect};
+use shadowdusk::wgsl::TextureDimension;
 use shadowdusk::DeviceStates;
+use shadowdusk_compiler::pipeline::Compiled;
 
 use crate::gl_state::reset_states;
 use crate::{draw_mesh, draw_sprite, Fbo, Headless, Sprite};
@@ -435,13 +436,16 @@ pub fn registers(fx: &DynEffect) -> Result<Vec<Vec<[f32; 4]>>, String> {
 /// The wgpu effect with the registers and the scene's textures set.
 pub fn load_wgpu(
     w: &HeadlessWgpu,
-    name: &'static str,
-    data: &'static WgslEffect,
-    bytes: &[u8],
+    name: &str,
+    compiled: &Compiled,
     gl: &DynEffect,
     scene: &Scene,
 ) -> Result<DynWgpuEffect, String> {
-    let mut fx = DynWgpuEffect::new(w.device(), name, data, bytes)
+    let wgpu = compiled
+        .wgpu
+        .as_ref()
+        .ok_or("the compile has no wgpu output")?;
+    let mut fx = DynWgpuEffect::from_output(w.device(), name, wgpu, &compiled.bytes)
         .map_err(|e| format!("wgpu: does not load: {e}"))?;
     for (record, regs) in registers(gl)?.iter().enumerate() {
         fx.set_registers(record, regs);

@@ -1,6 +1,6 @@
 //! The wgpu runtime draws like the GL runtime. Every effect is compiled once with the wgpu
 //! target on; its MGFX is drawn by `shadowdusk::gl::DynEffect` on headless EGL (llvmpipe) and
-//! its wgpu part (leaked into a `&'static WgslEffect`, `shadowdusk_tests::wgsl_static`) by
+//! its wgpu part (the compiler's output, loaded with `DynWgpuEffect::from_output`) by
 //! `DynWgpuEffect` on `HeadlessWgpu` (lavapipe), with the same values, textures, vertices,
 //! target size and MonoGame's defaults for unset states (`shadowdusk_tests::parity`); both
 //! pictures are read back top row first and must agree within 2/255 per channel.
@@ -42,7 +42,6 @@ use shadowdusk_tests::parity::{
     load_gl, load_wgpu, mesh_elements, render_gl, render_wgpu, wgpu_or_skip, DrawSpec, MeshElement,
     MeshFormat, Scene, TexData,
 };
-use shadowdusk_tests::wgsl_static::leak_effect;
 use shadowdusk_tests::{save_png, Headless, Sprite};
 
 const TOLERANCE: u8 = 2;
@@ -106,14 +105,8 @@ fn compare(
     compiled: &Compiled,
     scene: &Scene,
 ) -> Result<usize, String> {
-    let wgpu = compiled
-        .wgpu
-        .as_ref()
-        .ok_or("the compile has no wgpu output")?;
-    let data = leak_effect(&compiled.effect, wgpu)?;
     let mut gl = load_gl(h, &compiled.bytes, scene)?;
-    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    let mut fx = load_wgpu(w, leaked, data, &compiled.bytes, &gl, scene)?;
+    let mut fx = load_wgpu(w, name, compiled, &gl, scene)?;
     let ours = render_gl(h, &mut gl, scene)?;
     let theirs = render_wgpu(w, &mut fx, scene)?;
     check(name, &ours, &theirs)?;
@@ -706,19 +699,19 @@ fn params_between_draws() {
     const CELL: u32 = 2;
     let compiled = compile_source(Path::new("tint.fx"), TINT, &wgpu_options())
         .unwrap_or_else(|e| panic!("tint.fx: {}", e.render(false)));
-    let data = leak_effect(
-        &compiled.effect,
-        compiled.wgpu.as_ref().expect("wgpu output"),
-    )
-    .expect("the wgpu output converts");
     assert_eq!(
         compiled.effect.constant_buffers.len(),
         1,
         "one record: Tint"
     );
-    let mut fx =
-        shadowdusk::wgpu_runtime::DynWgpuEffect::new(w.device(), "tint", data, &compiled.bytes)
-            .expect("loads");
+    let wgpu = compiled.wgpu.as_ref().expect("wgpu output");
+    let mut fx = shadowdusk::wgpu_runtime::DynWgpuEffect::from_output(
+        w.device(),
+        "tint",
+        wgpu,
+        &compiled.bytes,
+    )
+    .expect("loads");
     let (width, height) = (COLUMNS * CELL, ROWS * CELL);
     let target = shadowdusk::wgpu_runtime::WgpuRenderTarget::new(w.device(), width, height, false)
         .expect("target");
@@ -911,14 +904,8 @@ fn device_states_between_draws() {
     };
     let compiled = compile_source(Path::new("device.fx"), DEVICE_SAMPLED, &wgpu_options())
         .unwrap_or_else(|e| panic!("device.fx: {}", e.render(false)));
-    let data = leak_effect(
-        &compiled.effect,
-        compiled.wgpu.as_ref().expect("wgpu output"),
-    )
-    .expect("the wgpu output converts");
     let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
-    let mut fx =
-        load_wgpu(&w, "device.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
+    let mut fx = load_wgpu(&w, "device.fx", &compiled, &gl, &scene).expect("wgpu loads");
     let ours = render_gl(&h, &mut gl, &scene).expect("GL draws");
     let theirs = render_wgpu(&w, &mut fx, &scene).expect("wgpu draws");
     check("device-states", &ours, &theirs).unwrap();
@@ -1100,11 +1087,6 @@ fn instanced_particles_draw_like_gl() {
     let file = corpus_dir().join("compat_sem_instanced_particles.fx");
     let compiled = compile_file(&file, &wgpu_options())
         .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.render(false)));
-    let data = leak_effect(
-        &compiled.effect,
-        compiled.wgpu.as_ref().expect("wgpu output"),
-    )
-    .expect("the wgpu output converts");
     let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
     let ours = render_gl(&h, &mut gl, &scene).expect("GL draws");
     let gl_instanced = {
@@ -1135,8 +1117,7 @@ fn instanced_particles_draw_like_gl() {
     check("instanced-particles-gl", &ours, &gl_instanced).unwrap();
 
     // wgpu: the quad once, the particles as per-instance data.
-    let mut fx =
-        load_wgpu(&w, "particles.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
+    let mut fx = load_wgpu(&w, "particles.fx", &compiled, &gl, &scene).expect("wgpu loads");
     let (device, queue) = (w.device(), w.queue());
     let (vertices, vertex_layout) = interleave(&[
         float_element(U::Position, 0, 2, corners.clone()),
@@ -1286,11 +1267,6 @@ fn gbuffer_writes_four_targets() {
     let file = corpus_dir().join("compat_mrt_gbuffer.fx");
     let compiled = compile_file(&file, &wgpu_options())
         .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.render(false)));
-    let data = leak_effect(
-        &compiled.effect,
-        compiled.wgpu.as_ref().expect("wgpu output"),
-    )
-    .expect("the wgpu output converts");
     let mut gl = load_gl(&h, &compiled.bytes, &scene).expect("GL loads");
     let gl_albedo = render_gl(&h, &mut gl, &scene).expect("GL draws");
     let gl_targets: Vec<RgbaImage> = {
@@ -1309,8 +1285,7 @@ fn gbuffer_writes_four_targets() {
         shadowdusk_tests::Fbo::unbind(h.ctx(), h.width, h.height);
         images
     };
-    let mut fx =
-        load_wgpu(&w, "gbuffer.fx", data, &compiled.bytes, &gl, &scene).expect("wgpu loads");
+    let mut fx = load_wgpu(&w, "gbuffer.fx", &compiled, &gl, &scene).expect("wgpu loads");
 
     let (device, queue) = (w.device(), w.queue());
     let targets: Vec<WgpuRenderTarget> = (0..4)

@@ -19,8 +19,8 @@ use shadowdusk::wgpu_runtime::{
     WgpuRenderTarget,
 };
 use shadowdusk_compiler::pipeline::{compile_source, Options};
+use shadowdusk_compiler::wgsl::WgpuEffect;
 use shadowdusk_tests::parity::{begin_pass, registers, wgpu_or_skip};
-use shadowdusk_tests::wgsl_static::leak_effect;
 use shadowdusk_tests::{Fbo, Headless};
 
 /// Three pixel-only effects, each with parameters of its own shape.
@@ -72,8 +72,11 @@ fn sprite(i: u32) -> Sprite {
     Sprite::new(x, y, CELL as f32, CELL as f32)
 }
 
-/// The three effects compiled once: (name, MGFX, wgpu part).
-fn compile() -> Vec<(&'static str, Vec<u8>, &'static shadowdusk::wgsl::WgslEffect)> {
+/// One effect compiled: name, MGFX, wgpu part.
+type Compiled = (&'static str, Vec<u8>, WgpuEffect);
+
+/// The three effects compiled once.
+fn compile() -> Vec<Compiled> {
     let options = Options {
         wgpu: true,
         ..Options::default()
@@ -83,9 +86,7 @@ fn compile() -> Vec<(&'static str, Vec<u8>, &'static shadowdusk::wgsl::WgslEffec
         .map(|(name, source)| {
             let c = compile_source(Path::new(name), source, &options)
                 .unwrap_or_else(|e| panic!("{name}: {}", e.render(false)));
-            let data = leak_effect(&c.effect, c.wgpu.as_ref().expect("wgpu output"))
-                .expect("the wgpu output converts");
-            (*name, c.bytes, data)
+            (*name, c.bytes, c.wgpu.expect("wgpu output"))
         })
         .collect()
 }
@@ -161,22 +162,16 @@ fn prepare_all(
         .collect()
 }
 
-fn load_wgpu(
-    w: &HeadlessWgpu,
-    compiled: &[(&'static str, Vec<u8>, &'static shadowdusk::wgsl::WgslEffect)],
-) -> Vec<DynWgpuEffect> {
+fn load_wgpu(w: &HeadlessWgpu, compiled: &[Compiled]) -> Vec<DynWgpuEffect> {
     compiled
         .iter()
         .map(|(name, bytes, data)| {
-            DynWgpuEffect::new(w.device(), name, data, bytes).expect("loads")
+            DynWgpuEffect::from_output(w.device(), name, data, bytes).expect("loads")
         })
         .collect()
 }
 
-fn load_gl(
-    h: &Headless,
-    compiled: &[(&'static str, Vec<u8>, &'static shadowdusk::wgsl::WgslEffect)],
-) -> Vec<DynEffect> {
+fn load_gl(h: &Headless, compiled: &[Compiled]) -> Vec<DynEffect> {
     compiled
         .iter()
         .map(|(_, bytes, _)| DynEffect::new(h.ctx(), bytes).expect("GL loads"))
@@ -295,7 +290,7 @@ fn frames_in_flight_keep_their_own_parameters_and_stale_draws_are_refused() {
     let compiled = compile();
     let (device, queue) = (w.device(), w.queue());
     let (name, bytes, data) = &compiled[0];
-    let mut tint = DynWgpuEffect::new(device, name, data, bytes).expect("loads");
+    let mut tint = DynWgpuEffect::from_output(device, name, data, bytes).expect("loads");
     let mut uniforms = Uniforms::new(device);
     let whole = Sprite::new(0.0, 0.0, 8.0, 8.0);
     let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -413,7 +408,7 @@ fn a_multisampled_target_draws_and_resolves() {
     let compiled = compile();
     let (device, queue) = (w.device(), w.queue());
     let (name, bytes, data) = &compiled[0];
-    let mut tint = DynWgpuEffect::new(device, name, data, bytes).expect("loads");
+    let mut tint = DynWgpuEffect::from_output(device, name, data, bytes).expect("loads");
     let resolved = WgpuRenderTarget::new(device, 8, 8, false).unwrap();
     let samples = device.create_texture(&wgpu::TextureDescriptor {
         label: Some("msaa"),

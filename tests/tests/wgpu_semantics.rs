@@ -314,24 +314,20 @@ fn draw_once(src: &str, name: &'static str) -> Option<Result<(), String>> {
     };
     let c = shadowdusk_compiler::compile_source(&path, src, &options)
         .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let data =
-        shadowdusk_tests::wgsl_static::leak_effect(&c.effect, c.wgpu.as_ref().unwrap()).unwrap();
+    let data = c.wgpu.as_ref().unwrap();
     let device = w.device();
-    let mut fx = DynWgpuEffect::new(device, name, data, &c.bytes).unwrap();
+    let mut fx = DynWgpuEffect::from_output(device, name, data, &c.bytes).unwrap();
     let target = WgpuRenderTarget::new(device, 8, 8, false).unwrap();
     let vs = data.shaders.iter().find(|s| !s.vertex_inputs.is_empty());
     let elements: Vec<VertexElement> = vs
-        .map(|s| s.vertex_inputs)
+        .map(|s| s.vertex_inputs.as_slice())
         .unwrap_or_default()
         .iter()
         .enumerate()
         .map(|(k, i)| {
-            VertexElement::new(
-                16 * k as u32,
-                VertexElementFormat::Vector4,
-                i.usage,
-                i.index,
-            )
+            let usage =
+                shadowdusk::mgfx::VertexElementUsage::from_d3d9(&i.usage).expect("a D3D9 usage");
+            VertexElement::new(16 * k as u32, VertexElementFormat::Vector4, usage, i.index)
         })
         .collect();
     let layout = VertexLayout {

@@ -27,7 +27,6 @@ use shadowdusk::wgsl::TextureDimension;
 use shadowdusk::SurfaceFormat;
 use shadowdusk_compiler::pipeline::{compile_source, Options};
 use shadowdusk_tests::parity::wgpu_or_skip;
-use shadowdusk_tests::wgsl_static::leak_effect;
 
 const TOLERANCE: f32 = 2.0;
 
@@ -93,14 +92,14 @@ fn effect(w: &HeadlessWgpu, name: &'static str, source: &str) -> Fx {
     let compiled = compile_source(Path::new(name), source, &options)
         .unwrap_or_else(|e| panic!("{name}: {}", e.render(false)));
     let wgpu = compiled.wgpu.as_ref().expect("wgpu output");
-    let data = leak_effect(&compiled.effect, wgpu).expect("the wgpu output converts");
     let model = shadowdusk::mgfx::read(&compiled.bytes).expect("the MGFX reads back");
     let tex = model
         .parameters
         .iter()
         .position(|p| p.name == "Tex")
         .expect("a parameter `Tex`");
-    let fx = DynWgpuEffect::new(w.device(), name, data, &compiled.bytes).expect("the effect loads");
+    let fx = DynWgpuEffect::from_output(w.device(), name, wgpu, &compiled.bytes)
+        .expect("the effect loads");
     Fx { fx, tex }
 }
 

@@ -37,23 +37,7 @@ pub fn split_semantic(sem: &str) -> (&str, u32) {
 
 /// MonoGame's `VertexElementUsage` for a D3D9 usage name (`TEXCOORD`).
 pub(crate) fn usage_of(name: &str) -> Option<VertexElementUsage> {
-    use VertexElementUsage as U;
-    Some(match name {
-        "POSITION" => U::Position,
-        "COLOR" => U::Color,
-        "TEXCOORD" => U::TextureCoordinate,
-        "NORMAL" => U::Normal,
-        "BINORMAL" => U::Binormal,
-        "TANGENT" => U::Tangent,
-        "BLENDINDICES" => U::BlendIndices,
-        "BLENDWEIGHT" => U::BlendWeight,
-        "DEPTH" => U::Depth,
-        "FOG" => U::Fog,
-        "PSIZE" => U::PointSize,
-        "SAMPLE" => U::Sample,
-        "TESSFACTOR" => U::TessellateFactor,
-        _ => return None,
-    })
+    VertexElementUsage::from_d3d9(name)
 }
 
 /// MojoShader's number for a D3D9 usage (`MOJOSHADER_usage`, D3D9's `D3DDECLUSAGE` order),

@@ -10,6 +10,8 @@ use crate::mgfx;
 use crate::params::EffectParams;
 use crate::wgsl::WgslEffect;
 
+use super::data::{intern, EffectData};
+
 /// An effect on a wgpu device, by index: techniques, passes, records and texture parameters
 /// are MGFX indices, as in [`gl::DynEffect`](crate::gl::DynEffect).
 #[derive(Debug)]
@@ -33,18 +35,40 @@ impl EffectParams for Registers {
 }
 
 impl DynWgpuEffect {
-    /// Loads `data` (the wgpu part) with `mgfx_bytes` (the same compile's MGFX, for its
-    /// records, defaults and texture parameters).
+    /// Loads `data` (the wgpu part of a build's generated module) with `mgfx_bytes` (the same
+    /// compile's MGFX, for its records, defaults and texture parameters).
     pub fn new(
         device: &wgpu::Device,
         name: &'static str,
         data: &'static WgslEffect,
         mgfx_bytes: &[u8],
     ) -> Result<DynWgpuEffect, WgpuError> {
-        let model = mgfx::read(mgfx_bytes).map_err(|e| WgpuError::ParamsLayout {
-            effect: name,
-            what: e.to_string(),
-        })?;
+        let model = read(name, mgfx_bytes)?;
+        Self::load(device, name, EffectData::from_static(data), &model)
+    }
+
+    /// Loads the compiler's wgpu output `wgpu` (`Compiled::wgpu`, or a `/Profile:Wgpu` file's
+    /// `wgpu` part read with serde) with `mgfx_bytes`, the same compile's MGFX, at run time:
+    /// nothing needs to live for the whole program. `name` names the effect in errors.
+    pub fn from_output(
+        device: &wgpu::Device,
+        name: &str,
+        wgpu: &mgfx::wgpu::WgpuEffect,
+        mgfx_bytes: &[u8],
+    ) -> Result<DynWgpuEffect, WgpuError> {
+        let name = intern(name);
+        let model = read(name, mgfx_bytes)?;
+        let data = EffectData::from_output(wgpu, &model)
+            .map_err(|what| WgpuError::ParamsLayout { effect: name, what })?;
+        Self::load(device, name, data, &model)
+    }
+
+    fn load(
+        device: &wgpu::Device,
+        name: &'static str,
+        data: EffectData,
+        model: &mgfx::Effect,
+    ) -> Result<DynWgpuEffect, WgpuError> {
         let mut records = Vec::with_capacity(model.constant_buffers.len());
         for cb in &model.constant_buffers {
             let image = mgfx::packing::cbuffer_image(cb, &model.parameters).map_err(|e| {
@@ -66,7 +90,7 @@ impl DynWgpuEffect {
             );
         }
         let registers = Registers(records);
-        let loaded = Loaded::new(device, name, data, mgfx_bytes, 0, &registers)?;
+        let loaded = Loaded::new(device, name, data, model, 0, &registers)?;
         Ok(DynWgpuEffect { loaded, registers })
     }
 
@@ -177,4 +201,12 @@ impl DynWgpuEffect {
     fn names(&self, technique: usize, pass: usize) -> (&'static str, &'static str) {
         self.loaded.names(technique, pass)
     }
+}
+
+/// The MGFX model in `bytes`, for effect `name`.
+pub(crate) fn read(name: &'static str, bytes: &[u8]) -> Result<mgfx::Effect, WgpuError> {
+    mgfx::read(bytes).map_err(|e| WgpuError::ParamsLayout {
+        effect: name,
+        what: e.to_string(),
+    })
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::applied::Applied;
+use super::data::EffectData;
 use super::layout::VertexBuffers;
 use super::loaded::Loaded;
 use super::pipeline::VertexShader;
@@ -57,7 +58,9 @@ impl<E: Effect> WgpuEffect<E> {
     pub fn new(device: &wgpu::Device) -> Result<WgpuEffect<E>, WgpuError> {
         let data = E::WGPU.ok_or(WgpuError::NoWgpuTarget { effect: E::NAME })?;
         let params = E::Params::default();
-        let loaded = Loaded::new(device, E::NAME, data, E::MGFX, E::LAYOUT, &params)?;
+        let model = super::dyn_effect::read(E::NAME, E::MGFX)?;
+        let data = EffectData::from_static(data);
+        let loaded = Loaded::new(device, E::NAME, data, &model, E::LAYOUT, &params)?;
         Ok(WgpuEffect { loaded, params })
     }
 

@@ -12,9 +12,9 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+use super::data::ShaderData;
 use super::pipeline::{PassShaders, Resources, VertexShader};
 use super::WgpuError;
-use crate::wgsl::WgslShader;
 
 /// The relocated pixel shaders made so far; `None`: the pixel shader's own numbering fits.
 #[derive(Debug, Default)]
@@ -38,7 +38,7 @@ impl Links {
             Entry::Occupied(made) => made.into_mut(),
             Entry::Vacant(slot) => {
                 let vs = resources.vertex_shader(vertex);
-                let text = relocate(vs.info, ps.info).map_err(|failure| match failure {
+                let text = relocate(&vs.info, &ps.info).map_err(|failure| match failure {
                     Failure::Missing(semantic) if pass.vertex.is_none() => {
                         WgpuError::BoundVertexVarying {
                             effect: resources.name,
@@ -108,9 +108,9 @@ pub(crate) enum Failure {
 
 /// `ps`'s WGSL with each input at the location `vs` writes its semantic to; `None` when every
 /// input is there already.
-pub(crate) fn relocate(vs: &WgslShader, ps: &WgslShader) -> Result<Option<String>, Failure> {
+pub(crate) fn relocate(vs: &ShaderData, ps: &ShaderData) -> Result<Option<String>, Failure> {
     let mut moves = Vec::new();
-    for input in ps.varyings {
+    for input in ps.varyings.iter() {
         let output = vs
             .varyings
             .iter()
@@ -152,7 +152,7 @@ pub(crate) fn check_limits(
     limits: &wgpu::Limits,
     effect: &'static str,
     pass: &'static str,
-    vs: &WgslShader,
+    vs: &ShaderData,
     topology: wgpu::PrimitiveTopology,
 ) -> Result<(), WgpuError> {
     let inputs = vs.vertex_inputs.len();
@@ -198,14 +198,15 @@ mod tests {
         }
     }
 
-    fn shader(stage: Stage, wgsl: &'static str, varyings: &'static [Varying]) -> WgslShader {
-        WgslShader {
+    fn shader(stage: Stage, wgsl: &'static str, varyings: &'static [Varying]) -> ShaderData {
+        use std::borrow::Cow;
+        ShaderData {
             stage,
-            wgsl,
+            wgsl: Cow::Borrowed(wgsl),
             entry: "main",
-            bindings: &[],
-            vertex_inputs: &[],
-            varyings,
+            bindings: Cow::Borrowed(&[]),
+            vertex_inputs: Cow::Borrowed(&[]),
+            varyings: Cow::Borrowed(varyings),
         }
     }
 
@@ -269,7 +270,7 @@ mod tests {
         assert_eq!(relocate(&vs, &ps), Err(Failure::Unmarked("TEXCOORD11")));
     }
 
-    fn ps_as_vs(v: &'static [Varying]) -> WgslShader {
+    fn ps_as_vs(v: &'static [Varying]) -> ShaderData {
         shader(Stage::Vertex, "", v)
     }
 

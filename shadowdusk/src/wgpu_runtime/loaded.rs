@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::applied::Applied;
+use super::data::EffectData;
 use super::layout::VertexBuffers;
 use super::pipeline::{
     slot_bit, PipelineKey, Pipelines, RenderStates, Resources, Shader, VertexShader, MAX_SAMPLERS,
@@ -15,7 +16,7 @@ use super::{DeviceStates, Target, WgpuError, WgpuTexture};
 use crate::mgfx;
 use crate::params::EffectParams;
 use crate::sprite::default_transform;
-use crate::wgsl::{BindingKind, TextureDimension, WgslEffect, WgslPass};
+use crate::wgsl::{BindingKind, TextureDimension, WgslPass};
 
 /// The loaded effect.
 #[derive(Debug)]
@@ -64,7 +65,7 @@ type GroupKey = (u64, usize, usize, [u16; MAX_SAMPLERS]);
 pub(crate) struct Plan {
     pub(crate) technique: usize,
     pub(crate) pass: usize,
-    pub(crate) info: &'static WgslPass,
+    pub(crate) info: WgslPass,
     pub(crate) vertex: VertexShader,
     /// Vertex and pixel shader indices (the sprite shader is `resources.shaders.len()`).
     pub(crate) shaders: [usize; 2],
@@ -93,19 +94,19 @@ struct TextureBinding {
 }
 
 impl Loaded {
-    /// Creates the effect's shader modules, bind-group layouts, samplers and pipeline layouts
-    /// from `data`, checking that `params` has the registers its shaders read.
+    /// Creates the effect's shader modules and samplers from `data` (the wgpu part of the MGFX
+    /// effect `model`), checking that `model` has the register `layout` the generated code was
+    /// made for (0: any) and that `params` has the registers its shaders read.
     pub(crate) fn new(
         device: &wgpu::Device,
         name: &'static str,
-        data: &'static WgslEffect,
-        mgfx_bytes: &[u8],
+        data: EffectData,
+        model: &mgfx::Effect,
         layout: u64,
         params: &dyn EffectParams,
     ) -> Result<Loaded, WgpuError> {
         let malformed = |what: String| WgpuError::ParamsLayout { effect: name, what };
-        let model = mgfx::read(mgfx_bytes).map_err(|e| malformed(e.to_string()))?;
-        if layout != 0 && mgfx::layout::fingerprint(&model) != layout {
+        if layout != 0 && mgfx::layout::fingerprint(model) != layout {
             return Err(malformed(
                 "its MGFX layout is not the one the generated code was made for".into(),
             ));
@@ -128,7 +129,7 @@ impl Loaded {
             }
             let samplers = model.shaders.get(i).map_or(&[][..], |s| &s.samplers[..]);
             let mut bindings = Vec::new();
-            for b in shader.info.bindings {
+            for b in shader.info.bindings.iter() {
                 if let BindingKind::Texture { slot, dimension } = b.kind {
                     let parameter = samplers
                         .iter()
@@ -286,7 +287,7 @@ impl Loaded {
             VertexShader::Effect(v) => v,
             VertexShader::Sprite => self.resources.shaders.len(),
         };
-        let info: &'static WgslPass = shaders.info;
+        let info = shaders.info;
         let mut states = self.states;
         states.take_pass_blocks(
             info.blend.as_ref(),

@@ -34,6 +34,7 @@
 //! made, so a mistake becomes an `Err`, not wgpu's default panic.
 
 mod applied;
+mod data;
 mod dyn_effect;
 mod effect;
 #[cfg(feature = "egui")]

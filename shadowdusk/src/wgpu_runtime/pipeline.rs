@@ -4,17 +4,18 @@
 
 use std::collections::HashMap;
 
+use super::data::{EffectData, ShaderData};
 use super::layout::{VertexBuffers, MAX_VERTEX_BUFFERS};
 use super::sampler::SamplerCache;
 use super::target::MAX_COLOR_TARGETS;
 use super::{link, sprite_vs, states, Target, WgpuError};
 use crate::mgfx::{BlendState, DepthStencilState, RasterizerState};
-use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslEffect, WgslPass, WgslShader};
+use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslPass};
 
 /// A shader on the device.
 #[derive(Debug)]
 pub(crate) struct Shader {
-    pub(crate) info: &'static WgslShader,
+    pub(crate) info: ShaderData,
     pub(crate) module: wgpu::ShaderModule,
     /// Its sampler bindings.
     pub(crate) samplers: Vec<SamplerBinding>,
@@ -39,13 +40,13 @@ impl Shader {
         device: &wgpu::Device,
         effect: &'static str,
         index: usize,
-        info: &'static WgslShader,
+        info: ShaderData,
         cache: &mut SamplerCache,
     ) -> Result<Shader, WgpuError> {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(effect),
-            source: wgpu::ShaderSource::Wgsl(info.wgsl.into()),
+            source: wgpu::ShaderSource::Wgsl(info.wgsl.clone()),
         });
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(WgpuError::Shader {
@@ -54,7 +55,7 @@ impl Shader {
                 message: error.to_string(),
             });
         }
-        let samplers = Shader::samplers(device, effect, info, cache)?;
+        let samplers = Shader::samplers(device, effect, &info, cache)?;
         Ok(Shader {
             info,
             module,
@@ -77,7 +78,7 @@ impl Shader {
             Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
         };
         let mut entries = Vec::with_capacity(self.info.bindings.len());
-        for binding in self.info.bindings {
+        for binding in self.info.bindings.iter() {
             let ty = match binding.kind {
                 BindingKind::Uniform { size, .. } => wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
@@ -116,11 +117,11 @@ impl Shader {
     fn samplers(
         device: &wgpu::Device,
         effect: &'static str,
-        info: &'static WgslShader,
+        info: &ShaderData,
         cache: &mut SamplerCache,
     ) -> Result<Vec<SamplerBinding>, WgpuError> {
         let mut samplers = Vec::new();
-        for binding in info.bindings {
+        for binding in info.bindings.iter() {
             if let BindingKind::Sampler { slot, state } = binding.kind {
                 let own =
                     match state {
@@ -189,7 +190,7 @@ pub(crate) enum VertexShader {
 /// One pass on the device.
 #[derive(Debug)]
 pub(crate) struct PassShaders {
-    pub(crate) info: &'static WgslPass,
+    pub(crate) info: WgslPass,
     /// Its own vertex shader; `None`: the one bound when it is applied.
     pub(crate) vertex: Option<usize>,
     pub(crate) pixel: usize,
@@ -209,12 +210,12 @@ impl Resources {
     pub(crate) fn new(
         device: &wgpu::Device,
         name: &'static str,
-        data: &'static WgslEffect,
+        data: EffectData,
         cache: &mut SamplerCache,
     ) -> Result<Resources, WgpuError> {
         let shaders = data
             .shaders
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, s)| Shader::new(device, name, i, s, cache))
             .collect::<Result<Vec<_>, _>>()?;
@@ -222,13 +223,13 @@ impl Resources {
             device,
             "SpriteBatch's vertex shader",
             0,
-            &sprite_vs::SHADER,
+            ShaderData::from_static(&sprite_vs::SHADER),
             cache,
         )?;
         let mut passes = Vec::with_capacity(data.techniques.len());
         for technique in data.techniques {
             let mut list = Vec::with_capacity(technique.len());
-            for pass in technique.iter() {
+            for pass in technique {
                 let Some(pixel) = pass.pixel.filter(|&p| p < shaders.len()) else {
                     list.push(Err(pass.name));
                     continue;
@@ -424,11 +425,11 @@ impl Pipelines {
             &device.limits(),
             effect,
             name,
-            vs.info,
+            &vs.info,
             key.primitive.topology,
         )?;
         key.buffers
-            .attributes(vs.info.vertex_inputs, &mut self.attributes)
+            .attributes(&vs.info.vertex_inputs, &mut self.attributes)
             .map_err(|(usage, index)| WgpuError::MissingVertexElement {
                 effect,
                 pass: name,

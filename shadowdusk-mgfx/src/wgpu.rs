@@ -1,0 +1,99 @@
+//! The wgpu target's output for one effect, as the compiler writes it (`/Profile:Wgpu` JSON, the
+//! build's generated tables) and the runtime loads it: WGSL per shader of the MGFX effect, its
+//! bind-group layout entries, vertex inputs and varyings. Plain data; the compiler makes it, the
+//! runtime (`shadowdusk::wgpu_runtime`) turns it into what it draws with.
+
+use serde::{Deserialize, Serialize};
+
+/// The wgpu output of an effect: one [`WgpuShader`] per shader of the MGFX effect, in the same
+/// order (`Effect::shaders`), so a pass's `vertex_shader` / `pixel_shader` indices name them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuEffect {
+    /// Parallel to `shadowdusk_mgfx::Effect::shaders`.
+    pub shaders: Vec<WgpuShader>,
+}
+
+/// One shader for wgpu.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuShader {
+    /// `"vertex"` or `"pixel"`.
+    pub stage: String,
+    /// The WGSL module (validated by naga with every flag).
+    pub wgsl: String,
+    /// Its entry point.
+    pub entry: String,
+    /// The bind group: 0 for a vertex shader, 1 for a pixel shader.
+    pub group: u32,
+    /// Bytes of the uniform buffer at binding 0 (16 × the GL record's registers); 0 = none.
+    pub uniform_size: u32,
+    /// Bind-group layout entries, by binding.
+    pub bindings: Vec<WgpuBinding>,
+    /// Vertex inputs (vertex shaders), by location: 0, 1, 2, … in D3D9's usage order.
+    pub vertex_inputs: Vec<WgpuVertexInput>,
+    /// Varyings: vertex outputs or the pixel inputs the shader reads, by location: 0, 1, 2, …
+    /// with COLOR first, TEXCOORD second, then D3D9's usage order.
+    pub varyings: Vec<WgpuVarying>,
+}
+
+/// One bind-group layout entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuBinding {
+    /// Bind group (0 vertex, 1 pixel).
+    pub group: u32,
+    /// Binding: 0 the registers, 1 + 2N texture of slot N, 2 + 2N its sampler.
+    pub binding: u32,
+    /// The sampler slot (texture unit) for textures and samplers.
+    pub slot: Option<u32>,
+    /// The HLSL name (texture, `SamplerState`, or the register block).
+    pub name: String,
+    /// What is bound.
+    pub kind: WgpuBindingKind,
+}
+
+/// What a binding holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WgpuBindingKind {
+    /// A uniform buffer of `size` bytes.
+    Uniform {
+        /// Bytes.
+        size: u32,
+    },
+    /// A filterable float texture.
+    Texture {
+        /// `"1d"`, `"2d"`, `"3d"` or `"cube"`.
+        dimension: String,
+    },
+    /// A filtering sampler.
+    Sampler,
+}
+
+/// A vertex input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuVertexInput {
+    /// D3D9 usage, upper case (`POSITION`, `TEXCOORD`).
+    pub usage: String,
+    /// Usage index.
+    pub index: u32,
+    /// `@location`.
+    pub location: u32,
+    /// The shader's type as a wgpu vertex format name (`Float32x3`); a buffer may supply fewer
+    /// components, which wgpu fills as D3D does.
+    pub format: String,
+}
+
+/// A varying.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuVarying {
+    /// Semantic with its index (`TEXCOORD0`).
+    pub semantic: String,
+    /// `@location`.
+    pub location: u32,
+    /// `@interpolate(flat)` (integer varyings).
+    pub flat: bool,
+    /// A pixel shader's input: the byte offset in `wgsl` of its location's first digit, where
+    /// a runtime writes the number the pass's vertex shader gives the semantic. `None` for a
+    /// vertex shader's output.
+    #[serde(default)]
+    pub location_at: Option<u32>,
+}
