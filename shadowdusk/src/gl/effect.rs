@@ -8,6 +8,7 @@ use std::fmt;
 use super::apply::ParamsRegisters;
 use super::loaded::LoadedEffect;
 use super::{AppliedPass, GlContext, GlError, GlTexture, RenderTarget};
+use crate::effect::{check_fingerprint, check_fits};
 use crate::params::EffectParams;
 use crate::{mgfx, Effect, Pass, TextureSlot};
 
@@ -186,35 +187,6 @@ pub enum ReplaceError {
     /// The driver refused a shader or program of the new effect, or it is malformed.
     #[error(transparent)]
     Gl(#[from] GlError),
-}
-
-/// Whether `new` can replace `running` under `E`'s generated code. The check is `E::LAYOUT`
-/// (one hash of the new layout); the running effect is compared only to name what changed.
-fn check_fits<E: Effect>(
-    running: &mgfx::Effect,
-    new: &mgfx::Effect,
-) -> Result<(), mgfx::layout::LayoutChange> {
-    if E::LAYOUT != 0 && mgfx::layout::fingerprint(new) == E::LAYOUT {
-        return Ok(());
-    }
-    mgfx::layout::compare(running, new)?;
-    check_fingerprint::<E>(new)
-}
-
-/// Whether `model` has the layout `E`'s generated code was made for: its fingerprint is
-/// `E::LAYOUT` (0, unknown, for a hand-written [`Effect`], checks nothing).
-fn check_fingerprint<E: Effect>(model: &mgfx::Effect) -> Result<(), mgfx::layout::LayoutChange> {
-    let found = mgfx::layout::fingerprint(model);
-    if E::LAYOUT == 0 || found == E::LAYOUT {
-        return Ok(());
-    }
-    Err(mgfx::layout::LayoutChange(format!(
-        "its layout fingerprint is {found:#018x}, but the code generated for {} expects \
-         {:#018x} (Effect::LAYOUT); rebuild so that the generated code and the effect come \
-         from one compile",
-        E::NAME,
-        E::LAYOUT
-    )))
 }
 
 /// Whether `params` has exactly `model`'s records, register for register: generated code

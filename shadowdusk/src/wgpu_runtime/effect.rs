@@ -8,7 +8,11 @@ use super::data::EffectData;
 use super::layout::VertexBuffers;
 use super::loaded::Loaded;
 use super::pipeline::VertexShader;
-use super::{BufferLayout, DeviceStates, PreparedDraw, Target, Uniforms, WgpuError, WgpuTexture};
+use super::{
+    BufferLayout, DeviceStates, PreparedDraw, ReplaceError, Target, Uniforms, WgpuError,
+    WgpuTexture,
+};
+use crate::effect::check_fits;
 use crate::{Effect, Pass, TextureSlot};
 
 /// Effect `E` (the `Effect` marker of a generated module built with the wgpu target) on a wgpu
@@ -159,6 +163,32 @@ impl<E: Effect> WgpuEffect<E> {
     /// chunk). Call it once a frame, after recording and before `queue.submit`.
     pub fn flush(&mut self, queue: &wgpu::Queue) {
         self.loaded.flush(queue);
+    }
+
+    /// Swaps in another compile of `E`'s effect (shader hot reload: the same source, edited):
+    /// `wgpu` and `model`, the compiler's wgpu output and MGFX effect, when the effect has the
+    /// layout `E`'s generated code was made for (a change is named by comparing with the
+    /// running effect, as `GlEffect::replace_effect` does). Its shader modules are made before
+    /// anything is replaced, so on any error the running effect stays as it was. Parameter
+    /// values, textures, device states and the sprite transform carry over; pipelines are
+    /// built again as passes are drawn.
+    pub fn replace_effect(
+        &mut self,
+        wgpu: &crate::mgfx::wgpu::WgpuEffect,
+        model: &crate::mgfx::Effect,
+    ) -> Result<(), ReplaceError> {
+        check_fits::<E>(self.loaded.model(), model).map_err(ReplaceError::Layout)?;
+        let data = EffectData::from_output(wgpu, model).map_err(|what| {
+            ReplaceError::Wgpu(WgpuError::ParamsLayout {
+                effect: E::NAME,
+                what,
+            })
+        })?;
+        let device = self.loaded.device().clone();
+        let mut loaded = Loaded::new(&device, E::NAME, data, model, E::LAYOUT, &self.params)?;
+        loaded.carry_over(&self.loaded)?;
+        self.loaded = loaded;
+        Ok(())
     }
 
     /// Prepares one draw of `pass` into `target` from vertex buffers laid out as `buffers`

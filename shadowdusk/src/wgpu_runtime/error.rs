@@ -350,3 +350,16 @@ pub enum WgpuError {
     #[error("reading back the target failed: {0}")]
     ReadBack(String),
 }
+
+/// Why [`WgpuEffect::replace_effect`](super::WgpuEffect::replace_effect) kept the running
+/// effect.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceError {
+    /// The new effect's layout differs (the change names the parameter or technique): `E`'s
+    /// generated code cannot drive it.
+    #[error("{0}")]
+    Layout(crate::mgfx::layout::LayoutChange),
+    /// wgpu refused a shader of the new effect, or it is malformed.
+    #[error(transparent)]
+    Wgpu(#[from] WgpuError),
+}

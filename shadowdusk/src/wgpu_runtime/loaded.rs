@@ -22,6 +22,8 @@ use crate::wgsl::{BindingKind, TextureDimension, WgslPass};
 #[derive(Debug)]
 pub(crate) struct Loaded {
     name: &'static str,
+    /// The MGFX effect it was made from (a reload names what changed against it).
+    model: mgfx::Effect,
     device: wgpu::Device,
     resources: Resources,
     pipelines: Pipelines,
@@ -153,6 +155,7 @@ impl Loaded {
         let unfilterable = vec![0; texture_bindings.len()];
         Ok(Loaded {
             name,
+            model: model.clone(),
             device: device.clone(),
             own: Some(Uniforms::new(device)),
             largest,
@@ -575,6 +578,24 @@ impl Loaded {
             .pass(technique, index)
             .map_or("", |p| p.info.name);
         (self.name, pass)
+    }
+
+    /// The MGFX effect it was made from.
+    pub(crate) fn model(&self) -> &mgfx::Effect {
+        &self.model
+    }
+
+    /// Takes on what `old` (the same effect, before a reload) was set to: its textures, device
+    /// states and sprite transform. `Err` for a texture this one cannot sample.
+    pub(crate) fn carry_over(&mut self, old: &Loaded) -> Result<(), WgpuError> {
+        for (parameter, texture) in old.textures.iter().enumerate() {
+            if texture.is_some() && parameter < self.textures.len() {
+                self.set_texture(parameter, texture.as_ref())?;
+            }
+        }
+        self.set_device_states(old.states)?;
+        self.sprite_transform = old.sprite_transform;
+        Ok(())
     }
 
     /// The device it was created on.

@@ -61,7 +61,7 @@ pub use crate::device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use applied::Applied;
 pub use dyn_effect::DynWgpuEffect;
 pub use effect::WgpuEffect;
-pub use error::WgpuError;
+pub use error::{ReplaceError, WgpuError};
 pub use headless::WANTED_FEATURES;
 pub use layout::{
     BufferLayout, VertexBufferBinding, VertexElement, VertexElementFormat, VertexLayout,

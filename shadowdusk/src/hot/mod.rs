@@ -40,6 +40,11 @@ use shadowdusk_compiler::MgfxVersion;
 use crate::gl::{GlContext, GlEffect, GlError, ReplaceError};
 use crate::{BuildOptions, Effect};
 
+#[cfg(feature = "wgpu")]
+mod wgpu;
+#[cfg(feature = "wgpu")]
+pub use self::wgpu::WgpuHotEffect;
+
 /// What [`HotEffect::poll`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reload {
@@ -62,6 +67,10 @@ pub enum HotError {
     /// Loading the effect into GL failed.
     #[error(transparent)]
     Gl(#[from] GlError),
+    /// Loading the effect on the wgpu device failed.
+    #[cfg(feature = "wgpu")]
+    #[error(transparent)]
+    Wgpu(#[from] crate::wgpu_runtime::WgpuError),
     /// The effect's source file is not known (`E::SOURCE` is empty) or cannot be watched.
     #[error("cannot watch the effect's source: {0}")]
     Watch(String),
@@ -73,20 +82,80 @@ pub enum HotError {
 /// A [`GlEffect<E>`] that follows its source file; see the module docs.
 pub struct HotEffect<E: Effect> {
     effect: GlEffect<E>,
+    follow: Follow,
+}
+
+/// A watched source and its recompiles: what both runtimes' hot effects share.
+struct Follow {
     watcher: Watcher,
     source: PathBuf,
 }
+
+impl Follow {
+    /// Watches `source` (and `files_read`, the includes the build read) to recompile `E` with
+    /// the build's options, for wgpu too when `wgpu`.
+    fn start<E: Effect>(
+        source: &Path,
+        files_read: &[PathBuf],
+        wgpu: bool,
+    ) -> Result<Follow, String> {
+        let mut options = compiler_options(&E::OPTIONS)?;
+        options.wgpu = wgpu;
+        let root = std::env::current_dir().unwrap_or_default();
+        let watcher = Watcher::new(source, files_read, options, &root)?;
+        Ok(Follow {
+            watcher,
+            source: source.to_path_buf(),
+        })
+    }
+
+    /// `E`'s source and the files its build read.
+    fn files<E: Effect>() -> Result<(&'static Path, Vec<PathBuf>), String> {
+        if E::SOURCE.is_empty() {
+            return Err(format!("{} has no source path", E::NAME));
+        }
+        Ok((
+            Path::new(E::SOURCE),
+            E::FILES_READ.iter().map(PathBuf::from).collect(),
+        ))
+    }
+
+    /// The newest finished recompile, if any.
+    fn poll(&mut self) -> Option<Compile> {
+        self.watcher.latest().map(|update| update.result)
+    }
+
+    /// The newest recompile, waiting up to `timeout` for one.
+    fn wait(&mut self, timeout: Duration) -> Option<Compile> {
+        let update = self.watcher.wait(timeout)?;
+        // A later save may already have finished compiling: take the newest.
+        Some(self.watcher.latest().unwrap_or(update).result)
+    }
+
+    /// What a replace that failed with `error` means for the game.
+    fn refused(&self, change: impl std::fmt::Display) -> Reload {
+        Reload::Refused(format!(
+            "{}: the new effect does not fit the code generated for it ({change}); the \
+             previous effect stays until the game is rebuilt",
+            self.source.display()
+        ))
+    }
+
+    fn failed(&self, e: impl std::fmt::Display) -> Reload {
+        Reload::Failed(format!("{}: {e}", self.source.display()))
+    }
+}
+
+/// A recompile's result: the compile, or the build's error text.
+type Compile = Result<Box<shadowdusk_compiler::Compiled>, String>;
 
 impl<E: Effect> HotEffect<E> {
     /// Loads `E` and watches the files the build read to compile it (`E::SOURCE` and
     /// `E::FILES_READ`), to recompile with the build's options (`E::OPTIONS`). Compiles
     /// nothing until one of them changes.
     pub fn new(ctx: &GlContext) -> Result<HotEffect<E>, HotError> {
-        if E::SOURCE.is_empty() {
-            return Err(HotError::Watch(format!("{} has no source path", E::NAME)));
-        }
-        let files_read: Vec<PathBuf> = E::FILES_READ.iter().map(PathBuf::from).collect();
-        Self::start(ctx, Path::new(E::SOURCE), &files_read)
+        let (source, files_read) = Follow::files::<E>().map_err(HotError::Watch)?;
+        Self::start(ctx, source, &files_read)
     }
 
     /// Loads `E` and watches `source` instead (a copy of the shaders, say), recompiled with the
@@ -101,58 +170,45 @@ impl<E: Effect> HotEffect<E> {
         source: &Path,
         files_read: &[PathBuf],
     ) -> Result<HotEffect<E>, HotError> {
-        let options = compiler_options(&E::OPTIONS).map_err(HotError::Options)?;
+        compiler_options(&E::OPTIONS).map_err(HotError::Options)?;
         let effect = GlEffect::<E>::new(ctx)?;
-        let root = std::env::current_dir().unwrap_or_default();
-        let watcher = Watcher::new(source, files_read, options, &root).map_err(HotError::Watch)?;
-        Ok(HotEffect {
-            effect,
-            watcher,
-            source: source.to_path_buf(),
-        })
+        let follow = Follow::start::<E>(source, files_read, false).map_err(HotError::Watch)?;
+        Ok(HotEffect { effect, follow })
     }
 
     /// Swaps in the newest finished recompile, if there is one. Call it once a frame, where
     /// the context is current: a reload links the new program here, so the frame that follows
     /// draws with it. Parameter values and textures carry over.
     pub fn poll(&mut self) -> Reload {
-        let Some(update) = self.watcher.latest() else {
-            return Reload::Unchanged;
-        };
-        self.swap(update.result)
+        match self.follow.poll() {
+            None => Reload::Unchanged,
+            Some(result) => self.swap(result),
+        }
     }
 
     /// Like [`HotEffect::poll`], waiting up to `timeout` for a recompile to finish.
     pub fn wait(&mut self, timeout: Duration) -> Reload {
-        match self.watcher.wait(timeout) {
+        match self.follow.wait(timeout) {
             None => Reload::Unchanged,
-            Some(update) => {
-                // A later save may already have finished compiling: take the newest.
-                let newest = self.watcher.latest().unwrap_or(update);
-                self.swap(newest.result)
-            }
+            Some(result) => self.swap(result),
         }
     }
 
-    fn swap(&mut self, result: Result<Box<shadowdusk_compiler::Compiled>, String>) -> Reload {
+    fn swap(&mut self, result: Compile) -> Reload {
         let compiled = match result {
             Ok(c) => c,
             Err(text) => return Reload::Failed(text),
         };
         match self.effect.replace_effect(compiled.effect) {
             Ok(()) => Reload::Reloaded,
-            Err(ReplaceError::Layout(change)) => Reload::Refused(format!(
-                "{}: the new effect does not fit the code generated for it ({change}); the \
-                 previous effect stays until the game is rebuilt",
-                self.source.display()
-            )),
-            Err(ReplaceError::Gl(e)) => Reload::Failed(format!("{}: {e}", self.source.display())),
+            Err(ReplaceError::Layout(change)) => self.follow.refused(change),
+            Err(ReplaceError::Gl(e)) => self.follow.failed(e),
         }
     }
 
     /// The file being watched.
     pub fn source(&self) -> &Path {
-        &self.source
+        &self.follow.source
     }
 }
 
