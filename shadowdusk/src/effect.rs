@@ -182,6 +182,39 @@ macro_rules! marker_value_impls {
 marker_value_impls!(Pass { technique, pass });
 marker_value_impls!(TextureSlot { parameter });
 
+/// Whether `new` can replace `running` under `E`'s generated code. The check is `E::LAYOUT`
+/// (one hash of the new layout); the running effect is compared only to name what changed.
+#[cfg(any(feature = "gl", feature = "wgpu"))]
+pub(crate) fn check_fits<E: Effect>(
+    running: &crate::mgfx::Effect,
+    new: &crate::mgfx::Effect,
+) -> Result<(), crate::mgfx::layout::LayoutChange> {
+    if E::LAYOUT != 0 && crate::mgfx::layout::fingerprint(new) == E::LAYOUT {
+        return Ok(());
+    }
+    crate::mgfx::layout::compare(running, new)?;
+    check_fingerprint::<E>(new)
+}
+
+/// Whether `model` has the layout `E`'s generated code was made for: its fingerprint is
+/// `E::LAYOUT` (0, unknown, for a hand-written [`Effect`], checks nothing).
+#[cfg(any(feature = "gl", feature = "wgpu"))]
+pub(crate) fn check_fingerprint<E: Effect>(
+    model: &crate::mgfx::Effect,
+) -> Result<(), crate::mgfx::layout::LayoutChange> {
+    let found = crate::mgfx::layout::fingerprint(model);
+    if E::LAYOUT == 0 || found == E::LAYOUT {
+        return Ok(());
+    }
+    Err(crate::mgfx::layout::LayoutChange(format!(
+        "its layout fingerprint is {found:#018x}, but the code generated for {} expects \
+         {:#018x} (Effect::LAYOUT); rebuild so that the generated code and the effect come \
+         from one compile",
+        E::NAME,
+        E::LAYOUT
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,37 +261,4 @@ mod tests {
             r#"TextureSlot { effect: "fake.fx", parameter: 3 }"#
         );
     }
-}
-
-/// Whether `new` can replace `running` under `E`'s generated code. The check is `E::LAYOUT`
-/// (one hash of the new layout); the running effect is compared only to name what changed.
-#[cfg(any(feature = "gl", feature = "wgpu"))]
-pub(crate) fn check_fits<E: Effect>(
-    running: &crate::mgfx::Effect,
-    new: &crate::mgfx::Effect,
-) -> Result<(), crate::mgfx::layout::LayoutChange> {
-    if E::LAYOUT != 0 && crate::mgfx::layout::fingerprint(new) == E::LAYOUT {
-        return Ok(());
-    }
-    crate::mgfx::layout::compare(running, new)?;
-    check_fingerprint::<E>(new)
-}
-
-/// Whether `model` has the layout `E`'s generated code was made for: its fingerprint is
-/// `E::LAYOUT` (0, unknown, for a hand-written [`Effect`], checks nothing).
-#[cfg(any(feature = "gl", feature = "wgpu"))]
-pub(crate) fn check_fingerprint<E: Effect>(
-    model: &crate::mgfx::Effect,
-) -> Result<(), crate::mgfx::layout::LayoutChange> {
-    let found = crate::mgfx::layout::fingerprint(model);
-    if E::LAYOUT == 0 || found == E::LAYOUT {
-        return Ok(());
-    }
-    Err(crate::mgfx::layout::LayoutChange(format!(
-        "its layout fingerprint is {found:#018x}, but the code generated for {} expects \
-         {:#018x} (Effect::LAYOUT); rebuild so that the generated code and the effect come \
-         from one compile",
-        E::NAME,
-        E::LAYOUT
-    )))
 }
