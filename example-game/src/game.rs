@@ -14,7 +14,7 @@ use shadowdusk::{Effect, Pass};
 
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
 use crate::frame::{self, sprite, Params};
-use crate::hot::{Event, Shader, Status, Watch};
+use crate::hot::{Event, GlShader, Status, Watch};
 use crate::mesh::Mesh;
 use crate::scene::{self, Scene};
 use crate::{cube, font, skinned, texture};
@@ -23,12 +23,12 @@ pub use crate::frame::Key;
 
 /// Every effect, loaded into GL; with hot reload each follows its source file.
 struct Effects {
-    tint: Shader<tint::Effect>,
-    sepia: Shader<sepia::Effect>,
-    grayscale: Shader<grayscale::Effect>,
-    wave: Shader<wave::Effect>,
-    cube: Shader<cube_fx::Effect>,
-    skinned: Shader<skinned_fx::Effect>,
+    tint: GlShader<tint::Effect>,
+    sepia: GlShader<sepia::Effect>,
+    grayscale: GlShader<grayscale::Effect>,
+    wave: GlShader<wave::Effect>,
+    cube: GlShader<cube_fx::Effect>,
+    skinned: GlShader<skinned_fx::Effect>,
     /// `tint` as built, never reloaded: the untouched sprite, the text and the render-target
     /// inset, so the label stays readable and the original stays the original whatever an
     /// edit of `tint.fx` does.
@@ -73,12 +73,12 @@ impl Game {
     /// [`Game::poll_shaders`] once a frame.
     pub fn load(ctx: &GlContext, scene: Scene, watch: &Watch) -> Result<Game, String> {
         let mut effects = Effects {
-            tint: Shader::load(ctx, watch)?,
-            sepia: Shader::load(ctx, watch)?,
-            grayscale: Shader::load(ctx, watch)?,
-            wave: Shader::load(ctx, watch)?,
-            cube: Shader::load(ctx, watch)?,
-            skinned: Shader::load(ctx, watch)?,
+            tint: GlShader::load(ctx, watch)?,
+            sepia: GlShader::load(ctx, watch)?,
+            grayscale: GlShader::load(ctx, watch)?,
+            wave: GlShader::load(ctx, watch)?,
+            cube: GlShader::load(ctx, watch)?,
+            skinned: GlShader::load(ctx, watch)?,
             plain: GlEffect::new(ctx)
                 .map_err(|e| format!("loading effect {}: {e}", tint::Effect::NAME))?,
         };

@@ -1,6 +1,7 @@
-//! Shader hot reload in the game (`--hot`, `--hot-dir DIR`). Every effect is a [`Shader`]:
-//! the effect built into the game, or a `shadowdusk::hot::HotEffect` following its source file
-//! and swapping in each saved edit whose register layout still fits the generated code.
+//! Shader hot reload in the game (`--hot`, `--hot-dir DIR`, on either runtime). Every effect is
+//! a [`Shader`]: the effect built into the game, or a `shadowdusk::hot::HotEffect` (on wgpu a
+//! `WgpuHotEffect`) following its source file and swapping in each saved edit whose register
+//! layout still fits the generated code.
 //! [`Status`] turns what the once-a-frame polls found into the on-screen label and stderr
 //! lines.
 
@@ -8,7 +9,9 @@ use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
 use shadowdusk::gl::{GlContext, GlEffect, Sprite};
-use shadowdusk::hot::{HotEffect, Reload};
+use shadowdusk::hot::{HotEffect, Reload, WgpuHotEffect};
+use shadowdusk::wgpu;
+use shadowdusk::wgpu_runtime::WgpuEffect;
 use shadowdusk::Effect;
 
 use crate::font;
@@ -26,6 +29,16 @@ pub enum Watch {
 }
 
 impl Watch {
+    /// What `E` follows: `None` when off, `Some(None)` its source as the build compiled it,
+    /// `Some(Some(file))` the file of its name in the `--hot-dir` folder.
+    fn source<E: Effect>(&self) -> Option<Option<PathBuf>> {
+        match self {
+            Watch::Off => None,
+            Watch::Sources => Some(None),
+            Watch::Dir(dir) => Some(Some(dir.join(E::NAME))),
+        }
+    }
+
     /// What the label says is watched, or `None` when off.
     pub fn describe<E: Effect>(&self) -> Option<String> {
         match self {
@@ -39,33 +52,77 @@ impl Watch {
     }
 }
 
-/// An effect the game draws with. Derefs to the [`GlEffect<E>`] it currently is, so drawing
-/// code does not care which.
-pub enum Shader<E: Effect> {
+/// An effect the game draws with, on either runtime: `F` the built effect (`GlEffect<E>`,
+/// `WgpuEffect<E>`), `H` the one following its source (`HotEffect<E>`, `WgpuHotEffect<E>`).
+/// Derefs to the `F` it currently is, so drawing code does not care which.
+pub enum Shader<F, H> {
     /// The effect built into the game.
-    Fixed(GlEffect<E>),
+    Fixed(F),
     /// The built effect, replaced by each edit of its source that still fits.
-    Hot(HotEffect<E>),
+    Hot(H),
 }
 
-impl<E: Effect> Shader<E> {
-    /// Loads `E` and, unless `watch` is off, starts following its source (this compiles it
-    /// once, to learn which files it reads).
-    pub fn load(ctx: &GlContext, watch: &Watch) -> Result<Shader<E>, String> {
+/// An effect of the game on OpenGL.
+pub type GlShader<E> = Shader<GlEffect<E>, HotEffect<E>>;
+/// An effect of the game on wgpu.
+pub type WgpuShader<E> = Shader<WgpuEffect<E>, WgpuHotEffect<E>>;
+
+/// A hot effect of either runtime: what the game polls once a frame.
+pub trait Follows {
+    /// Swaps in a finished recompile, if any.
+    fn poll(&mut self) -> Reload;
+}
+
+impl<E: Effect> Follows for HotEffect<E> {
+    fn poll(&mut self) -> Reload {
+        HotEffect::poll(self)
+    }
+}
+
+impl<E: Effect> Follows for WgpuHotEffect<E> {
+    fn poll(&mut self) -> Reload {
+        WgpuHotEffect::poll(self)
+    }
+}
+
+impl<E: Effect> GlShader<E> {
+    /// Loads `E` on GL and, unless `watch` is off, starts following its source.
+    pub fn load(ctx: &GlContext, watch: &Watch) -> Result<GlShader<E>, String> {
         let failed = |e: &dyn std::fmt::Display| format!("loading effect {}: {e}", E::NAME);
-        match watch {
-            Watch::Off => GlEffect::new(ctx)
+        match watch.source::<E>() {
+            None => GlEffect::new(ctx)
                 .map(Shader::Fixed)
                 .map_err(|e| failed(&e)),
-            Watch::Sources => HotEffect::new(ctx).map(Shader::Hot).map_err(|e| failed(&e)),
-            Watch::Dir(dir) => HotEffect::watching(ctx, &dir.join(E::NAME))
+            Some(None) => HotEffect::new(ctx).map(Shader::Hot).map_err(|e| failed(&e)),
+            Some(Some(file)) => HotEffect::watching(ctx, &file)
                 .map(Shader::Hot)
                 .map_err(|e| failed(&e)),
         }
     }
+}
 
+impl<E: Effect> WgpuShader<E> {
+    /// Loads `E` on `device` and, unless `watch` is off, starts following its source.
+    pub fn load(device: &wgpu::Device, watch: &Watch) -> Result<WgpuShader<E>, String> {
+        let failed =
+            |e: &dyn std::fmt::Display| format!("loading effect {} for wgpu: {e}", E::NAME);
+        match watch.source::<E>() {
+            None => WgpuEffect::new(device)
+                .map(Shader::Fixed)
+                .map_err(|e| failed(&e)),
+            Some(None) => WgpuHotEffect::new(device)
+                .map(Shader::Hot)
+                .map_err(|e| failed(&e)),
+            Some(Some(file)) => WgpuHotEffect::watching(device, &file)
+                .map(Shader::Hot)
+                .map_err(|e| failed(&e)),
+        }
+    }
+}
+
+impl<F, H: Follows> Shader<F, H> {
     /// Swaps in a finished recompile, if any; always [`Reload::Unchanged`] for a fixed effect.
-    /// Once a frame, with the context current.
+    /// Once a frame, before drawing.
     pub fn poll(&mut self) -> Reload {
         match self {
             Shader::Fixed(_) => Reload::Unchanged,
@@ -74,9 +131,9 @@ impl<E: Effect> Shader<E> {
     }
 }
 
-impl<E: Effect> Deref for Shader<E> {
-    type Target = GlEffect<E>;
-    fn deref(&self) -> &GlEffect<E> {
+impl<F, H: DerefMut<Target = F>> Deref for Shader<F, H> {
+    type Target = F;
+    fn deref(&self) -> &F {
         match self {
             Shader::Fixed(fx) => fx,
             Shader::Hot(hot) => hot,
@@ -84,8 +141,8 @@ impl<E: Effect> Deref for Shader<E> {
     }
 }
 
-impl<E: Effect> DerefMut for Shader<E> {
-    fn deref_mut(&mut self) -> &mut GlEffect<E> {
+impl<F, H: DerefMut<Target = F>> DerefMut for Shader<F, H> {
+    fn deref_mut(&mut self) -> &mut F {
         match self {
             Shader::Fixed(fx) => fx,
             Shader::Hot(hot) => hot,

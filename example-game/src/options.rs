@@ -40,7 +40,6 @@ usage: example-game [--wgpu] [--headless] [--frames N] [--screenshot OUT.png|DIR
   --scene NAME        first scene: tint, sepia, grayscale, wave, cube, skinned
   --hot               reload an effect when its source in example-game/shaders (or an
                       include) is saved; the label says when it reloaded, or why not
-                      (OpenGL only: not with --wgpu)
   --hot-dir DIR       like --hot, following DIR/tint.fx, ... (a copy of the shaders)
 
 keys: 1-6 choose a scene, Tab the next one, Esc quits";
@@ -89,11 +88,6 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
-    if options.wgpu && options.watch != Watch::Off {
-        return Err(
-            "--hot and --hot-dir are OpenGL only: leave out --wgpu to reload shaders".into(),
-        );
-    }
     Ok(Some(options))
 }
 
@@ -121,18 +115,17 @@ mod tests {
     }
 
     #[test]
-    fn wgpu_takes_the_same_options_but_not_hot_reload() {
+    fn wgpu_takes_the_same_options_hot_reload_too() {
         let o = parse(args("--wgpu --headless --frames 5 --scene skinned"))
             .unwrap()
             .unwrap();
         assert!(o.wgpu && o.headless);
         assert_eq!((o.frames, o.scene), (Some(5), Scene::Skinned));
-        assert!(parse(args("--wgpu --hot"))
-            .unwrap_err()
-            .contains("OpenGL only"));
-        assert!(parse(args("--hot-dir x --wgpu"))
-            .unwrap_err()
-            .contains("OpenGL only"));
+        let hot = parse(args("--wgpu --hot")).unwrap().unwrap();
+        assert!(hot.wgpu);
+        assert_eq!(hot.watch, Watch::Sources);
+        let dir = parse(args("--hot-dir x --wgpu")).unwrap().unwrap();
+        assert_eq!(dir.watch, Watch::Dir(PathBuf::from("x")));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! [`Game`](crate::game::Game) ([`frame`]), drawn through `shadowdusk::wgpu_runtime`. Every effect
 //! is typed by its generated module (`WgpuEffect<tint::Effect>`), built for wgpu by the build
 //! script (`Builder::wgpu(true)`). It draws into any colour view with a depth view beside it, so
-//! the window's surface and the headless offscreen target run the same code. No hot reload.
+//! the window's surface and the headless offscreen target run the same code. With `--hot`,
+//! each effect follows its source (`WgpuHotEffect`), as on OpenGL.
 
 use std::path::PathBuf;
 
@@ -16,6 +17,7 @@ use shadowdusk::{Effect, Pass};
 
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
 use crate::frame::{self, sprite, Key, Params};
+use crate::hot::{Event, Status, Watch, WgpuShader};
 use crate::options::{Options, DEFAULT_FRAMES};
 use crate::run::Failure;
 use crate::scene::{self, frame_time, Scene};
@@ -27,14 +29,14 @@ use crate::{font, texture};
 /// screenshot target's and the inset's, which is `WgpuRenderTarget`'s), as GL's depth24/stencil8.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
 
-/// Every effect on the device.
+/// Every effect on the device (each following its source with `--hot`).
 struct Effects {
-    tint: WgpuEffect<tint::Effect>,
-    sepia: WgpuEffect<sepia::Effect>,
-    grayscale: WgpuEffect<grayscale::Effect>,
-    wave: WgpuEffect<wave::Effect>,
-    cube: WgpuEffect<cube_fx::Effect>,
-    skinned: WgpuEffect<skinned_fx::Effect>,
+    tint: WgpuShader<tint::Effect>,
+    sepia: WgpuShader<sepia::Effect>,
+    grayscale: WgpuShader<grayscale::Effect>,
+    wave: WgpuShader<wave::Effect>,
+    cube: WgpuShader<cube_fx::Effect>,
+    skinned: WgpuShader<skinned_fx::Effect>,
     /// `tint` with a white tint: the untouched sprite, the text and the render-target inset.
     plain: WgpuEffect<tint::Effect>,
 }
@@ -79,6 +81,8 @@ pub struct WgpuGame {
     inset: WgpuRenderTarget,
     /// The offscreen screen screenshots are drawn into, made at the first one.
     shot: Option<WgpuRenderTarget>,
+    /// What hot reload found (with `--hot`), for the label.
+    status: Option<Status>,
 }
 
 fn loaded<E: Effect>(device: &wgpu::Device) -> Result<WgpuEffect<E>, String> {
@@ -183,16 +187,21 @@ impl WgpuGame {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         scene: Scene,
+        watch: &Watch,
     ) -> Result<WgpuGame, String> {
         let mut effects = Effects {
-            tint: loaded(device)?,
-            sepia: loaded(device)?,
-            grayscale: loaded(device)?,
-            wave: loaded(device)?,
-            cube: loaded(device)?,
-            skinned: loaded(device)?,
+            tint: WgpuShader::load(device, watch)?,
+            sepia: WgpuShader::load(device, watch)?,
+            grayscale: WgpuShader::load(device, watch)?,
+            wave: WgpuShader::load(device, watch)?,
+            cube: WgpuShader::load(device, watch)?,
+            skinned: WgpuShader::load(device, watch)?,
             plain: loaded(device)?,
         };
+        let status = watch.describe::<tint::Effect>().map(|watching| {
+            eprintln!("example-game: hot reload on: following the effects in {watching}");
+            Status::new(watching)
+        });
         let sprite = texture(
             device,
             queue,
@@ -252,6 +261,7 @@ impl WgpuGame {
             ribbon: WgpuMesh::ribbon(device),
             inset,
             shot: None,
+            status,
         };
         game.update(0.0);
         Ok(game)
@@ -276,6 +286,36 @@ impl WgpuGame {
     pub fn update(&mut self, time: f32) {
         self.time = time;
         self.params.update(time);
+    }
+
+    /// Swaps in every effect's finished recompile (with `--hot`; nothing happens without it).
+    /// Once a frame, before rendering: the frame drawn next uses what was swapped in. Returns
+    /// what was found, which the label shows and stderr gets in full.
+    pub fn poll_shaders(&mut self) -> Vec<Event> {
+        let Some(status) = &mut self.status else {
+            return Vec::new();
+        };
+        let (e, time) = (&mut self.effects, self.time);
+        let events: Vec<Event> = [
+            Event::of::<tint::Effect>(e.tint.poll(), time),
+            Event::of::<sepia::Effect>(e.sepia.poll(), time),
+            Event::of::<grayscale::Effect>(e.grayscale.poll(), time),
+            Event::of::<wave::Effect>(e.wave.poll(), time),
+            Event::of::<cube_fx::Effect>(e.cube.poll(), time),
+            Event::of::<skinned_fx::Effect>(e.skinned.poll(), time),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for event in &events {
+            status.record(event.clone());
+        }
+        events
+    }
+
+    /// The hot-reload label, when hot reload is on.
+    pub fn hot_status(&self) -> Option<&Status> {
+        self.status.as_ref()
     }
 
     /// Shows a surface texture drawn by [`WgpuGame::render`].
@@ -322,14 +362,14 @@ impl WgpuGame {
                 scene::INSET_BACKGROUND,
             );
             let target = self.inset.target();
-            draw_cube(&mut fx.cube, &p.cube_inset, &self.cube, &mut pass, &target)?;
+            draw_cube(&mut *fx.cube, &p.cube_inset, &self.cube, &mut pass, &target)?;
         }
         let mut pass = begin(encoder, frame.color, frame.depth, scene::BACKGROUND);
         let batch = &mut self.batch;
         match self.scene {
             Scene::Skinned => {
                 let applied = &mut apply(
-                    &mut fx.skinned,
+                    &mut *fx.skinned,
                     &p.skinned,
                     skinned_fx::passes::skinned_effect_one_light_two_bones::P0,
                     screen,
@@ -337,7 +377,7 @@ impl WgpuGame {
                 self.ribbon.draw(&mut pass, applied)?;
             }
             Scene::Cube => {
-                draw_cube(&mut fx.cube, &p.cube, &self.cube, &mut pass, screen)?;
+                draw_cube(&mut *fx.cube, &p.cube, &self.cube, &mut pass, screen)?;
                 let inset = self.inset.texture();
                 let plain = &mut fx.plain;
                 draw_plain(
@@ -365,15 +405,15 @@ impl WgpuGame {
                 )?;
                 let effect = [sprite(scene::EFFECT)];
                 let mut applied = match sprites {
-                    Scene::Tint => apply(&mut fx.tint, &p.tint, tint::passes::tinted::P0, screen)?,
+                    Scene::Tint => apply(&mut *fx.tint, &p.tint, tint::passes::tinted::P0, screen)?,
                     Scene::Sepia => {
-                        apply(&mut fx.sepia, &p.sepia, sepia::passes::sepia::P0, screen)?
+                        apply(&mut *fx.sepia, &p.sepia, sepia::passes::sepia::P0, screen)?
                     }
                     Scene::Grayscale => {
                         let pass = grayscale::passes::grayscale::P0;
-                        apply(&mut fx.grayscale, &p.grayscale, pass, screen)?
+                        apply(&mut *fx.grayscale, &p.grayscale, pass, screen)?
                     }
-                    Scene::Wave => apply(&mut fx.wave, &p.wave, wave::passes::wave::P0, screen)?,
+                    Scene::Wave => apply(&mut *fx.wave, &p.wave, wave::passes::wave::P0, screen)?,
                     Scene::Cube | Scene::Skinned => unreachable!("matched above"),
                 };
                 batch
@@ -391,7 +431,10 @@ impl WgpuGame {
                 )?;
             }
         }
-        let text = frame::overlay(self.scene, screen.height);
+        let mut text = frame::overlay(self.scene, screen.height);
+        if let Some(status) = &self.status {
+            text.extend(status.sprites(screen.width));
+        }
         draw_plain(
             &mut fx.plain,
             p,
@@ -495,7 +538,7 @@ pub fn headless(options: &Options) -> Result<Vec<PathBuf>, Failure> {
     let gpu = HeadlessWgpu::new().map_err(|e| Failure::NoWgpu(e.to_string()))?;
     announce(gpu.info(), "headless, no surface");
     let (device, queue) = (gpu.device(), gpu.queue());
-    let mut game = WgpuGame::new(device, queue, options.scene)?;
+    let mut game = WgpuGame::new(device, queue, options.scene, &options.watch)?;
     let screen = WgpuRenderTarget::new(device, width, height, true)
         .map_err(|e| format!("creating the screen target: {e}"))?;
     let depth = screen
@@ -511,6 +554,7 @@ pub fn headless(options: &Options) -> Result<Vec<PathBuf>, Failure> {
     let mut written = Vec::new();
     for n in 1..=last {
         game.update(frame_time(n));
+        game.poll_shaders();
         game.render(&frame)?;
         if let Some(shots) = &shots {
             written.extend(shots.after_frame(&mut game, n, last, (width, height))?);

@@ -160,7 +160,7 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     };
     surface.configure(&device, &config);
     announce(&info, &format!("window, {format:?} surface"));
-    let game = WgpuGame::new(&device, &queue, options.scene)?;
+    let game = WgpuGame::new(&device, &queue, options.scene, &options.watch)?;
     window.request_redraw();
     Ok(Running {
         depth: depth_view(&device, config.width, config.height),
@@ -207,6 +207,7 @@ impl App {
             None => r.start.elapsed().as_secs_f32(),
         };
         r.game.update(time);
+        r.game.poll_shaders();
         if let (Some(shots), Some(last)) = (&self.shots, self.last_frame) {
             let files = shots.after_frame(&mut r.game, r.frame, last, size)?;
             self.written.extend(files);

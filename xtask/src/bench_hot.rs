@@ -4,14 +4,19 @@
 //! and watched by `shadowdusk_compiler::watch::Watcher`, as `shadowdusk::hot::HotEffect` does.
 //! Each round saves the effect the way editors do (a new file renamed over the old one, with a
 //! comment changed), waits for the recompile, and links the new effect on a headless GL context.
-//! "Ready" is when the program is linked: what a game's next frame would draw with. Figures are
-//! printed, never asserted; the aim is under 50 ms for a typical effect.
+//! "Ready" is when the program is linked: what a game's next frame would draw with. Then the
+//! same for wgpu, as `WgpuHotEffect` does: recompiled with the wgpu target on, and ready when
+//! its shader modules are made on a headless wgpu device (lavapipe). Figures are printed; the
+//! aim, checked by `bench_targets`, is a median under 50 ms on each runtime.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use shadowdusk::gl::headless::HeadlessGl;
 use shadowdusk::gl::DynEffect;
+use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
+use shadowdusk::wgpu_runtime::DynWgpuEffect;
+use shadowdusk_compiler::pipeline::Compiled;
 use shadowdusk_compiler::watch::Watcher;
 use shadowdusk_compiler::Options;
 
@@ -30,81 +35,117 @@ pub fn run(root: &Path) -> Result<(), String> {
         .collect();
     effects.sort();
 
-    println!(
-        "\nhot reload: save → recompiled → program linked ({ROUNDS} saves per effect, median; \
-         `compile` includes the watcher's 15 ms settle for an editor's burst of events)"
-    );
-    println!(
-        "{:<34} {:>10} {:>10} {:>10}",
-        "effect", "compile", "link", "save→ready"
-    );
-    let mut all: Vec<(String, Duration)> = Vec::new();
-    let mut skipped = Vec::new();
-    for fx in &effects {
-        let name = fx
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let original = std::fs::read_to_string(fx).map_err(|e| e.to_string())?;
-        let watcher = Watcher::new(fx, &[], Options::default(), &tmp)?;
-        let (mut compile, mut link, mut ready) = (Vec::new(), Vec::new(), Vec::new());
-        for round in 0..ROUNDS {
-            let saved = Instant::now();
-            save(fx, &format!("{original}\n// edit {round}\n"))?;
-            let Some(update) = watcher.wait(Duration::from_secs(30)) else {
-                return Err(format!("{name}: no recompile within 30 s of a save"));
-            };
-            let compiled = match update.result {
-                Ok(c) => c,
-                Err(_) => break,
-            };
-            let start = Instant::now();
-            match DynEffect::new(gl.context(), &compiled.bytes) {
-                Ok(effect) => drop(effect),
-                // Effects the GL loader refuses (no pixel shader, …) are not hot-reloadable.
-                Err(_) => break,
-            }
-            let now = Instant::now();
-            compile.push(update.compiled_at - update.changed_at);
-            link.push(now - start);
-            ready.push(now - saved);
-        }
-        std::fs::write(fx, &original).map_err(|e| e.to_string())?;
-        if ready.len() < ROUNDS {
-            skipped.push(name);
-            continue;
-        }
-        let r = median(ready);
+    let gpu = HeadlessWgpu::new().map_err(|e| format!("headless wgpu: {e}"))?;
+    let gl_loads = |c: &Compiled| DynEffect::new(gl.context(), &c.bytes).is_ok();
+    let wgpu_loads = |c: &Compiled| {
+        c.wgpu
+            .as_ref()
+            .is_some_and(|w| DynWgpuEffect::from_output(gpu.device(), "bench", w, &c.bytes).is_ok())
+    };
+    let wgpu_options = Options {
+        wgpu: true,
+        ..Options::default()
+    };
+    let runs: [(&str, &str, Options, &dyn Fn(&Compiled) -> bool); 2] = [
+        ("OpenGL", "link", Options::default(), &gl_loads),
+        ("wgpu", "modules", wgpu_options, &wgpu_loads),
+    ];
+    for (runtime, load, options, loads) in runs {
         println!(
-            "{name:<34} {:>10} {:>10} {:>10}",
-            ms(median(compile)),
-            ms(median(link)),
-            ms(r)
+            "\nhot reload on {runtime}: save → recompiled → {load} ({ROUNDS} saves per effect, \
+             median; `compile` includes the watcher's 15 ms settle for an editor's burst of events)"
         );
-        all.push((name, r));
+        println!(
+            "{:<34} {:>10} {:>10} {:>10}",
+            "effect", "compile", load, "save→ready"
+        );
+        let mut all: Vec<(String, Duration)> = Vec::new();
+        let mut skipped = Vec::new();
+        for fx in &effects {
+            let name = fx
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            match rounds(fx, &tmp, &options, loads)? {
+                Some((compile, link, ready)) => {
+                    let r = median(ready);
+                    println!(
+                        "{name:<34} {:>10} {:>10} {:>10}",
+                        ms(median(compile)),
+                        ms(median(link)),
+                        ms(r)
+                    );
+                    all.push((name, r));
+                }
+                None => skipped.push(name),
+            }
+        }
+        if all.is_empty() {
+            return Err(format!(
+                "no corpus effect could be hot-reloaded on {runtime}"
+            ));
+        }
+        all.sort_by_key(|(_, d)| *d);
+        crate::bench_targets::at_most(
+            &format!("hot reload on {runtime}: save → ready (median over the corpus)"),
+            all[all.len() / 2].1,
+            Duration::from_millis(50),
+        );
+        let (slowest, worst) = all.last().expect("not empty");
+        println!(
+            "{} effects: median save→ready {}, slowest {} ({slowest}); aim: under 50 ms",
+            all.len(),
+            ms(all[all.len() / 2].1),
+            ms(*worst)
+        );
+        if !skipped.is_empty() {
+            println!(
+                "not loadable on {runtime}, so not measured: {}",
+                skipped.join(", ")
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    if all.is_empty() {
-        return Err("no corpus effect could be hot-reloaded".into());
-    }
-    all.sort_by_key(|(_, d)| *d);
-    crate::bench_targets::at_most(
-        "hot reload: save → program ready (median over the corpus)",
-        all[all.len() / 2].1,
-        Duration::from_millis(50),
-    );
-    let (slowest, worst) = all.last().expect("not empty");
-    println!(
-        "{} effects: median save→ready {}, slowest {} ({slowest}); aim: under 50 ms",
-        all.len(),
-        ms(all[all.len() / 2].1),
-        ms(*worst)
-    );
-    if !skipped.is_empty() {
-        println!("not GL-loadable, so not measured: {}", skipped.join(", "));
-    }
     Ok(())
+}
+
+/// Times a round of saves of `fx` (copied in `tmp`): each recompile with `options` and its load
+/// (`loads` says whether the runtime took it). `None` when a compile or load fails.
+#[allow(clippy::type_complexity)]
+fn rounds(
+    fx: &Path,
+    tmp: &Path,
+    options: &Options,
+    loads: &dyn Fn(&Compiled) -> bool,
+) -> Result<Option<(Vec<Duration>, Vec<Duration>, Vec<Duration>)>, String> {
+    let original = std::fs::read_to_string(fx).map_err(|e| e.to_string())?;
+    let watcher = Watcher::new(fx, &[], options.clone(), tmp)?;
+    let (mut compile, mut link, mut ready) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let saved = Instant::now();
+        save(fx, &format!("{original}\n// edit {round}\n"))?;
+        let Some(update) = watcher.wait(Duration::from_secs(30)) else {
+            return Err(format!(
+                "{}: no recompile within 30 s of a save",
+                fx.display()
+            ));
+        };
+        let Ok(compiled) = update.result else {
+            break;
+        };
+        let start = Instant::now();
+        // Effects a runtime refuses (no pixel shader, …) are not hot-reloadable there.
+        if !loads(&compiled) {
+            break;
+        }
+        let now = Instant::now();
+        compile.push(update.compiled_at - update.changed_at);
+        link.push(now - start);
+        ready.push(now - saved);
+    }
+    std::fs::write(fx, &original).map_err(|e| e.to_string())?;
+    Ok((ready.len() == ROUNDS).then_some((compile, link, ready)))
 }
 
 /// Writes a new file and renames it over `path`, as editors save.
