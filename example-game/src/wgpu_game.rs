@@ -362,7 +362,7 @@ impl WgpuGame {
                 scene::INSET_BACKGROUND,
             );
             let target = self.inset.target();
-            draw_cube(&mut *fx.cube, &p.cube_inset, &self.cube, &mut pass, &target)?;
+            draw_cube(&mut fx.cube, &p.cube_inset, &self.cube, &mut pass, &target)?;
         }
         let mut pass = begin(encoder, frame.color, frame.depth, scene::BACKGROUND);
         let batch = &mut self.batch;
@@ -377,7 +377,7 @@ impl WgpuGame {
                 self.ribbon.draw(&mut pass, applied)?;
             }
             Scene::Cube => {
-                draw_cube(&mut *fx.cube, &p.cube, &self.cube, &mut pass, screen)?;
+                draw_cube(&mut fx.cube, &p.cube, &self.cube, &mut pass, screen)?;
                 let inset = self.inset.texture();
                 let plain = &mut fx.plain;
                 draw_plain(

@@ -42,15 +42,14 @@ pub fn dump(c: &Compiled) -> Value {
     })
 }
 
-/// Version of the `/Profile:Wgpu` output format.
-pub const WGPU_FORMAT: u32 = 1;
-
 /// The `/Profile:Wgpu` output: per technique and pass, each stage's WGSL, entry point,
 /// bind-group layout entries and vertex inputs (usage, index, location, format), and the pass's
 /// render states as data (MGFX's model: blend, depth-stencil, rasterizer; sampler states per
 /// slot). The binding rule: group 0 vertex, group 1 pixel; binding 0 the registers, sampler slot
-/// N's texture at 1 + 2N and its sampler at 2 + 2N.
-pub fn wgpu(c: &Compiled) -> Option<Value> {
+/// N's texture at 1 + 2N and its sampler at 2 + 2N. Then what a runtime loads
+/// (`shadowdusk_mgfx::wgpu::WgpuFile`): `mgfx`, the file name of the MGFX written beside it, and
+/// `shaders`, the wgpu output in the MGFX effect's shader order.
+pub fn wgpu(c: &Compiled, mgfx_file: &str) -> Option<Value> {
     let w = c.wgpu.as_ref()?;
     let e = &c.effect;
     let stage = |index: i32| -> Value {
@@ -102,10 +101,12 @@ pub fn wgpu(c: &Compiled) -> Option<Value> {
         })
         .collect();
     Some(json!({
-        "format": "shadowdusk-wgpu",
-        "version": WGPU_FORMAT,
+        "format": shadowdusk_mgfx::wgpu::FILE_FORMAT,
+        "version": shadowdusk_mgfx::wgpu::FILE_VERSION,
         "constant_buffers": e.constant_buffers,
         "parameters": e.parameters,
         "techniques": techniques,
+        "mgfx": mgfx_file,
+        "shaders": w.shaders,
     }))
 }

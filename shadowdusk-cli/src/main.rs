@@ -21,6 +21,7 @@ mod dump;
 mod explain;
 mod setup;
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use shadowdusk_compiler::pipeline;
@@ -111,26 +112,39 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        // Without the wgpu output asked for, the MGFX goes beside where it would have gone.
-        let gl_only = wgpu_failure.is_some().then(|| out.with_extension("mgfx"));
-        let (out, bytes) = match (&gl_only, dump::wgpu(&compiled)) {
+        // With the wgpu output, the MGFX goes beside it (the file names it); without it
+        // (the target failed), the MGFX goes there alone.
+        let beside = mgfx_beside(out);
+        let gl_only = wgpu_failure.is_some().then(|| beside.clone());
+        let mut writes: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+        let name = beside
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match (&gl_only, dump::wgpu(&compiled, &name)) {
             (None, Some(v)) => match serde_json::to_string_pretty(&v) {
-                Ok(s) => (out.clone(), s.into_bytes()),
+                Ok(s) => {
+                    writes.push((out.clone(), s.into_bytes()));
+                    writes.push((beside.clone(), compiled.bytes.clone()));
+                }
                 Err(e) => {
                     eprintln!("error SD0031: cannot serialize the wgpu output: {e}");
                     return ExitCode::from(1);
                 }
             },
-            (Some(mgfx), _) => (mgfx.clone(), compiled.bytes.clone()),
-            (None, None) => (out.clone(), compiled.bytes.clone()),
-        };
-        if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(&out, &bytes) {
-            eprintln!(
-                "{}: error SD0031: cannot write the output: {e}",
-                out.display()
-            );
-            return ExitCode::from(1);
+            (Some(mgfx), _) => writes.push((mgfx.clone(), compiled.bytes.clone())),
+            (None, None) => writes.push((out.clone(), compiled.bytes.clone())),
         }
+        for (path, bytes) in &writes {
+            if let Err(e) = shadowdusk_compiler::plumbing::write_atomic(path, bytes) {
+                eprintln!(
+                    "{}: error SD0031: cannot write the output: {e}",
+                    path.display()
+                );
+                return ExitCode::from(1);
+            }
+        }
+        let out = &writes[0].0;
         if gl_only.is_some() {
             eprintln!(
                 "Compiled '{}' to '{}' for OpenGL only: the wgpu target failed (above).",
@@ -138,11 +152,31 @@ fn main() -> ExitCode {
                 out.display()
             );
         } else if !cli.dump {
-            println!("Compiled '{}' to '{}'.", cli.input.display(), out.display());
+            match writes.get(1) {
+                Some((mgfx, _)) => println!(
+                    "Compiled '{}' to '{}' (and its MGFX, '{}').",
+                    cli.input.display(),
+                    out.display(),
+                    mgfx.display()
+                ),
+                None => println!("Compiled '{}' to '{}'.", cli.input.display(), out.display()),
+            }
         }
     }
     if wgpu_failure.is_some() {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Where the MGFX goes beside a `/Profile:Wgpu` output `out`: `out` with the extension `mgfx`
+/// (`tint.json` → `tint.mgfx`), or with `.mgfx` added when that is `out` itself.
+fn mgfx_beside(out: &Path) -> PathBuf {
+    let beside = out.with_extension("mgfx");
+    if beside == out {
+        let mut name = out.as_os_str().to_owned();
+        name.push(".mgfx");
+        return PathBuf::from(name);
+    }
+    beside
 }

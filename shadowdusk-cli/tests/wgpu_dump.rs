@@ -107,6 +107,11 @@ fn profile_wgpu_writes_the_wgpu_json() {
     );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(v["format"], "shadowdusk-wgpu");
+    assert_eq!(v["version"], 2);
+    assert_eq!(v["mgfx"], "sepia.mgfx");
+    let mgfx = std::fs::read(scratch.path().join("sepia.mgfx")).expect("the MGFX beside it");
+    shadowdusk_mgfx::read(&mgfx).expect("reads back");
+    assert_eq!(v["shaders"].as_array().map(Vec::len), Some(1));
     let pass = &v["techniques"][0]["passes"][0];
     let pixel = &pass["pixel"];
     assert!(pixel["wgsl"].as_str().unwrap().contains("@fragment"));
@@ -190,4 +195,88 @@ fn profile_wgpu_keeps_the_opengl_output_of_an_effect_wgpu_refuses() {
         shader["glsl"].is_string() && shader["wgsl"].is_null(),
         "{v}"
     );
+}
+
+/// The `/Profile:Wgpu` file and the MGFX beside it load into the wgpu runtime
+/// (`DynWgpuEffect::from_json`) and draw what the same compile loaded in process draws.
+#[test]
+fn the_profile_wgpu_file_loads_and_draws_in_the_wgpu_runtime() {
+    use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
+    use shadowdusk::wgpu_runtime::{
+        DynWgpuEffect, Sprite, SpriteBatch, WgpuRenderTarget, WgpuTexture,
+    };
+    const TEST: &str = "the_profile_wgpu_file_loads_and_draws_in_the_wgpu_runtime";
+    if !shadowdusk_compiler::dxc::available() {
+        shadowdusk_testkit::skip(TEST, "DXC is not available (run `cargo xtask setup`)");
+        return;
+    }
+    let gpu = match HeadlessWgpu::new() {
+        Ok(g) => g,
+        Err(e) => return shadowdusk_testkit::skip(TEST, &format!("no wgpu adapter: {e}")),
+    };
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_shadowdusk"));
+    let scratch = tempfile::tempdir().unwrap();
+    let source = root().join("tests/corpus/nez_sepia.fx");
+    let out = scratch.path().join("sepia.json");
+    let run = Command::new(&exe)
+        .arg(&source)
+        .arg(&out)
+        .arg("/Profile:Wgpu")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let json = std::fs::read_to_string(&out).unwrap();
+    let mgfx = std::fs::read(scratch.path().join("sepia.mgfx")).unwrap();
+    let (device, queue) = (gpu.device(), gpu.queue());
+    let from_file = DynWgpuEffect::from_json(device, "sepia.fx", &json, &mgfx).expect("loads");
+    let options = shadowdusk_compiler::Options {
+        wgpu: true,
+        ..Default::default()
+    };
+    let compiled = shadowdusk_compiler::compile_file(&source, &options).expect("compiles");
+    let in_process = DynWgpuEffect::from_output(
+        device,
+        "sepia.fx",
+        compiled.wgpu.as_ref().expect("wgpu output"),
+        &compiled.bytes,
+    )
+    .expect("loads");
+    let texels: Vec<u8> = (0..16u8)
+        .flat_map(|i| [i * 16, 200 - i * 8, 40 + i * 10, 255])
+        .collect();
+    let texture = WgpuTexture::from_rgba8(device, queue, 4, 4, &texels).unwrap();
+    let model = shadowdusk_mgfx::read(&mgfx).unwrap();
+    let slot = model
+        .parameters
+        .iter()
+        .position(|p| p.class == shadowdusk_mgfx::ParameterClass::Object)
+        .expect("a texture parameter");
+    let draw = |mut fx: DynWgpuEffect| -> Vec<u8> {
+        fx.set_texture(slot, Some(&texture)).unwrap();
+        let target = WgpuRenderTarget::new(device, 16, 16, false).unwrap();
+        let mut batch = SpriteBatch::new(device);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut rp = target.begin_pass(&mut encoder, Some([0.0, 0.0, 0.0, 1.0]));
+            let mut applied = fx.apply(0, 0, &target.target()).unwrap();
+            batch
+                .draw(&mut rp, &mut applied, &[Sprite::new(0.0, 0.0, 16.0, 16.0)])
+                .unwrap();
+        }
+        fx.flush(queue);
+        batch.flush(queue);
+        queue.submit([encoder.finish()]);
+        target.read_rgba8(device, queue).unwrap()
+    };
+    let (a, b) = (draw(from_file), draw(in_process));
+    assert_eq!(a, b, "the file draws as the compile does");
+    assert!(a.chunks_exact(4).any(|p| p[0] > 20), "the sprite is drawn");
+    // A file of another version is refused, naming both.
+    let old = json.replace("\"version\": 2", "\"version\": 1");
+    let err = DynWgpuEffect::from_json(device, "sepia.fx", &old, &mgfx).unwrap_err();
+    assert!(err.to_string().contains("version 1"), "{err}");
 }

@@ -5,6 +5,26 @@
 
 use serde::{Deserialize, Serialize};
 
+/// `format` of a `/Profile:Wgpu` file.
+pub const FILE_FORMAT: &str = "shadowdusk-wgpu";
+
+/// `version` of the `/Profile:Wgpu` file this crate reads and the CLI writes.
+pub const FILE_VERSION: u32 = 2;
+
+/// What a runtime reads of a `/Profile:Wgpu` file (the CLI's JSON; other fields describe the
+/// effect for people and tools): the wgpu output, and the MGFX file written beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgpuFile {
+    /// [`FILE_FORMAT`].
+    pub format: String,
+    /// [`FILE_VERSION`].
+    pub version: u32,
+    /// The file name of the same compile's MGFX, beside this file.
+    pub mgfx: String,
+    /// The wgpu output, one shader per shader of the MGFX effect, in its order.
+    pub shaders: Vec<WgpuShader>,
+}
+
 /// The wgpu output of an effect: one [`WgpuShader`] per shader of the MGFX effect, in the same
 /// order (`Effect::shaders`), so a pass's `vertex_shader` / `pixel_shader` indices name them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

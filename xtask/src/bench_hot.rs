@@ -22,6 +22,12 @@ use shadowdusk_compiler::Options;
 
 const ROUNDS: usize = 5;
 
+/// Whether a runtime loads a compile.
+type Loads<'a> = dyn Fn(&Compiled) -> bool + 'a;
+
+/// Per round: compile, load, and save → ready.
+type Times = (Vec<Duration>, Vec<Duration>, Vec<Duration>);
+
 pub fn run(root: &Path) -> Result<(), String> {
     let corpus = root.join("tests/corpus");
     let tmp = std::env::temp_dir().join(format!("shadowdusk-bench-hot-{}", std::process::id()));
@@ -46,7 +52,7 @@ pub fn run(root: &Path) -> Result<(), String> {
         wgpu: true,
         ..Options::default()
     };
-    let runs: [(&str, &str, Options, &dyn Fn(&Compiled) -> bool); 2] = [
+    let runs: [(&str, &str, Options, &Loads<'_>); 2] = [
         ("OpenGL", "link", Options::default(), &gl_loads),
         ("wgpu", "modules", wgpu_options, &wgpu_loads),
     ];
@@ -112,13 +118,12 @@ pub fn run(root: &Path) -> Result<(), String> {
 
 /// Times a round of saves of `fx` (copied in `tmp`): each recompile with `options` and its load
 /// (`loads` says whether the runtime took it). `None` when a compile or load fails.
-#[allow(clippy::type_complexity)]
 fn rounds(
     fx: &Path,
     tmp: &Path,
     options: &Options,
-    loads: &dyn Fn(&Compiled) -> bool,
-) -> Result<Option<(Vec<Duration>, Vec<Duration>, Vec<Duration>)>, String> {
+    loads: &Loads<'_>,
+) -> Result<Option<Times>, String> {
     let original = std::fs::read_to_string(fx).map_err(|e| e.to_string())?;
     let watcher = Watcher::new(fx, &[], options.clone(), tmp)?;
     let (mut compile, mut link, mut ready) = (Vec::new(), Vec::new(), Vec::new());

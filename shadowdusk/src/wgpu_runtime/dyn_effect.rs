@@ -63,6 +63,33 @@ impl DynWgpuEffect {
         Self::load(device, name, data, &model)
     }
 
+    /// Loads a `/Profile:Wgpu` file from the CLI (`json`, its text) with `mgfx_bytes`, the
+    /// MGFX file it names (`mgfx`, written beside it): an effect compiled ahead of time,
+    /// loaded at run time. `name` names the effect in errors.
+    pub fn from_json(
+        device: &wgpu::Device,
+        name: &str,
+        json: &str,
+        mgfx_bytes: &[u8],
+    ) -> Result<DynWgpuEffect, WgpuError> {
+        use mgfx::wgpu::{WgpuFile, FILE_FORMAT, FILE_VERSION};
+        let effect = intern(name);
+        let bad = |what: String| WgpuError::ParamsLayout { effect, what };
+        let file: WgpuFile = serde_json::from_str(json)
+            .map_err(|e| bad(format!("not a /Profile:Wgpu file: {e}")))?;
+        if file.format != FILE_FORMAT || file.version != FILE_VERSION {
+            return Err(bad(format!(
+                "a '{}' file of version {}; this runtime reads '{FILE_FORMAT}' version \
+                 {FILE_VERSION}: compile it again with the CLI of this ShadowDusk version",
+                file.format, file.version
+            )));
+        }
+        let wgpu = mgfx::wgpu::WgpuEffect {
+            shaders: file.shaders,
+        };
+        Self::from_output(device, name, &wgpu, mgfx_bytes)
+    }
+
     fn load(
         device: &wgpu::Device,
         name: &'static str,
