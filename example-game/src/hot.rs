@@ -252,6 +252,15 @@ impl Status {
         self.newest = Some(event);
     }
 
+    /// Records what a frame's polls found (`None`: nothing for that effect) and returns it.
+    pub fn record_all(&mut self, found: impl IntoIterator<Item = Option<Event>>) -> Vec<Event> {
+        let events: Vec<Event> = found.into_iter().flatten().collect();
+        for event in &events {
+            self.record(event.clone());
+        }
+        events
+    }
+
     /// The newest event, if any.
     pub fn newest(&self) -> Option<&Event> {
         self.newest.as_ref()

@@ -296,21 +296,14 @@ impl WgpuGame {
             return Vec::new();
         };
         let (e, time) = (&mut self.effects, self.time);
-        let events: Vec<Event> = [
+        status.record_all([
             Event::of::<tint::Effect>(e.tint.poll(), time),
             Event::of::<sepia::Effect>(e.sepia.poll(), time),
             Event::of::<grayscale::Effect>(e.grayscale.poll(), time),
             Event::of::<wave::Effect>(e.wave.poll(), time),
             Event::of::<cube_fx::Effect>(e.cube.poll(), time),
             Event::of::<skinned_fx::Effect>(e.skinned.poll(), time),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        for event in &events {
-            status.record(event.clone());
-        }
-        events
+        ])
     }
 
     /// The hot-reload label, when hot reload is on.

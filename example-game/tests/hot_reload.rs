@@ -5,9 +5,12 @@
 //! error keep the picture as it was and the label names the parameter or the line; fixing the
 //! file reloads again. The real `shaders/` are never touched.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::{edit, save, shaders_copy};
 use example_game::game::Game;
 use example_game::hot::{Event, Watch};
 use example_game::run::VertexArray;
@@ -22,32 +25,6 @@ use shadowdusk::hot::Reload;
 const TIME: f32 = 1.25;
 /// A recompile takes well under a second; this only bounds a hang.
 const WAIT: Duration = Duration::from_secs(30);
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-/// Saves the way editors do: a new file renamed over the old one.
-fn save(path: &Path, text: &str) {
-    let tmp = path.with_extension("fx.saving");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
-/// `text` with `from` replaced by `to`; `from` must be there.
-fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "`{from}` not in tint.fx:\n{text}");
-    text.replacen(from, to, 1)
-}
 
 struct Harness {
     // Field order is drop order: the game and the vertex array before the context.
@@ -139,13 +116,6 @@ fn effect_pixels(img: &RgbaImage) -> Vec<[i32; 3]> {
         .collect()
 }
 
-fn shaders_copy() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hot_reload_shaders");
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders"), &dir);
-    dir
-}
-
 #[test]
 fn edits_show_on_the_next_frame_and_bad_ones_keep_the_picture() {
     const TEST: &str = "edits_show_on_the_next_frame_and_bad_ones_keep_the_picture";
@@ -158,7 +128,7 @@ fn edits_show_on_the_next_frame_and_bad_ones_keep_the_picture() {
     if !shadowdusk_compiler::dxc::available() {
         return shadowdusk_testkit::skip(TEST, "DXC unavailable (hot reload compiles with it)");
     }
-    let dir = shaders_copy();
+    let dir = shaders_copy("hot_reload_shaders");
     let fx = dir.join("tint.fx");
     let original = std::fs::read_to_string(&fx).unwrap();
     let vao = VertexArray::bind(gl.context()).unwrap();

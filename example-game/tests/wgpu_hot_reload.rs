@@ -4,9 +4,11 @@
 //! swaps it in; a syntax error keeps the picture and the label names the line; a layout change
 //! is refused with the parameter named. The real `shaders/` are never touched.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{edit, save, shaders_copy};
 use example_game::hot::{Event, Watch};
 use example_game::scene::{self, Scene};
 use example_game::wgpu_game::{Frame, WgpuGame};
@@ -16,30 +18,6 @@ use shadowdusk::wgpu_runtime::WgpuRenderTarget;
 
 const TIME: f32 = 1.25;
 const WAIT: Duration = Duration::from_secs(30);
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-fn save(path: &Path, text: &str) {
-    let tmp = path.with_extension("fx.saving");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
-fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "`{from}` not in tint.fx");
-    text.replacen(from, to, 1)
-}
 
 struct Harness {
     game: WgpuGame,
@@ -87,13 +65,6 @@ impl Harness {
     }
 }
 
-fn shaders_copy() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wgpu_hot_reload_shaders");
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders"), &dir);
-    dir
-}
-
 #[test]
 fn wgpu_edits_show_on_the_next_frame_and_bad_ones_keep_the_picture() {
     const TEST: &str = "wgpu_edits_show_on_the_next_frame_and_bad_ones_keep_the_picture";
@@ -104,7 +75,7 @@ fn wgpu_edits_show_on_the_next_frame_and_bad_ones_keep_the_picture() {
     if !shadowdusk_compiler::dxc::available() {
         return shadowdusk_testkit::skip(TEST, "DXC unavailable (hot reload compiles with it)");
     }
-    let dir = shaders_copy();
+    let dir = shaders_copy("wgpu_hot_reload_shaders");
     let fx = dir.join("tint.fx");
     let original = std::fs::read_to_string(&fx).unwrap();
     let watch = Watch::Dir(dir.clone());

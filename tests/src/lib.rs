@@ -8,6 +8,7 @@ pub mod fixture;
 pub mod gl_harness;
 pub mod gl_state;
 pub mod glsl_check;
+pub mod hot_edits;
 pub mod image_util;
 pub mod parity;
 pub mod textures;

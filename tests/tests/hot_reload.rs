@@ -15,6 +15,7 @@ use std::time::Duration;
 use shadowdusk::gl::{GlEffect, GlError};
 use shadowdusk::hot::{HotEffect, Reload};
 use shadowdusk::{include_effect, Effect};
+use shadowdusk_tests::hot_edits::{glow_source, save};
 use shadowdusk_tests::{draw_sprite, Headless, Orientation, Sprite};
 
 include_effect!("hot/glow.fx", in_process);
@@ -25,26 +26,6 @@ include_effect!("hot/options/glow_built.fx");
 const SIZE: u32 = 8;
 /// A recompile takes ~0.1 s; this only bounds a hang.
 const WAIT: Duration = Duration::from_secs(30);
-
-fn glow_source(colour: &str, extra: &str) -> String {
-    format!(
-        "// A constant colour scaled by a uniform: the hot-reload test edits this file.\n\
-         float4 Tint = float4(1, 1, 1, 1);\n\
-         {extra}\n\
-         float4 PS(float2 uv : TEXCOORD0) : COLOR0\n\
-         {{\n\
-         \treturn Tint * float4({colour}, 1);\n\
-         }}\n\
-         technique T {{ pass P {{ PixelShader = compile ps_2_0 PS(); }} }}\n"
-    )
-}
-
-/// Saves the way editors do: a new file renamed over the old one.
-fn save(path: &Path, text: &str) {
-    let tmp = path.with_extension("fx.saving");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
 
 fn centre<E: Effect>(h: &Headless, fx: &mut GlEffect<E>, pass: shadowdusk::Pass<E>) -> [u8; 4] {
     h.clear([0, 0, 0, 0]);

@@ -16,6 +16,7 @@ use shadowdusk::hot::{Reload, WgpuHotEffect};
 use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
 use shadowdusk::wgpu_runtime::{Sprite, SpriteBatch, WgpuEffect, WgpuRenderTarget};
 use shadowdusk::{include_effect, Effect};
+use shadowdusk_tests::hot_edits::{glow_source, save};
 use shadowdusk_tests::parity::{begin_pass, wgpu_or_skip};
 
 include_effect!("hot/glow.fx", name = glow, in_process, wgpu);
@@ -23,26 +24,6 @@ include_effect!("hot/glow.fx", name = glow, in_process, wgpu);
 const SIZE: u32 = 8;
 /// A recompile takes ~0.1 s; this only bounds a hang.
 const WAIT: Duration = Duration::from_secs(30);
-
-fn glow_source(colour: &str, extra: &str) -> String {
-    format!(
-        "// A constant colour scaled by a uniform: the hot-reload test edits this file.\n\
-         float4 Tint = float4(1, 1, 1, 1);\n\
-         {extra}\n\
-         float4 PS(float2 uv : TEXCOORD0) : COLOR0\n\
-         {{\n\
-         \treturn Tint * float4({colour}, 1);\n\
-         }}\n\
-         technique T {{ pass P {{ PixelShader = compile ps_2_0 PS(); }} }}\n"
-    )
-}
-
-/// Saves the way editors do: a new file renamed over the old one.
-fn save(path: &Path, text: &str) {
-    let tmp = path.with_extension("fx.saving");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
 
 /// The centre pixel of pass `pass` drawn over the whole target.
 fn centre<E: Effect>(

@@ -79,10 +79,53 @@ pub enum HotError {
     Options(String),
 }
 
-/// A [`GlEffect<E>`] that follows its source file; see the module docs.
-pub struct HotEffect<E: Effect> {
-    effect: GlEffect<E>,
+/// An effect that follows its source file (see the module docs): [`HotEffect<E>`] on GL,
+/// [`WgpuHotEffect<E>`] on wgpu. It derefs to the effect it currently is.
+pub struct Hot<F> {
+    effect: F,
     follow: Follow,
+}
+
+/// A [`GlEffect<E>`] that follows its source file.
+pub type HotEffect<E> = Hot<GlEffect<E>>;
+
+/// What a runtime's effect does with a recompile of itself: implemented for
+/// [`GlEffect<E>`] and `WgpuEffect<E>`, and sealed.
+pub trait Reloadable: sealed::Sealed {
+    /// Swaps in `compiled` if it fits, saying what happened (`source` names the file).
+    #[doc(hidden)]
+    fn reload(&mut self, compiled: &shadowdusk_compiler::Compiled, source: &Path) -> Reload;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<E: crate::Effect> Sealed for crate::gl::GlEffect<E> {}
+    #[cfg(feature = "wgpu")]
+    impl<E: crate::Effect> Sealed for crate::wgpu_runtime::WgpuEffect<E> {}
+}
+
+impl<E: Effect> Reloadable for GlEffect<E> {
+    fn reload(&mut self, compiled: &shadowdusk_compiler::Compiled, source: &Path) -> Reload {
+        match self.replace_effect(compiled.effect.clone()) {
+            Ok(()) => Reload::Reloaded,
+            Err(ReplaceError::Layout(change)) => refused(source, change),
+            Err(ReplaceError::Gl(e)) => failed(source, e),
+        }
+    }
+}
+
+/// A reload refused for `change` (the new layout does not fit the generated code).
+fn refused(source: &Path, change: impl std::fmt::Display) -> Reload {
+    Reload::Refused(format!(
+        "{}: the new effect does not fit the code generated for it ({change}); the previous \
+         effect stays until the game is rebuilt",
+        source.display()
+    ))
+}
+
+/// A reload the runtime could not make (`e` says why).
+fn failed(source: &Path, e: impl std::fmt::Display) -> Reload {
+    Reload::Failed(format!("{}: {e}", source.display()))
 }
 
 /// A watched source and its recompiles: what both runtimes' hot effects share.
@@ -131,25 +174,12 @@ impl Follow {
         // A later save may already have finished compiling: take the newest.
         Some(self.watcher.latest().unwrap_or(update).result)
     }
-
-    /// What a replace that failed with `error` means for the game.
-    fn refused(&self, change: impl std::fmt::Display) -> Reload {
-        Reload::Refused(format!(
-            "{}: the new effect does not fit the code generated for it ({change}); the \
-             previous effect stays until the game is rebuilt",
-            self.source.display()
-        ))
-    }
-
-    fn failed(&self, e: impl std::fmt::Display) -> Reload {
-        Reload::Failed(format!("{}: {e}", self.source.display()))
-    }
 }
 
 /// A recompile's result: the compile, or the build's error text.
 type Compile = Result<Box<shadowdusk_compiler::Compiled>, String>;
 
-impl<E: Effect> HotEffect<E> {
+impl<E: Effect> Hot<GlEffect<E>> {
     /// Loads `E` and watches the files the build read to compile it (`E::SOURCE` and
     /// `E::FILES_READ`), to recompile with the build's options (`E::OPTIONS`). Compiles
     /// nothing until one of them changes.
@@ -173,12 +203,15 @@ impl<E: Effect> HotEffect<E> {
         compiler_options(&E::OPTIONS).map_err(HotError::Options)?;
         let effect = GlEffect::<E>::new(ctx)?;
         let follow = Follow::start::<E>(source, files_read, false).map_err(HotError::Watch)?;
-        Ok(HotEffect { effect, follow })
+        Ok(Hot { effect, follow })
     }
+}
 
-    /// Swaps in the newest finished recompile, if there is one. Call it once a frame, where
-    /// the context is current: a reload links the new program here, so the frame that follows
-    /// draws with it. Parameter values and textures carry over.
+impl<F: Reloadable> Hot<F> {
+    /// Swaps in the newest finished recompile, if there is one. Call it once a frame before
+    /// drawing (on GL where the context is current): the new program or shader modules are
+    /// made here, so the frame that follows draws with them. Parameter values and textures
+    /// carry over (on wgpu the device states too).
     pub fn poll(&mut self) -> Reload {
         match self.follow.poll() {
             None => Reload::Unchanged,
@@ -186,7 +219,7 @@ impl<E: Effect> HotEffect<E> {
         }
     }
 
-    /// Like [`HotEffect::poll`], waiting up to `timeout` for a recompile to finish.
+    /// Like [`poll`](Hot::poll), waiting up to `timeout` for a recompile to finish.
     pub fn wait(&mut self, timeout: Duration) -> Reload {
         match self.follow.wait(timeout) {
             None => Reload::Unchanged,
@@ -195,14 +228,9 @@ impl<E: Effect> HotEffect<E> {
     }
 
     fn swap(&mut self, result: Compile) -> Reload {
-        let compiled = match result {
-            Ok(c) => c,
-            Err(text) => return Reload::Failed(text),
-        };
-        match self.effect.replace_effect(compiled.effect) {
-            Ok(()) => Reload::Reloaded,
-            Err(ReplaceError::Layout(change)) => self.follow.refused(change),
-            Err(ReplaceError::Gl(e)) => self.follow.failed(e),
+        match result {
+            Ok(compiled) => self.effect.reload(&compiled, &self.follow.source),
+            Err(text) => Reload::Failed(text),
         }
     }
 
@@ -240,15 +268,15 @@ fn compiler_options(build: &BuildOptions) -> Result<shadowdusk_compiler::Options
     Ok(options)
 }
 
-impl<E: Effect> Deref for HotEffect<E> {
-    type Target = GlEffect<E>;
-    fn deref(&self) -> &GlEffect<E> {
+impl<F> Deref for Hot<F> {
+    type Target = F;
+    fn deref(&self) -> &F {
         &self.effect
     }
 }
 
-impl<E: Effect> DerefMut for HotEffect<E> {
-    fn deref_mut(&mut self) -> &mut GlEffect<E> {
+impl<F> DerefMut for Hot<F> {
+    fn deref_mut(&mut self) -> &mut F {
         &mut self.effect
     }
 }
