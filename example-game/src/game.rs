@@ -12,28 +12,15 @@ use shadowdusk::gl::{
 };
 use shadowdusk::{Effect, Pass};
 
+use crate::effect_list::{Effects, Gl};
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
 use crate::frame::{self, sprite, Params};
-use crate::hot::{Event, GlShader, Status, Watch};
+use crate::hot::{Event, Status, Watch};
 use crate::mesh::Mesh;
 use crate::scene::{self, Scene};
 use crate::{cube, font, skinned, texture};
 
 pub use crate::frame::Key;
-
-/// Every effect, loaded into GL; with hot reload each follows its source file.
-struct Effects {
-    tint: GlShader<tint::Effect>,
-    sepia: GlShader<sepia::Effect>,
-    grayscale: GlShader<grayscale::Effect>,
-    wave: GlShader<wave::Effect>,
-    cube: GlShader<cube_fx::Effect>,
-    skinned: GlShader<skinned_fx::Effect>,
-    /// `tint` as built, never reloaded: the untouched sprite, the text and the render-target
-    /// inset, so the label stays readable and the original stays the original whatever an
-    /// edit of `tint.fx` does.
-    plain: GlEffect<tint::Effect>,
-}
 
 /// The game state and its GL objects, which are released when it is dropped (on its context,
 /// which must then be current).
@@ -41,7 +28,7 @@ pub struct Game {
     ctx: GlContext,
     scene: Scene,
     time: f32,
-    effects: Effects,
+    effects: Effects<Gl>,
     params: Params,
     sprite: GlTexture,
     font: GlTexture,
@@ -72,16 +59,7 @@ impl Game {
     /// [`Game::new`], every effect following the file `watch` says (`--hot`): call
     /// [`Game::poll_shaders`] once a frame.
     pub fn load(ctx: &GlContext, scene: Scene, watch: &Watch) -> Result<Game, String> {
-        let mut effects = Effects {
-            tint: GlShader::load(ctx, watch)?,
-            sepia: GlShader::load(ctx, watch)?,
-            grayscale: GlShader::load(ctx, watch)?,
-            wave: GlShader::load(ctx, watch)?,
-            cube: GlShader::load(ctx, watch)?,
-            skinned: GlShader::load(ctx, watch)?,
-            plain: GlEffect::new(ctx)
-                .map_err(|e| format!("loading effect {}: {e}", tint::Effect::NAME))?,
-        };
+        let mut effects = Effects::<Gl>::load(ctx, watch)?;
         let status = watch.describe::<tint::Effect>().map(|watching| {
             eprintln!("example-game: hot reload: watching the effects' sources in {watching}");
             Status::new(watching)
@@ -154,15 +132,7 @@ impl Game {
         let Some(status) = &mut self.status else {
             return Vec::new();
         };
-        let (e, time) = (&mut self.effects, self.time);
-        status.record_all([
-            Event::of::<tint::Effect>(e.tint.poll(), time),
-            Event::of::<sepia::Effect>(e.sepia.poll(), time),
-            Event::of::<grayscale::Effect>(e.grayscale.poll(), time),
-            Event::of::<wave::Effect>(e.wave.poll(), time),
-            Event::of::<cube_fx::Effect>(e.cube.poll(), time),
-            Event::of::<skinned_fx::Effect>(e.skinned.poll(), time),
-        ])
+        self.effects.poll(status, self.time)
     }
 
     /// The hot-reload label, when hot reload is on.

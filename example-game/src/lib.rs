@@ -26,6 +26,7 @@
 //! the generated code, and the label says what happened.
 
 pub mod cube;
+pub mod effect_list;
 pub mod effects;
 pub mod font;
 pub mod frame;

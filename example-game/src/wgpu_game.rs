@@ -15,9 +15,10 @@ use shadowdusk::wgpu_runtime::{
 };
 use shadowdusk::{Effect, Pass};
 
+use crate::effect_list::{Effects, Wgpu};
 use crate::effects::{cube as cube_fx, grayscale, sepia, skinned as skinned_fx, tint, wave};
 use crate::frame::{self, sprite, Key, Params};
-use crate::hot::{Event, Status, Watch, WgpuShader};
+use crate::hot::{Event, Status, Watch};
 use crate::options::{Options, DEFAULT_FRAMES};
 use crate::run::Failure;
 use crate::scene::{self, frame_time, Scene};
@@ -29,19 +30,7 @@ use crate::{font, texture};
 /// screenshot target's and the inset's, which is `WgpuRenderTarget`'s), as GL's depth24/stencil8.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
 
-/// Every effect on the device (each following its source with `--hot`).
-struct Effects {
-    tint: WgpuShader<tint::Effect>,
-    sepia: WgpuShader<sepia::Effect>,
-    grayscale: WgpuShader<grayscale::Effect>,
-    wave: WgpuShader<wave::Effect>,
-    cube: WgpuShader<cube_fx::Effect>,
-    skinned: WgpuShader<skinned_fx::Effect>,
-    /// `tint` with a white tint: the untouched sprite, the text and the render-target inset.
-    plain: WgpuEffect<tint::Effect>,
-}
-
-impl Effects {
+impl Effects<Wgpu> {
     /// Uploads what every apply since the last flush staged.
     fn flush(&mut self, queue: &wgpu::Queue) {
         self.tint.flush(queue);
@@ -71,7 +60,7 @@ pub struct WgpuGame {
     queue: wgpu::Queue,
     scene: Scene,
     time: f32,
-    effects: Effects,
+    effects: Effects<Wgpu>,
     params: Params,
     sprite: WgpuTexture,
     font: WgpuTexture,
@@ -83,10 +72,6 @@ pub struct WgpuGame {
     shot: Option<WgpuRenderTarget>,
     /// What hot reload found (with `--hot`), for the label.
     status: Option<Status>,
-}
-
-fn loaded<E: Effect>(device: &wgpu::Device) -> Result<WgpuEffect<E>, String> {
-    WgpuEffect::new(device).map_err(|e| format!("loading effect {} for wgpu: {e}", E::NAME))
 }
 
 /// No depth test or write (`DepthStencilState.None`).
@@ -189,15 +174,7 @@ impl WgpuGame {
         scene: Scene,
         watch: &Watch,
     ) -> Result<WgpuGame, String> {
-        let mut effects = Effects {
-            tint: WgpuShader::load(device, watch)?,
-            sepia: WgpuShader::load(device, watch)?,
-            grayscale: WgpuShader::load(device, watch)?,
-            wave: WgpuShader::load(device, watch)?,
-            cube: WgpuShader::load(device, watch)?,
-            skinned: WgpuShader::load(device, watch)?,
-            plain: loaded(device)?,
-        };
+        let mut effects = Effects::<Wgpu>::load(device, watch)?;
         let status = watch.describe::<tint::Effect>().map(|watching| {
             eprintln!("example-game: hot reload on: following the effects in {watching}");
             Status::new(watching)
@@ -295,15 +272,7 @@ impl WgpuGame {
         let Some(status) = &mut self.status else {
             return Vec::new();
         };
-        let (e, time) = (&mut self.effects, self.time);
-        status.record_all([
-            Event::of::<tint::Effect>(e.tint.poll(), time),
-            Event::of::<sepia::Effect>(e.sepia.poll(), time),
-            Event::of::<grayscale::Effect>(e.grayscale.poll(), time),
-            Event::of::<wave::Effect>(e.wave.poll(), time),
-            Event::of::<cube_fx::Effect>(e.cube.poll(), time),
-            Event::of::<skinned_fx::Effect>(e.skinned.poll(), time),
-        ])
+        self.effects.poll(status, self.time)
     }
 
     /// The hot-reload label, when hot reload is on.
