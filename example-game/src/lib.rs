@@ -25,6 +25,7 @@
 //! ([`hot`]): a saved edit is swapped in on the next frame when its register layout still fits
 //! the generated code, and the label says what happened.
 
+pub mod app;
 pub mod cube;
 pub mod effect_list;
 pub mod effects;

@@ -5,73 +5,32 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use shadowdusk::wgpu;
 use shadowdusk::wgpu_runtime::{Target, WANTED_FEATURES};
-use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
-use winit::keyboard::{Key as WinitKey, NamedKey};
-use winit::window::{Window, WindowId};
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
 
-use crate::frame::Key;
-use crate::options::{Options, DEFAULT_FRAMES};
+use crate::app::{self, Shown};
+use crate::options::Options;
 use crate::run::Failure;
 use crate::scene;
-use crate::screenshots::Shots;
 use crate::wgpu_game::{announce, Frame, WgpuGame, DEPTH_FORMAT};
 
-/// Everything that exists once the window is up.
-struct Running {
+/// The window with its wgpu surface, and the game.
+pub struct WgpuWindow {
     // Field order is drop order: the game, then the surface before the window it draws on.
     game: WgpuGame,
     depth: wgpu::TextureView,
     config: wgpu::SurfaceConfiguration,
     surface: wgpu::Surface<'static>,
     window: Arc<Window>,
-    start: Instant,
-    frame: u64,
-}
-
-struct App {
-    options: Options,
-    shots: Option<Shots>,
-    last_frame: Option<u64>,
-    running: Option<Running>,
-    written: Vec<PathBuf>,
-    failure: Option<Failure>,
 }
 
 /// Opens the window and runs until it is closed, Esc is pressed, or `--frames` are drawn.
 pub fn run(options: &Options) -> Result<Vec<PathBuf>, Failure> {
-    let event_loop = EventLoop::new().map_err(|e| {
-        Failure::NoWgpu(format!(
-            "cannot open a window ({e}); set DISPLAY, or run with --headless"
-        ))
-    })?;
-    let shots = options.screenshot.as_deref().map(Shots::new);
-    let last_frame = match (options.frames, &shots) {
-        (Some(n), _) => Some(n),
-        (None, Some(_)) => Some(DEFAULT_FRAMES),
-        (None, None) => None,
-    };
-    let mut app = App {
-        options: options.clone(),
-        shots,
-        last_frame,
-        running: None,
-        written: Vec::new(),
-        failure: None,
-    };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| Failure::Game(format!("event loop: {e}")))?;
-    if let Some(f) = app.failure {
-        return Err(f);
-    }
-    Ok(app.written)
+    app::run::<WgpuWindow>(options)
 }
 
 /// A depth-stencil attachment for the window's size.
@@ -95,7 +54,7 @@ fn depth_view(device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureVi
 }
 
 /// Makes the window, the surface, the device and the game.
-fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Failure> {
+fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<WgpuWindow, Failure> {
     let no_wgpu = |what: &str, e: &dyn std::fmt::Display| Failure::NoWgpu(format!("{what}: {e}"));
     let attributes = Window::default_attributes()
         .with_title("ShadowDusk example game (wgpu)")
@@ -161,71 +120,57 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     surface.configure(&device, &config);
     announce(&info, &format!("window, {format:?} surface"));
     let game = WgpuGame::new(&device, &queue, options.scene, &options.watch)?;
-    window.request_redraw();
-    Ok(Running {
+    Ok(WgpuWindow {
         depth: depth_view(&device, config.width, config.height),
         game,
         config,
         surface,
         window,
-        start: Instant::now(),
-        frame: 0,
     })
 }
 
-impl Running {
+impl app::Surface for WgpuWindow {
+    type Game = WgpuGame;
+
+    fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<WgpuWindow, Failure> {
+        start(event_loop, options)
+    }
+
+    fn no_window(why: String) -> Failure {
+        Failure::NoWgpu(why)
+    }
+
+    fn window(&self) -> &Window {
+        &self.window
+    }
+
+    fn game(&mut self) -> Option<&mut WgpuGame> {
+        Some(&mut self.game)
+    }
+
+    fn size(&self) -> (u32, u32) {
+        (self.config.width, self.config.height)
+    }
+
     fn resize(&mut self, width: u32, height: u32) {
         self.config.width = width.max(1);
         self.config.height = height.max(1);
         self.surface.configure(self.game.device(), &self.config);
         self.depth = depth_view(self.game.device(), self.config.width, self.config.height);
     }
-}
 
-impl App {
-    fn fail(&mut self, event_loop: &ActiveEventLoop, failure: Failure) {
-        self.failure = Some(failure);
-        self.stop(event_loop);
-    }
-
-    fn stop(&mut self, event_loop: &ActiveEventLoop) {
-        self.running = None;
-        event_loop.exit();
-    }
-
-    /// One frame: update, screenshots when due, draw, present.
-    fn redraw(&mut self) -> Result<bool, Failure> {
-        let Some(r) = &mut self.running else {
-            return Ok(false);
-        };
-        r.frame += 1;
-        let size = (r.config.width, r.config.height);
-        // Frames of a run that stops by itself use the headless clock, so a windowed
-        // screenshot shows the same instant as the headless one.
-        let time = match self.last_frame {
-            Some(_) => scene::frame_time(r.frame),
-            None => r.start.elapsed().as_secs_f32(),
-        };
-        r.game.update(time);
-        r.game.poll_shaders();
-        if let (Some(shots), Some(last)) = (&self.shots, self.last_frame) {
-            let files = shots.after_frame(&mut r.game, r.frame, last, size)?;
-            self.written.extend(files);
-        }
-        let texture = match r.surface.get_current_texture() {
+    fn show(&mut self) -> Result<Shown, Failure> {
+        let size = self.size();
+        let texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated => {
-                // Reconfigured; this frame is drawn again.
-                r.frame -= 1;
-                r.resize(size.0, size.1);
-                r.window.request_redraw();
-                return Ok(true);
+                // Reconfigured; the frame is drawn again.
+                self.resize(size.0, size.1);
+                return Ok(Shown::Again);
             }
             wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                r.frame -= 1;
-                r.window.request_redraw();
-                return Ok(true);
+                return Ok(Shown::Again)
             }
             other => {
                 return Err(Failure::Game(format!(
@@ -236,61 +181,16 @@ impl App {
         let view = texture.texture.create_view(&Default::default());
         let frame = Frame {
             color: &view,
-            depth: &r.depth,
-            target: Target::new(r.config.format, size.0, size.1).with_depth(DEPTH_FORMAT),
+            depth: &self.depth,
+            target: Target::new(self.config.format, size.0, size.1).with_depth(DEPTH_FORMAT),
         };
-        r.game.render(&frame)?;
-        r.window.pre_present_notify();
-        r.game.present(texture);
-        let done = self.last_frame.is_some_and(|last| r.frame >= last);
-        if !done {
-            r.window.request_redraw();
-        }
-        Ok(!done)
-    }
-}
-
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_some() {
-            return;
-        }
-        match start(event_loop, &self.options) {
-            Ok(r) => self.running = Some(r),
-            Err(f) => self.fail(event_loop, f),
-        }
+        self.game.render(&frame)?;
+        self.window.pre_present_notify();
+        self.game.present(texture);
+        Ok(Shown::Shown)
     }
 
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
-        match event {
-            WindowEvent::CloseRequested => self.stop(event_loop),
-            WindowEvent::Resized(size) => {
-                if let Some(r) = &mut self.running {
-                    if size.width > 0 && size.height > 0 {
-                        r.resize(size.width, size.height);
-                    }
-                }
-            }
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                let key = match event.logical_key.as_ref() {
-                    WinitKey::Named(NamedKey::Escape) => return self.stop(event_loop),
-                    WinitKey::Named(NamedKey::Tab) => Key::Tab,
-                    WinitKey::Character(c) => match c.parse::<u8>() {
-                        Ok(d) => Key::Digit(d),
-                        Err(_) => return,
-                    },
-                    _ => return,
-                };
-                if let Some(r) = &mut self.running {
-                    r.game.key(key);
-                }
-            }
-            WindowEvent::RedrawRequested => match self.redraw() {
-                Ok(true) => {}
-                Ok(false) => self.stop(event_loop),
-                Err(f) => self.fail(event_loop, f),
-            },
-            _ => {}
-        }
+    fn release(&mut self) {
+        // Nothing to do first: the game goes before the surface and the window (field order).
     }
 }

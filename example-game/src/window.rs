@@ -5,7 +5,6 @@
 
 use std::num::NonZeroU32;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use glutin::config::{ConfigTemplateBuilder, GlConfig};
 use glutin::context::{
@@ -16,21 +15,18 @@ use glutin::surface::{GlSurface, Surface, SwapInterval, WindowSurface};
 use glutin_winit::GlWindow;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
 use shadowdusk::gl::GlContext;
-use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
-use winit::keyboard::{Key as WinitKey, NamedKey};
-use winit::window::{Window, WindowId};
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
 
-use crate::game::{Game, Key};
-use crate::options::{Options, DEFAULT_FRAMES};
+use crate::app::{self, Shown};
+use crate::game::Game;
+use crate::options::Options;
 use crate::run::{announce, Failure, VertexArray};
 use crate::scene;
-use crate::screenshots::Shots;
 
-/// Everything that exists once the window is up.
-struct Running {
+/// The window with its GL context and surface, and the game.
+pub struct OpenGlWindow {
     // Field order is drop order: the game and the vertex array (every GL object) while the
     // context is current, then the context before the surface before the window.
     game: Option<Game>,
@@ -38,51 +34,15 @@ struct Running {
     context: PossiblyCurrentContext,
     surface: Surface<WindowSurface>,
     window: Window,
-    start: Instant,
-    frame: u64,
-}
-
-struct App {
-    options: Options,
-    shots: Option<Shots>,
-    last_frame: Option<u64>,
-    running: Option<Running>,
-    written: Vec<PathBuf>,
-    failure: Option<Failure>,
 }
 
 /// Opens the window and runs until it is closed, Esc is pressed, or `--frames` are drawn.
 pub fn run(options: &Options) -> Result<Vec<PathBuf>, Failure> {
-    let event_loop = EventLoop::new().map_err(|e| {
-        Failure::NoGl(format!(
-            "cannot open a window ({e}); set DISPLAY, or run with --headless"
-        ))
-    })?;
-    let shots = options.screenshot.as_deref().map(Shots::new);
-    let last_frame = match (options.frames, &shots) {
-        (Some(n), _) => Some(n),
-        (None, Some(_)) => Some(DEFAULT_FRAMES),
-        (None, None) => None,
-    };
-    let mut app = App {
-        options: options.clone(),
-        shots,
-        last_frame,
-        running: None,
-        written: Vec::new(),
-        failure: None,
-    };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| Failure::Game(format!("event loop: {e}")))?;
-    if let Some(f) = app.failure {
-        return Err(f);
-    }
-    Ok(app.written)
+    app::run::<OpenGlWindow>(options)
 }
 
 /// Makes the window, the GL display, config, context and surface, and the game.
-fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Failure> {
+fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<OpenGlWindow, Failure> {
     let no_gl = |what: &str, e: &dyn std::fmt::Display| Failure::NoGl(format!("{what}: {e}"));
     let display_handle = event_loop
         .display_handle()
@@ -172,110 +132,58 @@ fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<Running, Fai
     announce(&ctx, api);
     let vao = VertexArray::bind(&ctx)?;
     let game = Game::load(&ctx, options.scene, &options.watch)?;
-    window.request_redraw();
-    Ok(Running {
+    Ok(OpenGlWindow {
         game: Some(game),
         _vao: vao,
         context,
         surface,
         window,
-        start: Instant::now(),
-        frame: 0,
     })
 }
 
-impl App {
-    fn fail(&mut self, event_loop: &ActiveEventLoop, failure: Failure) {
-        self.failure = Some(failure);
-        self.stop(event_loop);
+impl app::Surface for OpenGlWindow {
+    type Game = Game;
+
+    fn start(event_loop: &ActiveEventLoop, options: &Options) -> Result<OpenGlWindow, Failure> {
+        start(event_loop, options)
     }
 
-    fn stop(&mut self, event_loop: &ActiveEventLoop) {
-        if let Some(r) = &mut self.running {
-            // Released now, while the context is current.
-            r.game = None;
-        }
-        event_loop.exit();
+    fn no_window(why: String) -> Failure {
+        Failure::NoGl(why)
     }
 
-    /// One frame: update, hot reload, screenshots when due, draw, show.
-    fn redraw(&mut self) -> Result<bool, Failure> {
-        let Some(r) = &mut self.running else {
-            return Ok(true);
-        };
-        let Some(game) = &mut r.game else {
-            return Ok(false);
-        };
-        r.frame += 1;
-        let size = r.window.inner_size();
-        let size = (size.width.max(1), size.height.max(1));
-        // Frames of a run that stops by itself use the headless clock, so a windowed
-        // screenshot shows the same instant as the headless one.
-        let time = match self.last_frame {
-            Some(_) => scene::frame_time(r.frame),
-            None => r.start.elapsed().as_secs_f32(),
-        };
-        game.update(time);
-        game.poll_shaders();
-        if let (Some(shots), Some(last)) = (&self.shots, self.last_frame) {
-            let files = shots.after_frame(game, r.frame, last, size)?;
-            self.written.extend(files);
+    fn window(&self) -> &Window {
+        &self.window
+    }
+
+    fn game(&mut self) -> Option<&mut Game> {
+        self.game.as_mut()
+    }
+
+    fn size(&self) -> (u32, u32) {
+        let size = self.window.inner_size();
+        (size.width.max(1), size.height.max(1))
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        if let (Some(w), Some(h)) = (NonZeroU32::new(width), NonZeroU32::new(height)) {
+            self.surface.resize(&self.context, w, h);
         }
-        game.render(size.0, size.1)?;
-        r.surface
-            .swap_buffers(&r.context)
+    }
+
+    fn show(&mut self) -> Result<Shown, Failure> {
+        let (width, height) = self.size();
+        if let Some(game) = &mut self.game {
+            game.render(width, height)?;
+        }
+        self.surface
+            .swap_buffers(&self.context)
             .map_err(|e| Failure::Game(format!("swap buffers: {e}")))?;
-        let done = self.last_frame.is_some_and(|last| r.frame >= last);
-        if !done {
-            r.window.request_redraw();
-        }
-        Ok(!done)
-    }
-}
-
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_some() {
-            return;
-        }
-        match start(event_loop, &self.options) {
-            Ok(r) => self.running = Some(r),
-            Err(f) => self.fail(event_loop, f),
-        }
+        Ok(Shown::Shown)
     }
 
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
-        match event {
-            WindowEvent::CloseRequested => self.stop(event_loop),
-            WindowEvent::Resized(size) => {
-                if let (Some(r), Some(w), Some(h)) = (
-                    &self.running,
-                    NonZeroU32::new(size.width),
-                    NonZeroU32::new(size.height),
-                ) {
-                    r.surface.resize(&r.context, w, h);
-                }
-            }
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                let key = match event.logical_key.as_ref() {
-                    WinitKey::Named(NamedKey::Escape) => return self.stop(event_loop),
-                    WinitKey::Named(NamedKey::Tab) => Key::Tab,
-                    WinitKey::Character(c) => match c.parse::<u8>() {
-                        Ok(d) => Key::Digit(d),
-                        Err(_) => return,
-                    },
-                    _ => return,
-                };
-                if let Some(game) = self.running.as_mut().and_then(|r| r.game.as_mut()) {
-                    game.key(key);
-                }
-            }
-            WindowEvent::RedrawRequested => match self.redraw() {
-                Ok(true) => {}
-                Ok(false) => self.stop(event_loop),
-                Err(f) => self.fail(event_loop, f),
-            },
-            _ => {}
-        }
+    fn release(&mut self) {
+        // Released now, while the context is current.
+        self.game = None;
     }
 }
