@@ -192,13 +192,8 @@ fn run_wgpu(gpu: &HeadlessWgpu, states: &[DeviceStates]) -> Result<WgpuRun, Stri
     let sprite = [Sprite::new(0.0, 0.0, 4.0, 4.0)];
     let mut params = draws::Params::default();
     params.set_color_matrix(shadowdusk::params::Matrix::IDENTITY);
-    let mut frame_times = Vec::with_capacity(FRAMES);
-    let mut allocations = Vec::with_capacity(FRAMES);
-    let mut ours = Vec::with_capacity(FRAMES);
-    for frame in 0..WARM_UP + FRAMES {
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let (run, ours) = wgpu_frames(device, || {
         let mut own = 0;
-        let start = Instant::now();
         let mut encoder = device.create_command_encoder(&Default::default());
         {
             let mut pass = target.begin_pass(&mut encoder, Some([0.0, 0.0, 0.0, 1.0]));
@@ -222,25 +217,47 @@ fn run_wgpu(gpu: &HeadlessWgpu, states: &[DeviceStates]) -> Result<WgpuRun, Stri
         fx.flush(queue);
         batch.flush(queue);
         queue.submit([encoder.finish()]);
+        Ok(own)
+    })?;
+    Ok(WgpuRun {
+        run,
+        ours,
+        pipelines: fx.pipeline_count(),
+    })
+}
+
+/// Runs `WARM_UP` + `FRAMES` frames of `frame` (which records and submits one and returns
+/// ShadowDusk's own allocations in it), each waited for: the timings and whole-frame
+/// allocations after warm-up, and ShadowDusk's.
+fn wgpu_frames(
+    device: &shadowdusk::wgpu::Device,
+    mut frame: impl FnMut() -> Result<u64, String>,
+) -> Result<(Run, Vec<u64>), String> {
+    let mut frame_times = Vec::with_capacity(FRAMES);
+    let mut allocations = Vec::with_capacity(FRAMES);
+    let mut ours = Vec::with_capacity(FRAMES);
+    for n in 0..WARM_UP + FRAMES {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let start = Instant::now();
+        let own = frame()?;
         device
             .poll(shadowdusk::wgpu::PollType::wait_indefinitely())
             .map_err(|e| e.to_string())?;
         let elapsed = start.elapsed();
         let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
-        if frame >= WARM_UP {
+        if n >= WARM_UP {
             frame_times.push(elapsed);
             allocations.push(allocated);
             ours.push(own);
         }
     }
-    Ok(WgpuRun {
-        run: Run {
+    Ok((
+        Run {
             frame_times,
             allocations,
         },
         ours,
-        pipelines: fx.pipeline_count(),
-    })
+    ))
 }
 
 /// `FRAMES` frames of `DRAWS` prepared draws, each with its own parameters, uploaded once a
@@ -267,13 +284,7 @@ fn run_prepared(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
     let mut params = draws::Params::default();
     params.set_color_matrix(shadowdusk::params::Matrix::IDENTITY);
     let mut prepared: Vec<PreparedDraw> = Vec::with_capacity(DRAWS);
-    let mut frame_times = Vec::with_capacity(FRAMES);
-    let mut allocations = Vec::with_capacity(FRAMES);
-    let mut ours = Vec::with_capacity(FRAMES);
-    for frame in 0..WARM_UP + FRAMES {
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
-        let mut own = 0;
-        let start = Instant::now();
+    let (run, ours) = wgpu_frames(device, || {
         prepared.clear();
         let mark = ALLOCATIONS.load(Ordering::Relaxed);
         for i in 0..DRAWS {
@@ -289,7 +300,7 @@ fn run_prepared(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
                 .map_err(|e| e.to_string())?;
             prepared.push(draw);
         }
-        own += ALLOCATIONS.load(Ordering::Relaxed) - mark;
+        let own = ALLOCATIONS.load(Ordering::Relaxed) - mark;
         let mut encoder = device.create_command_encoder(&Default::default());
         uniforms.upload(device, &mut encoder);
         {
@@ -302,22 +313,10 @@ fn run_prepared(gpu: &HeadlessWgpu) -> Result<WgpuRun, String> {
             }
         }
         queue.submit([encoder.finish()]);
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| e.to_string())?;
-        let elapsed = start.elapsed();
-        let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
-        if frame >= WARM_UP {
-            frame_times.push(elapsed);
-            allocations.push(allocated);
-            ours.push(own);
-        }
-    }
+        Ok(own)
+    })?;
     Ok(WgpuRun {
-        run: Run {
-            frame_times,
-            allocations,
-        },
+        run,
         ours,
         pipelines: fx.pipeline_count(),
     })
