@@ -42,7 +42,7 @@ use crate::BuildOptions;
 /// parameter struct, passes and texture slots together in the type system.
 pub trait Effect: 'static {
     /// The generated `Params` struct: the effect's constant-buffer registers with typed setters.
-    type Params: EffectParams + Clone + Default;
+    type Params: EffectParams + Clone + Default + Send + Sync;
     /// The generated `Technique` enum.
     type Technique: Copy + fmt::Debug + 'static;
     /// The compiled effect (MGFX, OpenGL profile).

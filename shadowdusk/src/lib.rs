@@ -81,17 +81,16 @@ extern crate self as shadowdusk;
 pub use shadowdusk_mgfx as mgfx;
 
 mod build_options;
-#[cfg(any(feature = "gl", feature = "wgpu"))]
 mod device_states;
 mod effect;
 pub mod params;
 #[cfg(any(feature = "gl", feature = "wgpu"))]
 mod sprite;
 pub mod surface_format;
+mod wgpu_states;
 pub mod wgsl;
 
 pub use build_options::BuildOptions;
-#[cfg(any(feature = "gl", feature = "wgpu"))]
 pub use device_states::{DeviceStates, SAMPLER_SLOTS};
 pub use effect::{Effect, Pass, TextureSlot};
 pub use surface_format::SurfaceFormat;

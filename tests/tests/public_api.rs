@@ -315,6 +315,11 @@ fn the_mgfx_surface_is_the_checked_in_one() {
     check("shadowdusk-mgfx");
 }
 
+#[test]
+fn the_bevy_surface_is_the_checked_in_one() {
+    check("shadowdusk-bevy");
+}
+
 /// The walker itself: a public item in a private module counts only when re-exported, and
 /// `internals` modules are not counted.
 #[test]

@@ -34,6 +34,7 @@
 //! made, so a mistake becomes an `Err`, not wgpu's default panic.
 
 mod applied;
+crate::__wgpu_states!(wgpu);
 mod data;
 mod dyn_effect;
 mod effect;

@@ -10,7 +10,7 @@ use super::sampler::SamplerCache;
 use super::target::MAX_COLOR_TARGETS;
 use super::{link, sprite_vs, states, Target, WgpuError};
 use crate::mgfx::{BlendState, DepthStencilState, RasterizerState};
-use crate::wgsl::{BindingKind, Stage, TextureDimension, WgslPass};
+use crate::wgsl::{BindingKind, Stage, WgslPass};
 
 /// A shader on the device.
 #[derive(Debug)]
@@ -162,18 +162,11 @@ impl Shader {
     }
 }
 
+pub(crate) use super::monogame_states::view_dimension;
+
 /// Whether `mask` has the bit of sampler slot `slot` (slots past 31 share bit 31; D3D9 has 16).
 pub(crate) fn slot_bit(mask: u32, slot: u32) -> bool {
     mask & (1 << slot.min(31)) != 0
-}
-
-pub(crate) fn view_dimension(d: TextureDimension) -> wgpu::TextureViewDimension {
-    match d {
-        TextureDimension::D1 => wgpu::TextureViewDimension::D1,
-        TextureDimension::D2 => wgpu::TextureViewDimension::D2,
-        TextureDimension::D3 => wgpu::TextureViewDimension::D3,
-        TextureDimension::Cube => wgpu::TextureViewDimension::Cube,
-    }
 }
 
 /// Which shader runs as a pass's vertex shader: its own, or for a pass without one the vertex

@@ -1,115 +1,11 @@
-//! MonoGame sampler states as wgpu samplers, as `SamplerState.DirectX.cs` builds them, except
-//! where the GL runtime (`gl/sampler.rs`) draws something wgpu can also draw:
-//!
-//! * address modes: Wrap/Clamp/Mirror/Border on all three axes (DX11; MonoGame's GL sets no
-//!   `TEXTURE_WRAP_R`, which only a volume texture would show). Border clamps to the nearest of
-//!   wgpu's three border colours, measured as the compiler's SD0310 warning measures it;
-//! * filters: the nine `TextureFilter`s as DX11's `GetFilter` and the GL runtime's `filters`;
-//!   Anisotropic is all-linear with `anisotropy_clamp` = `MaxAnisotropy` in 1..=16 (DX11 takes
-//!   `min(MaxAnisotropy, 16)`, GL clamps to 1..the device's maximum);
-//! * `MaxMipLevel` (DX11 ignores it) is the GL runtime's `TEXTURE_MAX_LEVEL` when positive, so
-//!   `lod_max_clamp`; GL sets it on 2D textures only, here it holds for every kind;
-//! * `MipMapLodBias`: wgpu has no sampler bias. At −16 or below every level-of-detail a texture
-//!   can have is biased to 0 or less, so GL and DX11 sample level 0 with the magnification
-//!   filter: `lod_max_clamp = 0` does exactly that. This is how mgfxc bakes `MipFilter = None`.
-//!   Any other bias is dropped (the compiler warns, SD0311).
+//! The samplers an effect makes from MonoGame sampler states (mapped in `crate::wgpu_states`,
+//! the table the Bevy glue shares), one per distinct state.
 
 use std::collections::HashMap;
 
 use crate::mgfx::{SamplerState, TextureAddressMode, TextureFilter};
 
-/// wgpu's border colours, RGBA, in the order ties are resolved (the compiler's `BORDERS`).
-const BORDERS: [([u8; 4], wgpu::SamplerBorderColor); 3] = [
-    ([0, 0, 0, 0], wgpu::SamplerBorderColor::TransparentBlack),
-    ([0, 0, 0, 255], wgpu::SamplerBorderColor::OpaqueBlack),
-    ([255, 255, 255, 255], wgpu::SamplerBorderColor::OpaqueWhite),
-];
-
-/// A bias at which level 0 is all a texture of at most 2^16 texels a side ever shows.
-const NO_MIPS_BIAS: f32 = -16.0;
-
-fn address(mode: TextureAddressMode) -> wgpu::AddressMode {
-    match mode {
-        TextureAddressMode::Wrap => wgpu::AddressMode::Repeat,
-        TextureAddressMode::Clamp => wgpu::AddressMode::ClampToEdge,
-        TextureAddressMode::Mirror => wgpu::AddressMode::MirrorRepeat,
-        TextureAddressMode::Border => wgpu::AddressMode::ClampToBorder,
-    }
-}
-
-/// The wgpu border colour nearest to `c` (summed channel distance, first of equals).
-fn nearest_border(c: [u8; 4]) -> wgpu::SamplerBorderColor {
-    let distance =
-        |b: &[u8; 4]| -> u32 { b.iter().zip(c).map(|(x, y)| u32::from(x.abs_diff(y))).sum() };
-    BORDERS
-        .iter()
-        .min_by_key(|(b, _)| distance(b))
-        .map_or(wgpu::SamplerBorderColor::OpaqueWhite, |&(_, colour)| colour)
-}
-
-/// (min, mag, mip) filters for `filter` (DX11 `GetFilter`; GL `filters` with mipmaps).
-fn filters(filter: TextureFilter) -> (wgpu::FilterMode, wgpu::FilterMode, wgpu::MipmapFilterMode) {
-    use wgpu::FilterMode::{Linear as L, Nearest as N};
-    use wgpu::MipmapFilterMode::{Linear as ML, Nearest as MN};
-    match filter {
-        TextureFilter::Point => (N, N, MN),
-        TextureFilter::Linear | TextureFilter::Anisotropic => (L, L, ML),
-        TextureFilter::PointMipLinear => (N, N, ML),
-        TextureFilter::LinearMipPoint => (L, L, MN),
-        TextureFilter::MinLinearMagPointMipLinear => (L, N, ML),
-        TextureFilter::MinLinearMagPointMipPoint => (L, N, MN),
-        TextureFilter::MinPointMagLinearMipLinear => (N, L, ML),
-        TextureFilter::MinPointMagLinearMipPoint => (N, L, MN),
-    }
-}
-
-/// The sampler descriptor for `state` (`None`: MonoGame's device default, `SamplerState.LinearWrap`),
-/// or why this device cannot express it (a border address mode without
-/// `Features::ADDRESS_MODE_CLAMP_TO_BORDER`, say).
-pub(crate) fn descriptor(
-    state: Option<&SamplerState>,
-    features: wgpu::Features,
-) -> Result<wgpu::SamplerDescriptor<'static>, String> {
-    // mgfx's default is LinearWrap's values (Linear, Wrap ×3, anisotropy 4, white border).
-    let s = state.copied().unwrap_or_default();
-    let modes = [s.address_u, s.address_v, s.address_w];
-    let bordered = modes.contains(&TextureAddressMode::Border);
-    if bordered && !features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) {
-        return Err(
-            "TextureAddressMode.Border needs wgpu's ADDRESS_MODE_CLAMP_TO_BORDER \
-                    feature, which this device was not created with"
-                .to_string(),
-        );
-    }
-    let (min_filter, mag_filter, mipmap_filter) = filters(s.filter);
-    let anisotropy_clamp = if s.filter == TextureFilter::Anisotropic {
-        s.max_anisotropy.clamp(1, 16) as u16
-    } else {
-        1
-    };
-    let lod_max_clamp = if s.mip_lod_bias <= NO_MIPS_BIAS {
-        0.0
-    } else if s.max_mip_level > 0 {
-        s.max_mip_level as f32
-    } else {
-        wgpu::SamplerDescriptor::<'static>::default().lod_max_clamp
-    };
-    Ok(wgpu::SamplerDescriptor {
-        label: None,
-        address_mode_u: address(s.address_u),
-        address_mode_v: address(s.address_v),
-        address_mode_w: address(s.address_w),
-        mag_filter,
-        min_filter,
-        mipmap_filter,
-        // DX11's MinimumLod.
-        lod_min_clamp: 0.0,
-        lod_max_clamp,
-        compare: None,
-        anisotropy_clamp,
-        border_color: bordered.then(|| nearest_border(s.border_color)),
-    })
-}
+pub(crate) use super::monogame_states::sampler_descriptor as descriptor;
 
 /// A sampler state as a hash key (`SamplerState` holds a float: its bits stand for it).
 type Key = (
@@ -183,7 +79,9 @@ impl SamplerCache {
 
 #[cfg(test)]
 mod tests {
+    use super::super::monogame_states::nearest_border;
     use super::*;
+    use crate::mgfx::{TextureAddressMode, TextureFilter};
     use wgpu::{AddressMode, FilterMode, MipmapFilterMode};
 
     const BORDER: wgpu::Features = wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER;

@@ -15,136 +15,11 @@
 //!   `depth_bias_scale`; 32-bit float depth is what the GL runtime assumes for 32 bits too).
 
 use crate::mgfx::{
-    Blend, BlendFunction, BlendState, CompareFunction, CullMode, DepthStencilState, FillMode,
-    RasterizerState, StencilOperation,
+    BlendState, CompareFunction, CullMode, DepthStencilState, FillMode, RasterizerState,
+    StencilOperation,
 };
 
-/// MonoGame's opaque test (`TargetBlendState.GetState` on DX11, `PlatformApplyState` on GL): the
-/// functions are not looked at, so One/Zero with `ReverseSubtract` still writes the source.
-fn blends(b: &BlendState) -> bool {
-    !(b.color_source_blend == Blend::One
-        && b.color_destination_blend == Blend::Zero
-        && b.alpha_source_blend == Blend::One
-        && b.alpha_destination_blend == Blend::Zero)
-}
-
-/// `GetBlendOption`: in the alpha slot a colour factor becomes its alpha counterpart, as D3D11
-/// requires (wgpu would read the alpha channel for them anyway).
-fn blend_factor(b: Blend, alpha: bool) -> wgpu::BlendFactor {
-    use wgpu::BlendFactor as F;
-    match b {
-        Blend::One => F::One,
-        Blend::Zero => F::Zero,
-        Blend::SourceColor if alpha => F::SrcAlpha,
-        Blend::SourceColor => F::Src,
-        Blend::InverseSourceColor if alpha => F::OneMinusSrcAlpha,
-        Blend::InverseSourceColor => F::OneMinusSrc,
-        Blend::SourceAlpha => F::SrcAlpha,
-        Blend::InverseSourceAlpha => F::OneMinusSrcAlpha,
-        Blend::DestinationColor if alpha => F::DstAlpha,
-        Blend::DestinationColor => F::Dst,
-        Blend::InverseDestinationColor if alpha => F::OneMinusDstAlpha,
-        Blend::InverseDestinationColor => F::OneMinusDst,
-        Blend::DestinationAlpha => F::DstAlpha,
-        Blend::InverseDestinationAlpha => F::OneMinusDstAlpha,
-        Blend::BlendFactor => F::Constant,
-        Blend::InverseBlendFactor => F::OneMinusConstant,
-        Blend::SourceAlphaSaturation => F::SrcAlphaSaturated,
-    }
-}
-
-/// One blend component. wgpu refuses Min/Max with factors other than One; D3D11 and GL ignore
-/// the factors there, so One changes nothing.
-fn component(function: BlendFunction, src: Blend, dst: Blend, alpha: bool) -> wgpu::BlendComponent {
-    use wgpu::BlendOperation as Op;
-    let operation = match function {
-        BlendFunction::Add => Op::Add,
-        BlendFunction::Subtract => Op::Subtract,
-        BlendFunction::ReverseSubtract => Op::ReverseSubtract,
-        BlendFunction::Min => Op::Min,
-        BlendFunction::Max => Op::Max,
-    };
-    let (src_factor, dst_factor) = match operation {
-        Op::Min | Op::Max => (wgpu::BlendFactor::One, wgpu::BlendFactor::One),
-        _ => (blend_factor(src, alpha), blend_factor(dst, alpha)),
-    };
-    wgpu::BlendComponent {
-        src_factor,
-        dst_factor,
-        operation,
-    }
-}
-
-/// `ColorWriteChannels` bits (1 R, 2 G, 4 B, 8 A) as wgpu's write mask.
-fn write_mask(channels: u8) -> wgpu::ColorWrites {
-    let mut mask = wgpu::ColorWrites::empty();
-    for (bit, write) in [
-        (1, wgpu::ColorWrites::RED),
-        (2, wgpu::ColorWrites::GREEN),
-        (4, wgpu::ColorWrites::BLUE),
-        (8, wgpu::ColorWrites::ALPHA),
-    ] {
-        if channels & bit != 0 {
-            mask |= write;
-        }
-    }
-    mask
-}
-
-/// The colour target of a pass drawn into `format`: blend (None when the state is opaque, so
-/// formats that cannot blend still draw it) and write mask. `Err(())` when the state blends and
-/// `format` cannot be blended.
-///
-/// Blendability is what wgpu guarantees without features: a device with `FLOAT32_BLENDABLE`
-/// could blend 32-bit float targets, but this function cannot see the device, so they are
-/// refused.
-pub(crate) fn color_target(
-    blend: Option<&BlendState>,
-    format: wgpu::TextureFormat,
-) -> Result<wgpu::ColorTargetState, ()> {
-    let b = blend.copied().unwrap_or_default();
-    let state = if blends(&b) {
-        let blendable = format
-            .guaranteed_format_features(wgpu::Features::empty())
-            .flags
-            .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE);
-        if !blendable {
-            return Err(());
-        }
-        Some(wgpu::BlendState {
-            color: component(
-                b.color_blend_function,
-                b.color_source_blend,
-                b.color_destination_blend,
-                false,
-            ),
-            alpha: component(
-                b.alpha_blend_function,
-                b.alpha_source_blend,
-                b.alpha_destination_blend,
-                true,
-            ),
-        })
-    } else {
-        None
-    };
-    Ok(wgpu::ColorTargetState {
-        format,
-        blend: state,
-        // Both MonoGame runtimes apply the first target's channels (one target here).
-        write_mask: write_mask(b.color_write_channels[0]),
-    })
-}
-
-/// `BlendState.BlendFactor` as wgpu's blend constant (`GetBlendFactor`: each byte / 255).
-pub(crate) fn blend_constant(blend: Option<&BlendState>) -> wgpu::Color {
-    let [r, g, b, a] = blend
-        .copied()
-        .unwrap_or_default()
-        .blend_factor
-        .map(|c| f64::from(c) / 255.0);
-    wgpu::Color { r, g, b, a }
-}
+pub(crate) use super::monogame_states::{blend_constant, color_target};
 
 /// `BlendState.MultiSampleMask`: every sample, whatever the state says. MonoGame's DX11 runtime
 /// never passes the mask to `OMSetBlendState` (SharpDX's default, 0xFFFFFFFF, goes instead)
@@ -313,6 +188,7 @@ pub(crate) fn stencil_reference(depth_stencil: Option<&DepthStencilState>) -> u3
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mgfx::{Blend, BlendFunction};
     use wgpu::{PrimitiveTopology as Topology, TextureFormat as Format};
 
     const RGBA8: Format = Format::Rgba8Unorm;
