@@ -23,7 +23,8 @@ use shadowdusk::wgsl::{BindingKind, Stage, TextureDimension, WgslShader};
 use shadowdusk::Effect;
 
 use crate::monogame_states::{sampler_descriptor, view_dimension};
-use crate::shaders::COLOR_BINDING;
+use crate::shaders::{DrawablePass, COLOR_BINDING};
+use crate::vertex::REGISTERS_BINDING;
 use crate::EffectError;
 
 /// The texture units of `E`'s pixel shaders, each with the one dimension all of them sample
@@ -58,9 +59,12 @@ fn pixel_shaders<E: Effect>() -> impl Iterator<Item = &'static WgslShader> {
         .filter(|s| s.stage == Stage::Pixel)
 }
 
-/// Whether any pixel shader of `E` reads registers (binding 0).
-fn has_registers<E: Effect>() -> bool {
-    pixel_shaders::<E>()
+/// Whether any shader of `E` of `stage` reads registers.
+fn has_registers<E: Effect>(stage: Stage) -> bool {
+    E::WGPU
+        .into_iter()
+        .flat_map(|w| w.shaders)
+        .filter(|s| s.stage == stage)
         .flat_map(|s| s.bindings)
         .any(|b| matches!(b.kind, BindingKind::Uniform { .. }))
 }
@@ -79,7 +83,7 @@ pub(crate) fn layout_entries<E: Effect>(colour: bool) -> Vec<BindGroupLayoutEntr
         count: None,
     };
     let mut entries = Vec::new();
-    if has_registers::<E>() {
+    if has_registers::<E>(Stage::Pixel) {
         entries.push(uniform(0, ShaderStages::FRAGMENT));
     }
     let units = units::<E>().unwrap_or_else(|_| first_units::<E>());
@@ -103,6 +107,9 @@ pub(crate) fn layout_entries<E: Effect>(colour: bool) -> Vec<BindGroupLayoutEntr
     }
     if colour {
         entries.push(uniform(COLOR_BINDING, ShaderStages::VERTEX));
+        if has_registers::<E>(Stage::Vertex) {
+            entries.push(uniform(REGISTERS_BINDING, ShaderStages::VERTEX));
+        }
     }
     entries
 }
@@ -208,26 +215,25 @@ pub(crate) enum Texture<'a> {
     NotReady,
 }
 
-/// The resources of one draw of pixel shader `pixel` with `params`: `texture(slot, unit)`
-/// says what each texture unit of the layout is bound to (`unit`: `None` when this shader does
-/// not sample it); `colour` is SpriteBatch's vertex colour (materials only). `None` when an
-/// image is not ready, or cannot be sampled as the unit wants (logged once).
+/// The resources of one draw of `pass` with `params`: `texture(slot, unit)` says what each
+/// texture unit of the layout is bound to (`unit`: `None` when the pass's pixel shader does not
+/// sample it); `colour` is SpriteBatch's vertex colour (materials only, which also bind the
+/// vertex shader's registers). `None` when an image is not ready, or cannot be sampled as the
+/// unit wants (logged once).
 pub(crate) fn resources<'a, E: Effect>(
     device: &RenderDevice,
-    pixel: usize,
+    pass: &DrawablePass,
     params: &E::Params,
     effect_units: &'a EffectUnits<E>,
     fallback: &'a FallbackImage,
     colour: Option<[f32; 4]>,
     mut texture: impl FnMut(u32, Option<&'a Unit>) -> Texture<'a>,
 ) -> Option<Vec<(u32, OwnedBindingResource)>> {
-    let shader = E::WGPU?.shaders.get(pixel)?;
+    let pixel = pass.pixel;
     let mut out = Vec::new();
-    if has_registers::<E>() {
-        out.push((
-            0,
-            OwnedBindingResource::Buffer(registers(device, params, shader)),
-        ));
+    if has_registers::<E>(Stage::Pixel) {
+        let buffer = registers(device, params, Some(pass.shader));
+        out.push((0, OwnedBindingResource::Buffer(buffer)));
     }
     for (slot, dimension) in units::<E>().ok()? {
         let unit = effect_units.unit(pixel, slot);
@@ -265,15 +271,23 @@ pub(crate) fn resources<'a, E: Effect>(
     if let Some(colour) = colour {
         let buffer = uniform_buffer(device, bytemuck::cast_slice(&colour));
         out.push((COLOR_BINDING, OwnedBindingResource::Buffer(buffer)));
+        if has_registers::<E>(Stage::Vertex) {
+            let buffer = registers(device, params, pass.vertex.map(|(_, vs)| vs));
+            out.push((REGISTERS_BINDING, OwnedBindingResource::Buffer(buffer)));
+        }
     }
     Some(out)
 }
 
-/// The registers pixel shader `shader` reads, from `params` (its record, zero-padded to the
-/// binding's size; 16 zero bytes when it reads none).
-fn registers<P: EffectParams>(device: &RenderDevice, params: &P, shader: &WgslShader) -> Buffer {
+/// The registers `shader` reads, from `params` (its record, zero-padded to the binding's size;
+/// 16 zero bytes when it reads none, or for no shader).
+fn registers<P: EffectParams>(
+    device: &RenderDevice,
+    params: &P,
+    shader: Option<&WgslShader>,
+) -> Buffer {
     let mut bytes = vec![0u8; 16];
-    for b in shader.bindings {
+    for b in shader.into_iter().flat_map(|s| s.bindings) {
         if let BindingKind::Uniform { record, size } = b.kind {
             bytes = vec![0u8; (size as usize).max(16)];
             if let Some(registers) = params.constant_buffer(record) {

@@ -38,12 +38,11 @@ pub enum EffectError {
         /// The pass's name.
         pass: &'static str,
     },
-    /// The pass has its own vertex shader.
+    /// A post-process pass has its own vertex shader.
     #[error(
-        "{effect}, pass {pass}: the pass has its own vertex shader; Bevy draws a pass with \
-         SpriteBatch's vertex stage (over a mesh or the whole view), so give it only a \
-         `PixelShader`, or draw it with ShadowDusk's wgpu runtime (`WgpuEffect`) in your own \
-         render code"
+        "{effect}, pass {pass}: the pass has its own vertex shader; a post-process draws its \
+         passes with SpriteBatch's vertex stage over the whole view, so give it only a \
+         `PixelShader` (or draw the pass on a mesh with an `EffectMaterial`)"
     )]
     OwnVertexShader {
         /// The effect's file name.
@@ -62,6 +61,45 @@ pub enum EffectError {
         /// The pass's name.
         pass: &'static str,
         /// The input's semantic (`TEXCOORD1`).
+        semantic: &'static str,
+    },
+    /// The pass's vertex shader reads an input no Bevy mesh attribute holds.
+    #[error(
+        "{effect}, pass {pass}: the vertex shader reads {input}, which no Bevy mesh attribute \
+         holds; it can read POSITION0, NORMAL0, TEXCOORD0, TEXCOORD1, TANGENT0, COLOR0 and \
+         BLENDWEIGHT0 (as floats) from the mesh's position, normal, UV 0, UV 1, tangent, \
+         colour and joint weights"
+    )]
+    MeshAttribute {
+        /// The effect's file name.
+        effect: &'static str,
+        /// The pass's name.
+        pass: &'static str,
+        /// The input's usage and index (`BlendIndices0`).
+        input: String,
+    },
+    /// The pass's vertex shader samples textures.
+    #[error(
+        "{effect}, pass {pass}: the vertex shader samples textures, which a Bevy material does \
+         not bind to its vertex stage; sample them in the pixel shader"
+    )]
+    VertexTextures {
+        /// The effect's file name.
+        effect: &'static str,
+        /// The pass's name.
+        pass: &'static str,
+    },
+    /// The pixel shader reads a value the pass's vertex shader does not write.
+    #[error(
+        "{effect}, pass {pass}: the pixel shader reads {semantic}, which the pass's vertex \
+         shader does not write: write it there, or read only what it writes"
+    )]
+    NotWritten {
+        /// The effect's file name.
+        effect: &'static str,
+        /// The pass's name.
+        pass: &'static str,
+        /// The input's semantic.
         semantic: &'static str,
     },
     /// One texture unit is sampled as two kinds of texture by the effect's pixel shaders.

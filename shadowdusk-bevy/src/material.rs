@@ -20,8 +20,9 @@ use shadowdusk::mgfx::BlendState;
 use shadowdusk::{Effect, Pass, TextureSlot};
 
 use crate::bindings::{self, EffectUnits, Texture};
-use crate::monogame_states::color_target;
-use crate::shaders::{self, Kind, Source};
+use crate::monogame_states::{color_target, primitive};
+use crate::shaders::{self, Kind};
+use crate::vertex;
 use crate::EffectError;
 
 /// A pass of effect `E` drawn over a `Mesh2d`, with `E`'s typed `Params` and texture
@@ -38,11 +39,16 @@ use crate::EffectError;
 /// ));
 /// ```
 ///
-/// The pass draws with SpriteBatch's vertex stage: COLOR0 is [`color`](Self::color) times the
-/// mesh's vertex colours (if it has any), TEXCOORD0 the mesh's UVs. Its blend state is the
-/// pass's, else SpriteBatch's default (`BlendState.AlphaBlend`: premultiplied alpha); its
-/// sampler states the effect's, else the image's own sampler (Bevy's default is linear and
-/// clamped, like SpriteBatch's `SamplerState.LinearClamp`). Change parameters through
+/// A pixel-only pass draws with SpriteBatch's vertex stage: COLOR0 is [`color`](Self::color)
+/// times the mesh's vertex colours (if it has any), TEXCOORD0 the mesh's UVs, and its blend
+/// state is the pass's, else SpriteBatch's default (`BlendState.AlphaBlend`: premultiplied
+/// alpha). A pass with its own vertex shader runs it over the mesh's attributes by MonoGame
+/// usage (POSITION0, NORMAL0, TEXCOORD0–1, TANGENT0, COLOR0, BLENDWEIGHT0), placed by the
+/// matrices in `Params` rather than the entity's `Transform` (give the entity
+/// `NoFrustumCulling`), with the pass's blend and rasterizer states, else the device's initial
+/// ones (`Opaque`, `CullCounterClockwise`), and depth-tested in Bevy's reverse-Z. Sampler states
+/// are the effect's, else the image's own sampler (Bevy's default is linear and clamped, like
+/// SpriteBatch's `SamplerState.LinearClamp`). Change parameters through
 /// `Assets<EffectMaterial<E>>::get_mut`: the next frame draws them.
 pub struct EffectMaterial<E: Effect> {
     pass: Pass<E>,
@@ -56,7 +62,7 @@ impl<E: Effect> EffectMaterial<E> {
     /// fallback image samples white) and a white colour. Fails when Bevy cannot draw the pass
     /// this way (see [`EffectError`]).
     pub fn new(pass: Pass<E>) -> Result<Self, EffectError> {
-        shaders::drawable(pass)?;
+        shaders::drawable(pass, true)?;
         bindings::units::<E>()?;
         Ok(EffectMaterial {
             pass,
@@ -181,10 +187,17 @@ impl<E: Effect> VisitAssetDependencies for EffectMaterial<E> {
 
 impl<E: Effect> Asset for EffectMaterial<E> {}
 
-/// The pass's blend state, else SpriteBatch's (`BlendState.AlphaBlend`).
-fn blend_of(pass: &shadowdusk::wgsl::WgslPass) -> BlendState {
-    pass.blend
-        .unwrap_or_else(|| shadowdusk::DeviceStates::sprite_batch().blend)
+/// The pass's blend state, else the device's: SpriteBatch's (`BlendState.AlphaBlend`) for a
+/// pixel-only pass, which stands for a `SpriteBatch.Draw`; the initial `BlendState.Opaque` for
+/// a pass with its own vertex shader, which stands for a mesh drawn with the effect.
+fn blend_of(drawable: &shaders::DrawablePass) -> BlendState {
+    drawable
+        .pass
+        .blend
+        .unwrap_or_else(|| match drawable.vertex {
+            Some(_) => BlendState::default(),
+            None => shadowdusk::DeviceStates::sprite_batch().blend,
+        })
 }
 
 impl<E: Effect> AsBindGroup for EffectMaterial<E> {
@@ -211,12 +224,11 @@ impl<E: Effect> AsBindGroup for EffectMaterial<E> {
         _force_no_bindless: bool,
     ) -> Result<UnpreparedBindGroup, AsBindGroupError> {
         // `new` checked the pass; a pass that cannot draw never reaches here.
-        let pixel = shaders::drawable(self.pass)
-            .map_err(|_| AsBindGroupError::RetryNextUpdate)?
-            .pixel;
+        let drawable =
+            shaders::drawable(self.pass, true).map_err(|_| AsBindGroupError::RetryNextUpdate)?;
         let resources = bindings::resources(
             device,
-            pixel,
+            &drawable,
             &self.params,
             units,
             fallback,
@@ -242,11 +254,9 @@ impl<E: Effect> AsBindGroup for EffectMaterial<E> {
 
 impl<E: Effect> Material2d for EffectMaterial<E> {
     fn alpha_mode(&self) -> AlphaMode2d {
-        let blends = shaders::drawable(self.pass)
+        let blends = shaders::drawable(self.pass, true)
             .ok()
-            .and_then(|d| {
-                color_target(Some(&blend_of(d.pass)), wgpu::TextureFormat::Rgba8Unorm).ok()
-            })
+            .and_then(|d| color_target(Some(&blend_of(&d)), wgpu::TextureFormat::Rgba8Unorm).ok())
             .is_some_and(|target| target.blend.is_some());
         if blends {
             AlphaMode2d::Blend
@@ -257,18 +267,38 @@ impl<E: Effect> Material2d for EffectMaterial<E> {
 
     fn specialize(
         descriptor: &mut RenderPipelineDescriptor,
-        _layout: &MeshVertexBufferLayoutRef,
+        layout: &MeshVertexBufferLayoutRef,
         key: Material2dKey<Self>,
     ) -> Result<(), SpecializedMeshPipelineError> {
-        let Ok(drawable) = shaders::drawable(key.bind_group_data) else {
+        let Ok(drawable) = shaders::drawable(key.bind_group_data, true) else {
             return Ok(());
         };
-        descriptor.vertex.shader = shaders::handle::<E>(drawable.pixel, Kind::Vertex(Source::Mesh));
+        let source = drawable.mesh_source();
+        descriptor.vertex.shader = shaders::handle::<E>(drawable.pixel, Kind::Vertex(source));
         descriptor.vertex.entry_point = Some("vertex".into());
+        if let Some((_, vs)) = drawable.vertex {
+            // The effect's own vertex shader: the mesh's attributes at its inputs' locations,
+            // and the pass's rasterizer state (MonoGame's default culls counter-clockwise).
+            let attributes: Vec<_> = vs
+                .vertex_inputs
+                .iter()
+                .filter_map(|input| {
+                    vertex::mesh_attribute(input).map(|a| a.at_shader_location(input.location))
+                })
+                .collect();
+            descriptor.vertex.buffers = vec![layout.0.get_layout(&attributes)?];
+            descriptor.vertex.entry_point = Some(vs.entry.into());
+            let strip_index_format = descriptor.primitive.strip_index_format;
+            descriptor.primitive = primitive(
+                drawable.pass.rasterizer.as_ref(),
+                descriptor.primitive.topology,
+            );
+            descriptor.primitive.strip_index_format = strip_index_format;
+        }
         if let Some(fragment) = descriptor.fragment.as_mut() {
-            fragment.shader = shaders::handle::<E>(drawable.pixel, Kind::Fragment(Source::Mesh));
+            fragment.shader = shaders::handle::<E>(drawable.pixel, Kind::Fragment(source));
             fragment.entry_point = Some(drawable.shader.entry.into());
-            let blend = blend_of(drawable.pass);
+            let blend = blend_of(&drawable);
             for target in fragment.targets.iter_mut().flatten() {
                 // Bevy's targets can all blend; a format that could not keeps Bevy's state.
                 if let Ok(state) = color_target(Some(&blend), target.format) {

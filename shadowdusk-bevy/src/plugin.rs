@@ -62,9 +62,14 @@ impl<E: Effect> Plugin for EffectPlugin<E> {
         let Some(mut assets) = app.world_mut().get_resource_mut::<Assets<Shader>>() else {
             return;
         };
-        for (handle, shader) in shaders::all::<E>() {
-            // A fixed (UUID) id cannot be stale, so the insert cannot fail.
-            let _ = assets.insert(handle.id(), shader);
+        for made in shaders::all::<E>() {
+            match made {
+                // A fixed (UUID) id cannot be stale, so the insert cannot fail.
+                Ok((handle, shader)) => drop(assets.insert(handle.id(), shader)),
+                // A vertex shader naga cannot rewrite: its pass's pipeline will not build, and
+                // Bevy names the missing shader when it is drawn.
+                Err(why) => error!("shadowdusk-bevy: {why}"),
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ impl<E: Effect> EffectPostProcess<E> {
             return Err(EffectError::NoPasses { effect: E::NAME });
         }
         for &pass in passes {
-            shaders::drawable(pass)?;
+            shaders::drawable(pass, false)?;
         }
         bindings::units::<E>()?;
         Ok(EffectPostProcess {
@@ -154,7 +154,7 @@ impl<E: Effect> PostProcessPipeline<E> {
 }
 
 fn blend_of(pass: Pass<impl Effect>) -> Option<BlendState> {
-    let d = shaders::drawable(pass).ok()?;
+    let d = shaders::drawable(pass, false).ok()?;
     Some(
         d.pass
             .blend
@@ -168,7 +168,7 @@ impl<E: Effect> SpecializedRenderPipeline for PostProcessPipeline<E> {
 
     fn specialize(&self, (pass, format): Self::Key) -> RenderPipelineDescriptor {
         // `EffectPostProcess::new` checked every pass.
-        let (pixel, entry) = shaders::drawable(pass)
+        let (pixel, entry) = shaders::drawable(pass, false)
             .map(|d| (d.pixel, d.shader.entry))
             .unwrap_or((0, "main"));
         let blend = blend_of(pass).unwrap_or_default();
@@ -246,14 +246,14 @@ pub(crate) fn run<E: Effect>(
     };
     let layout = cache.get_bind_group_layout(&pipeline.layout);
     for (&pass, render_pipeline) in post.passes.iter().zip(ready) {
-        let Ok(drawable) = shaders::drawable(pass) else {
+        let Ok(drawable) = shaders::drawable(pass, false) else {
             return;
         };
         // The image so far; the swap to the other main texture waits until the draw is sure.
         let source = target.main_texture_view();
         let resources = bindings::resources(
             ctx.render_device(),
-            drawable.pixel,
+            &drawable,
             &post.params,
             &units,
             &fallback,

@@ -1,5 +1,6 @@
 //! An effect's pass as Bevy shaders: which passes Bevy can draw, the pass's pixel shader with
-//! its bind group renumbered, and the vertex stage written for it.
+//! its bind group renumbered, and its vertex stage: the pass's own vertex shader on a mesh
+//! (`vertex.rs`), or for a pixel-only pass the one written here.
 //!
 //! A pixel-only pass in MonoGame draws with SpriteBatch's vertex shader, which writes COLOR0
 //! (the sprite's colour) and TEXCOORD0 (the texture coordinate). Bevy draws a material over a
@@ -17,10 +18,11 @@ use std::marker::PhantomData;
 use bevy::asset::uuid::Uuid;
 use bevy::asset::Handle;
 use bevy::shader::Shader;
-use shadowdusk::wgsl::{Stage, WgslPass, WgslShader};
+use bevy::sprite_render::MATERIAL_2D_BIND_GROUP_INDEX;
+use shadowdusk::wgsl::{self, Stage, Unlinked, WgslPass, WgslShader};
 use shadowdusk::{Effect, Pass};
 
-use crate::EffectError;
+use crate::{vertex, EffectError};
 
 /// The material's binding of SpriteBatch's vertex colour (a `vec4<f32>` uniform), past every
 /// texture unit's pair (unit N at 1 + 2N and 2 + 2N; D3D9 has 16 units).
@@ -34,6 +36,8 @@ pub(crate) enum Source {
     Mesh,
     /// One triangle over the whole view: UV 0–1 across it, white.
     Screen,
+    /// A `Mesh2d` through the effect's vertex shader `.0` (index into `WgslEffect::shaders`).
+    Own(usize),
 }
 
 /// One of the shaders made for a pixel shader.
@@ -43,16 +47,30 @@ pub(crate) enum Kind {
     Fragment(Source),
 }
 
-/// A pass Bevy can draw: the pass and its pixel shader (index into `WgslEffect::shaders`).
+/// A pass Bevy can draw: the pass, its pixel shader (index into `WgslEffect::shaders`) and
+/// its own vertex shader, if it has one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DrawablePass {
     pub(crate) pass: &'static WgslPass,
     pub(crate) pixel: usize,
     pub(crate) shader: &'static WgslShader,
+    pub(crate) vertex: Option<(usize, &'static WgslShader)>,
 }
 
-/// `pass` of `E` if Bevy can draw it with SpriteBatch's vertex stage, else what stops it.
-pub(crate) fn drawable<E: Effect>(pass: Pass<E>) -> Result<DrawablePass, EffectError> {
+impl DrawablePass {
+    /// Where its vertex stage comes from, on a mesh.
+    pub(crate) fn mesh_source(&self) -> Source {
+        self.vertex.map_or(Source::Mesh, |(vs, _)| Source::Own(vs))
+    }
+}
+
+/// `pass` of `E` if Bevy can draw it, else what stops it: with its own vertex shader on a mesh
+/// when `own_vertex` (materials), else with SpriteBatch's vertex stage (post-processes, and
+/// pixel-only passes everywhere).
+pub(crate) fn drawable<E: Effect>(
+    pass: Pass<E>,
+    own_vertex: bool,
+) -> Result<DrawablePass, EffectError> {
     let effect = E::NAME;
     let wgpu = E::WGPU.ok_or(EffectError::NoWgpu { effect })?;
     let (technique, index) = (pass.technique_index(), pass.index());
@@ -61,17 +79,46 @@ pub(crate) fn drawable<E: Effect>(pass: Pass<E>) -> Result<DrawablePass, EffectE
         technique,
         pass: index,
     })?;
-    if info.vertex.is_some() {
-        return Err(EffectError::OwnVertexShader {
-            effect,
-            pass: info.name,
-        });
-    }
     let pixel = info.pixel.ok_or(EffectError::NoPixelShader {
         effect,
         pass: info.name,
     })?;
     let shader = &wgpu.shaders[pixel];
+    if let Some(vs) = info.vertex {
+        if !own_vertex {
+            return Err(EffectError::OwnVertexShader {
+                effect,
+                pass: info.name,
+            });
+        }
+        let vertex = &wgpu.shaders[vs];
+        vertex::check(vertex).map_err(|input| match input {
+            None => EffectError::VertexTextures {
+                effect,
+                pass: info.name,
+            },
+            Some(input) => EffectError::MeshAttribute {
+                effect,
+                pass: info.name,
+                input,
+            },
+        })?;
+        if let Err(Unlinked::Missing(semantic) | Unlinked::Unmarked(semantic)) =
+            wgsl::relocate(shader.wgsl, shader.varyings, vertex.varyings)
+        {
+            return Err(EffectError::NotWritten {
+                effect,
+                pass: info.name,
+                semantic,
+            });
+        }
+        return Ok(DrawablePass {
+            pass: info,
+            pixel,
+            shader,
+            vertex: Some((vs, vertex)),
+        });
+    }
     if let Some(v) = shader
         .varyings
         .iter()
@@ -87,6 +134,7 @@ pub(crate) fn drawable<E: Effect>(pass: Pass<E>) -> Result<DrawablePass, EffectE
         pass: info,
         pixel,
         shader,
+        vertex: None,
     })
 }
 
@@ -100,26 +148,56 @@ pub(crate) fn handle<E: Effect>(pixel: usize, kind: Kind) -> Handle<Shader> {
     Handle::Uuid(Uuid::from_u64_pair(high, hasher.finish()), PhantomData)
 }
 
-/// Every shader made for `E`'s pixel shaders, with its handle.
-pub(crate) fn all<E: Effect>() -> Vec<(Handle<Shader>, Shader)> {
+/// Every shader made for `E`'s passes, with its handle; `Err` for a pass's own vertex shader
+/// that could not be rewritten (its message).
+pub(crate) fn all<E: Effect>() -> Vec<Result<(Handle<Shader>, Shader), String>> {
     let Some(wgpu) = E::WGPU else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let group = MATERIAL_2D_BIND_GROUP_INDEX as u32;
+    for pass in wgpu.techniques.iter().flat_map(|t| t.iter()) {
+        let (Some(vs), Some(ps)) = (pass.vertex, pass.pixel) else {
+            continue;
+        };
+        let (vertex, pixel) = (&wgpu.shaders[vs], &wgpu.shaders[ps]);
+        let path = |what: &str| format!("shadowdusk/{}/{ps}-{vs}-{what}.wgsl", E::NAME);
+        if vertex::check(vertex).is_err() {
+            continue;
+        }
+        let Ok(linked) = wgsl::relocate(pixel.wgsl, pixel.varyings, vertex.varyings) else {
+            continue;
+        };
+        let linked = linked.unwrap_or_else(|| pixel.wgsl.to_string());
+        out.push(
+            vertex::adapt(vertex, group)
+                .map(|text| {
+                    (
+                        handle::<E>(ps, Kind::Vertex(Source::Own(vs))),
+                        Shader::from_wgsl(text, path("vertex")),
+                    )
+                })
+                .map_err(|e| format!("{}, pass {}: {e}", E::NAME, pass.name)),
+        );
+        out.push(Ok((
+            handle::<E>(ps, Kind::Fragment(Source::Own(vs))),
+            Shader::from_wgsl(material_group(&linked), path("fragment")),
+        )));
+    }
     for (i, shader) in wgpu.shaders.iter().enumerate() {
         if shader.stage != Stage::Pixel {
             continue;
         }
         for source in [Source::Mesh, Source::Screen] {
             let path = |what: &str| format!("shadowdusk/{}/{i}-{source:?}-{what}.wgsl", E::NAME);
-            out.push((
+            out.push(Ok((
                 handle::<E>(i, Kind::Vertex(source)),
                 Shader::from_wgsl(vertex_wgsl(shader, source), path("vertex")),
-            ));
-            out.push((
+            )));
+            out.push(Ok((
                 handle::<E>(i, Kind::Fragment(source)),
                 Shader::from_wgsl(fragment_wgsl(shader, source), path("fragment")),
-            ));
+            )));
         }
     }
     out
@@ -131,11 +209,14 @@ pub(crate) fn all<E: Effect>() -> Vec<(Handle<Shader>, Shader)> {
 /// replacement touches nothing else.
 fn fragment_wgsl(pixel: &WgslShader, source: Source) -> String {
     match source {
-        Source::Mesh => pixel
-            .wgsl
-            .replace("@group(1)", "@group(#{MATERIAL_BIND_GROUP})"),
+        Source::Mesh | Source::Own(_) => material_group(pixel.wgsl),
         Source::Screen => pixel.wgsl.to_string(),
     }
+}
+
+/// A pixel shader's WGSL with its group 1 moved to the material's.
+fn material_group(wgsl: &str) -> String {
+    wgsl.replace("@group(1)", "@group(#{MATERIAL_BIND_GROUP})")
 }
 
 /// The vertex stage for `pixel` drawn from `source`: SpriteBatch's outputs (COLOR0, TEXCOORD0
@@ -156,7 +237,7 @@ fn vertex_wgsl(pixel: &WgslShader, source: Source) -> String {
         let _ = writeln!(writes, "    out.v{} = {value};", v.location);
     }
     let body = match source {
-        Source::Mesh => MESH_VERTEX,
+        Source::Mesh | Source::Own(_) => MESH_VERTEX,
         Source::Screen => SCREEN_VERTEX,
     };
     format!(

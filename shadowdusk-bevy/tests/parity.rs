@@ -1,7 +1,8 @@
 //! Effects drawn by Bevy (headless, lavapipe, through `EffectMaterial` and `EffectPostProcess`)
 //! against the same effects drawn by ShadowDusk's own wgpu runtime with the same `Params` and
 //! textures, within 2/255: a sprite effect, an alpha-blended sprite effect over a background,
-//! and a two-pass full-screen technique. And a typed parameter changed by a Bevy system shows
+//! a two-pass full-screen technique, and an effect with its own vertex shader on a Bevy mesh
+//! (Bevy's cuboid, its vertices fed to the runtime as a MonoGame vertex buffer). And a typed parameter changed by a Bevy system shows
 //! in the next frame read back.
 //!
 //! Without a Vulkan adapter the tests print a `!!! SKIPPED` line and pass (fail under
@@ -20,6 +21,7 @@ use support::*;
 shadowdusk::include_effect!("examples/shaders/tint.fx", in_process, wgpu);
 shadowdusk::include_effect!("examples/shaders/ghost.fx", in_process, wgpu);
 shadowdusk::include_effect!("examples/shaders/blur.fx", in_process, wgpu);
+shadowdusk::include_effect!("examples/shaders/lit.fx", in_process, wgpu);
 
 /// Where a sprite goes, in pixels from the top left (as SpriteBatch places it).
 const SPRITE: (f32, f32, f32, f32) = (8.0, 16.0, 32.0, 32.0);
@@ -301,4 +303,177 @@ fn a_parameter_set_by_a_system_changes_the_next_frame() {
             .is_some_and(|&(sprite, _)| sprite == [255, 0, 0, 255]),
         "the change is drawn: {after:?}"
     );
+}
+
+/// `lit.fx`'s matrices for a cube at `at`, turned, seen from above and to the side, in
+/// Direct3D's perspective (depth 0–1); HLSL rows are glam's columns (`mul(v, M)`).
+fn lit_params(at: Vec3) -> lit::Params {
+    let world =
+        Mat4::from_translation(at) * Mat4::from_rotation_y(0.6) * Mat4::from_rotation_x(0.3);
+    let view = Mat4::look_at_rh(Vec3::new(1.2, 1.4, 2.4), Vec3::ZERO, Vec3::Y);
+    let projection = Mat4::perspective_rh(0.9, 1.0, 0.5, 10.0);
+    let mut params = lit::Params::default();
+    params.set_world(world.to_cols_array_2d());
+    params.set_view(view.to_cols_array_2d());
+    params.set_projection(projection.to_cols_array_2d());
+    params
+}
+
+/// Position, normal and UV of each vertex, as a MonoGame vertex declaration lays them out.
+const CUBE_LAYOUT: shadowdusk::wgpu_runtime::VertexLayout = {
+    use shadowdusk::mgfx::VertexElementUsage as U;
+    use shadowdusk::wgpu_runtime::{VertexElement as E, VertexElementFormat as F, VertexLayout};
+    VertexLayout {
+        stride: 32,
+        elements: &[
+            E::new(0, F::Vector3, U::Position, 0),
+            E::new(12, F::Vector3, U::Normal, 0),
+            E::new(24, F::Vector2, U::TextureCoordinate, 0),
+        ],
+    }
+};
+
+/// Bevy's unit cuboid as a vertex buffer in `CUBE_LAYOUT` and 32-bit indices.
+fn cube_buffers(mesh: &Mesh) -> (Vec<f32>, Vec<u32>) {
+    use bevy::mesh::{Indices, VertexAttributeValues as V};
+    let (Some(V::Float32x3(p)), Some(V::Float32x3(n)), Some(V::Float32x2(uv))) = (
+        mesh.attribute(Mesh::ATTRIBUTE_POSITION),
+        mesh.attribute(Mesh::ATTRIBUTE_NORMAL),
+        mesh.attribute(Mesh::ATTRIBUTE_UV_0),
+    ) else {
+        panic!("a cuboid has positions, normals and UVs");
+    };
+    let vertices = (0..p.len())
+        .flat_map(|i| p[i].into_iter().chain(n[i]).chain(uv[i]))
+        .collect();
+    let indices = match mesh.indices() {
+        Some(Indices::U16(i)) => i.iter().map(|&i| u32::from(i)).collect(),
+        Some(Indices::U32(i)) => i.clone(),
+        None => (0..p.len() as u32).collect(),
+    };
+    (vertices, indices)
+}
+
+#[test]
+fn an_effects_own_vertex_shader_draws_a_bevy_mesh_as_the_runtime_draws_it() {
+    let test = "an_effects_own_vertex_shader_draws_a_bevy_mesh_as_the_runtime_draws_it";
+    let Some(h) = runtime_or_skip(test) else {
+        return;
+    };
+    let texels = pattern(32, 32);
+    // Two cubes, the second nearer the eye and overlapping the first on screen: only a depth
+    // test that keeps the nearer surface draws them alike in any order.
+    let cubes = [
+        lit_params(Vec3::ZERO),
+        lit_params(Vec3::new(0.45, 0.1, 0.8)),
+    ];
+    let cube = Mesh::from(Cuboid::new(1.0, 1.0, 1.0));
+    let (vertices, indices) = cube_buffers(&cube);
+
+    let mut app = app(EffectPlugin::<lit::Effect>::default());
+    let (_, frames) = camera(&mut app, ());
+    let image = bevy_image(&mut app, 32, 32, &texels);
+    let world = app.world_mut();
+    let mesh = world.resource_mut::<Assets<Mesh>>().add(cube);
+    // Nearest first: a depth test that let the later, farther cube through would show it.
+    for params in cubes.iter().rev() {
+        let material = EffectMaterial::new(lit::passes::lit::P0)
+            .expect("a vertex shader Bevy's mesh can feed")
+            .with_params(*params)
+            .with_texture(lit::textures::DIFFUSE_TEXTURE, image.clone());
+        let material = world
+            .resource_mut::<Assets<EffectMaterial<lit::Effect>>>()
+            .add(material);
+        // The effect's matrices place it; Bevy's transform and culling do not apply.
+        world.spawn((
+            Mesh2d(mesh.clone()),
+            MeshMaterial2d(material),
+            bevy::camera::visibility::NoFrustumCulling,
+        ));
+    }
+    let bevy = bevy_frame(&mut app, &frames);
+
+    // The runtime: the same vertices, the device's initial states (opaque, depth test,
+    // counter-clockwise culling), a depth buffer.
+    use shadowdusk::wgpu::util::DeviceExt;
+    let device = h.device();
+    let vertex_buffer = device.create_buffer_init(&shadowdusk::wgpu::util::BufferInitDescriptor {
+        label: Some("cube vertices"),
+        contents: bytemuck::cast_slice(&vertices),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let index_buffer = device.create_buffer_init(&shadowdusk::wgpu::util::BufferInitDescriptor {
+        label: Some("cube indices"),
+        contents: bytemuck::cast_slice(&indices),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    let texture = runtime_texture(&h, 32, 32, &texels);
+    let mut fx = WgpuEffect::<lit::Effect>::new(device).expect("runtime loads lit.fx");
+    fx.set_texture(lit::textures::DIFFUSE_TEXTURE, Some(&texture))
+        .expect("texture");
+    let target = runtime_target(&h);
+    let view = target.create_view(&Default::default());
+    let depth = device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("depth"),
+            size: target.size(),
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Depth32Float,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&Default::default());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let [r, g, b, a] = BACKGROUND.map(f64::from);
+        let mut render_pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("reference"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        let target = Target::new(wgpu::TextureFormat::Rgba8UnormSrgb, SIZE, SIZE)
+            .with_depth(wgpu::TextureFormat::Depth32Float);
+        for params in cubes {
+            *fx.params_mut() = params;
+            let mut applied = fx.apply(lit::passes::lit::P0, &target).expect("apply");
+            applied
+                .draw_indexed(
+                    &mut render_pass,
+                    &CUBE_LAYOUT,
+                    vertex_buffer.slice(..),
+                    index_buffer.slice(..),
+                    wgpu::IndexFormat::Uint32,
+                    0..indices.len() as u32,
+                    0,
+                )
+                .expect("draw");
+        }
+    }
+    fx.flush(h.queue());
+    h.queue().submit([encoder.finish()]);
+    let reference = read(&h, &target);
+    assert_same(test, &bevy, &reference);
+    // The cube covers the middle of the view, and is lit unevenly (faces differ).
+    let centre = ((32 * SIZE + 32) * 4) as usize;
+    assert_ne!(&bevy[centre..centre + 3], &bevy[..3], "the cube was drawn");
 }

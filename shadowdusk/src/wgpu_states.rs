@@ -1,5 +1,5 @@
-//! MonoGame's blend and sampler states (and the compiler's texture view dimensions) as wgpu values, written once for every wgpu major a
-//! glue is built on: the wgpu runtime's (wgpu 30) and `shadowdusk-bevy`'s (Bevy's wgpu 29). The
+//! MonoGame's blend, rasterizer and sampler states (and the compiler's texture view dimensions)
+//! as wgpu values, written once for every wgpu major a glue is built on: the wgpu runtime's (wgpu 30) and `shadowdusk-bevy`'s (Bevy's wgpu 29). The
 //! two majors' types are different types with the same names and fields, so the mapping is a
 //! macro over the wgpu crate's name; each glue expands it once, into a module
 //! `monogame_states`, and no copy of the table can drift from the other.
@@ -31,7 +31,8 @@ macro_rules! __wgpu_states {
         #[allow(dead_code)]
         pub(crate) mod monogame_states {
             use $crate::mgfx::{
-                Blend, BlendFunction, BlendState, SamplerState, TextureAddressMode, TextureFilter,
+                Blend, BlendFunction, BlendState, CullMode, FillMode, RasterizerState,
+                SamplerState, TextureAddressMode, TextureFilter,
             };
 
             /// MonoGame's opaque test (`TargetBlendState.GetState` on DX11, `PlatformApplyState` on GL): the
@@ -154,6 +155,33 @@ macro_rules! __wgpu_states {
                     // Both MonoGame runtimes apply the first target's channels (one target here).
                     write_mask: write_mask(b.color_write_channels[0]),
                 })
+            }
+
+            /// Cull mode and winding for `topology`: `IsFrontCounterClockwise = false`, so clockwise
+            /// triangles are front faces; CullCounterClockwiseFace culls the back, CullClockwiseFace the
+            /// front (`RasterizerState.DirectX.cs`). Wireframe needs the device's `POLYGON_MODE_LINE`.
+            pub fn primitive(
+                rasterizer: Option<&RasterizerState>,
+                topology: $wgpu::PrimitiveTopology,
+            ) -> $wgpu::PrimitiveState {
+                let r = rasterizer.copied().unwrap_or_default();
+                $wgpu::PrimitiveState {
+                    topology,
+                    strip_index_format: None,
+                    front_face: $wgpu::FrontFace::Cw,
+                    cull_mode: match r.cull_mode {
+                        CullMode::None => None,
+                        CullMode::CullClockwiseFace => Some($wgpu::Face::Front),
+                        CullMode::CullCounterClockwiseFace => Some($wgpu::Face::Back),
+                    },
+                    // MonoGame's DepthClipEnable defaults on and mgfx has no field for it.
+                    unclipped_depth: false,
+                    polygon_mode: match r.fill_mode {
+                        FillMode::Solid => $wgpu::PolygonMode::Fill,
+                        FillMode::WireFrame => $wgpu::PolygonMode::Line,
+                    },
+                    conservative: false,
+                }
             }
 
             /// A texture binding's view dimension.

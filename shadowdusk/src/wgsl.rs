@@ -205,3 +205,59 @@ pub struct Varying {
     /// shader's output.
     pub location_at: Option<u32>,
 }
+
+/// Why a pixel shader cannot take a vertex shader's numbering ([`relocate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unlinked {
+    /// The vertex shader does not write this semantic.
+    Missing(&'static str),
+    /// The input's location is not where the data says.
+    Unmarked(&'static str),
+}
+
+/// Links a pixel shader to a vertex shader by semantic: the pixel shader's WGSL (`wgsl`, its
+/// inputs `inputs`) with each input's location number replaced by the one the vertex shader's
+/// output of the same semantic has (`outputs`), at the offset the compiler recorded
+/// ([`Varying::location_at`]); `None` when every input is there already. No WGSL is parsed.
+pub fn relocate(
+    wgsl: &str,
+    inputs: &[Varying],
+    outputs: &[Varying],
+) -> Result<Option<String>, Unlinked> {
+    let mut moves = Vec::new();
+    for input in inputs {
+        let output = outputs
+            .iter()
+            .find(|v| v.semantic == input.semantic)
+            .ok_or(Unlinked::Missing(input.semantic))?;
+        if output.location == input.location {
+            continue;
+        }
+        let at = input
+            .location_at
+            .ok_or(Unlinked::Unmarked(input.semantic))? as usize;
+        let rest = wgsl.get(at..).ok_or(Unlinked::Unmarked(input.semantic))?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if rest[..digits].parse() != Ok(input.location) {
+            return Err(Unlinked::Unmarked(input.semantic));
+        }
+        moves.push((at, digits, output.location, input.semantic));
+    }
+    if moves.is_empty() {
+        return Ok(None);
+    }
+    moves.sort_unstable();
+    let mut text = String::with_capacity(wgsl.len() + 2 * moves.len());
+    let mut from = 0;
+    for (at, digits, location, semantic) in moves {
+        // Two inputs marked at one offset: data no compiler wrote.
+        let Some(between) = wgsl.get(from..at) else {
+            return Err(Unlinked::Unmarked(semantic));
+        };
+        text.push_str(between);
+        text.push_str(&location.to_string());
+        from = at + digits;
+    }
+    text.push_str(&wgsl[from..]);
+    Ok(Some(text))
+}

@@ -98,52 +98,12 @@ fn create_module(
 }
 
 /// Why a pixel shader cannot take a vertex shader's numbering.
-#[derive(Debug, PartialEq)]
-pub(crate) enum Failure {
-    /// The vertex shader does not write this semantic.
-    Missing(&'static str),
-    /// The input's location is not where the data says.
-    Unmarked(&'static str),
-}
+pub(crate) use crate::wgsl::Unlinked as Failure;
 
 /// `ps`'s WGSL with each input at the location `vs` writes its semantic to; `None` when every
 /// input is there already.
 pub(crate) fn relocate(vs: &ShaderData, ps: &ShaderData) -> Result<Option<String>, Failure> {
-    let mut moves = Vec::new();
-    for input in ps.varyings.iter() {
-        let output = vs
-            .varyings
-            .iter()
-            .find(|v| v.semantic == input.semantic)
-            .ok_or(Failure::Missing(input.semantic))?;
-        if output.location == input.location {
-            continue;
-        }
-        let at = input.location_at.ok_or(Failure::Unmarked(input.semantic))? as usize;
-        let rest = ps.wgsl.get(at..).ok_or(Failure::Unmarked(input.semantic))?;
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if rest[..digits].parse() != Ok(input.location) {
-            return Err(Failure::Unmarked(input.semantic));
-        }
-        moves.push((at, digits, output.location, input.semantic));
-    }
-    if moves.is_empty() {
-        return Ok(None);
-    }
-    moves.sort_unstable();
-    let mut text = String::with_capacity(ps.wgsl.len() + 2 * moves.len());
-    let mut from = 0;
-    for (at, digits, location, semantic) in moves {
-        // Two inputs marked at one offset: data no compiler wrote.
-        let Some(between) = ps.wgsl.get(from..at) else {
-            return Err(Failure::Unmarked(semantic));
-        };
-        text.push_str(between);
-        text.push_str(&location.to_string());
-        from = at + digits;
-    }
-    text.push_str(&ps.wgsl[from..]);
-    Ok(Some(text))
+    crate::wgsl::relocate(&ps.wgsl, &ps.varyings, &vs.varyings)
 }
 
 /// The device's limits against `vs`'s inputs and outputs (a point list takes one inter-stage

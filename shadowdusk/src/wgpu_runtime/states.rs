@@ -15,11 +15,10 @@
 //!   `depth_bias_scale`; 32-bit float depth is what the GL runtime assumes for 32 bits too).
 
 use crate::mgfx::{
-    BlendState, CompareFunction, CullMode, DepthStencilState, FillMode, RasterizerState,
-    StencilOperation,
+    BlendState, CompareFunction, DepthStencilState, RasterizerState, StencilOperation,
 };
 
-pub(crate) use super::monogame_states::{blend_constant, color_target};
+pub(crate) use super::monogame_states::{blend_constant, color_target, primitive};
 
 /// `BlendState.MultiSampleMask`: every sample, whatever the state says. MonoGame's DX11 runtime
 /// never passes the mask to `OMSetBlendState` (SharpDX's default, 0xFFFFFFFF, goes instead)
@@ -27,33 +26,6 @@ pub(crate) use super::monogame_states::{blend_constant, color_target};
 pub(crate) fn sample_mask(blend: Option<&BlendState>) -> u64 {
     let _ = blend;
     !0
-}
-
-/// Cull mode and winding for `topology`: `IsFrontCounterClockwise = false`, so clockwise
-/// triangles are front faces; CullCounterClockwiseFace culls the back, CullClockwiseFace the
-/// front (`RasterizerState.DirectX.cs`). Wireframe needs the device's `POLYGON_MODE_LINE`.
-pub(crate) fn primitive(
-    rasterizer: Option<&RasterizerState>,
-    topology: wgpu::PrimitiveTopology,
-) -> wgpu::PrimitiveState {
-    let r = rasterizer.copied().unwrap_or_default();
-    wgpu::PrimitiveState {
-        topology,
-        strip_index_format: None,
-        front_face: wgpu::FrontFace::Cw,
-        cull_mode: match r.cull_mode {
-            CullMode::None => None,
-            CullMode::CullClockwiseFace => Some(wgpu::Face::Front),
-            CullMode::CullCounterClockwiseFace => Some(wgpu::Face::Back),
-        },
-        // MonoGame's DepthClipEnable defaults on and mgfx has no field for it.
-        unclipped_depth: false,
-        polygon_mode: match r.fill_mode {
-            FillMode::Solid => wgpu::PolygonMode::Fill,
-            FillMode::WireFrame => wgpu::PolygonMode::Line,
-        },
-        conservative: false,
-    }
 }
 
 /// `ToComparison` / `GetDepthFunction`.
@@ -188,7 +160,7 @@ pub(crate) fn stencil_reference(depth_stencil: Option<&DepthStencilState>) -> u3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mgfx::{Blend, BlendFunction};
+    use crate::mgfx::{Blend, BlendFunction, CullMode, FillMode};
     use wgpu::{PrimitiveTopology as Topology, TextureFormat as Format};
 
     const RGBA8: Format = Format::Rgba8Unorm;
