@@ -4,8 +4,13 @@
 //!
 //! ```text
 //! cargo run -p shadowdusk-bevy --example effects                  # in a window
+//! cargo run -p shadowdusk-bevy --example effects -- --hot         # edit the shaders as it runs
 //! cargo run -p shadowdusk-bevy --example effects -- --headless    # screenshots, no window
 //! ```
+//!
+//! With `--hot`, saving `examples/shaders/tint.fx`, `wave.fx` or `grayscale.fx` recompiles it and
+//! the window shows the change (a layout change or a compile error is logged, and the old shaders
+//! keep drawing).
 //!
 //! Headless, it draws 90 frames into an image and writes frames 10, 45 and 90 as PNGs to
 //! `target/bevy-effects/` (or the folder after `--out`), and fails if a frame is blank.
@@ -24,6 +29,7 @@ use bevy::render::gpu_readback::{Readback, ReadbackComplete};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
 use bevy::window::ExitCondition;
 use bevy::winit::WinitPlugin;
+use shadowdusk_bevy::hot::HotReloadPlugin;
 use shadowdusk_bevy::{EffectMaterial, EffectPlugin, EffectPostProcess};
 
 shadowdusk::include_effect!("examples/shaders/tint.fx", in_process, wgpu);
@@ -56,6 +62,13 @@ fn main() -> Result<(), String> {
     app.init_resource::<Frame>()
         .add_systems(Startup, setup)
         .add_systems(Update, animate);
+    if args.iter().any(|a| a == "--hot") {
+        app.add_plugins((
+            HotReloadPlugin::<tint::Effect>::new(),
+            HotReloadPlugin::<wave::Effect>::new(),
+            HotReloadPlugin::<grayscale::Effect>::new(),
+        ));
+    }
     if !headless {
         app.add_plugins((DefaultPlugins, plugins)).run();
         return Ok(());

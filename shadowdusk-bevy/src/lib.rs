@@ -11,7 +11,9 @@
 //!   rasterizer (own vertex shader only) and sampler states are the effect's.
 //! * [`EffectPostProcess<E>`]: a technique's passes run in order over a camera's output, each
 //!   reading the last one's image on texture unit 0 (as SpriteBatch binds its texture).
-//! * [`EffectPlugin<E>`] registers both for one effect.
+//! * [`EffectPlugin<E>`] registers both for one effect; with feature `hot-reload`,
+//!   `hot::HotReloadPlugin<E>` recompiles it when its files change and swaps the new shaders
+//!   into Bevy's assets.
 //!
 //! Typed all the way: `EffectMaterial<tint::Effect>` takes `tint`'s `Params`, passes and
 //! texture slots only.
@@ -20,6 +22,8 @@
 
 mod bindings;
 mod error;
+#[cfg(feature = "hot-reload")]
+pub mod hot;
 mod material;
 mod plugin;
 mod post_process;

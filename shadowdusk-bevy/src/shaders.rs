@@ -11,6 +11,7 @@
 //! material's are in `#{MATERIAL_BIND_GROUP}` (a shader definition Bevy fills in).
 
 use std::any::TypeId;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::marker::PhantomData;
@@ -19,7 +20,7 @@ use bevy::asset::uuid::Uuid;
 use bevy::asset::Handle;
 use bevy::shader::Shader;
 use bevy::sprite_render::MATERIAL_2D_BIND_GROUP_INDEX;
-use shadowdusk::wgsl::{self, Stage, Unlinked, WgslPass, WgslShader};
+use shadowdusk::wgsl::{self, Stage, Unlinked, Varying, WgslPass, WgslShader};
 use shadowdusk::{Effect, Pass};
 
 use crate::{vertex, EffectError};
@@ -148,9 +149,30 @@ pub(crate) fn handle<E: Effect>(pixel: usize, kind: Kind) -> Handle<Shader> {
     Handle::Uuid(Uuid::from_u64_pair(high, hasher.finish()), PhantomData)
 }
 
-/// Every shader made for `E`'s passes, with its handle; `Err` for a pass's own vertex shader
-/// that could not be rewritten (its message).
+/// One shader's code: the compiler's WGSL and its varyings, with the offsets of a pixel
+/// shader's input locations in that text (`Varying::location_at`).
+pub(crate) struct Code<'a> {
+    pub(crate) wgsl: Cow<'a, str>,
+    pub(crate) varyings: Cow<'a, [Varying]>,
+}
+
+/// Every shader made for `E`'s passes from the build's code, with its handle; `Err` for a
+/// pass's own vertex shader that could not be rewritten (its message).
 pub(crate) fn all<E: Effect>() -> Vec<Result<(Handle<Shader>, Shader), String>> {
+    let code: Vec<Code> = E::WGPU
+        .into_iter()
+        .flat_map(|w| w.shaders)
+        .map(|s| Code {
+            wgsl: Cow::Borrowed(s.wgsl),
+            varyings: Cow::Borrowed(s.varyings),
+        })
+        .collect();
+    made::<E>(&code)
+}
+
+/// Every shader made for `E`'s passes from `code` (one per shader of `E::WGPU`, whose
+/// interface it has: the build's, or a hot reload's).
+pub(crate) fn made<E: Effect>(code: &[Code]) -> Vec<Result<(Handle<Shader>, Shader), String>> {
     let Some(wgpu) = E::WGPU else {
         return Vec::new();
     };
@@ -160,17 +182,17 @@ pub(crate) fn all<E: Effect>() -> Vec<Result<(Handle<Shader>, Shader), String>> 
         let (Some(vs), Some(ps)) = (pass.vertex, pass.pixel) else {
             continue;
         };
-        let (vertex, pixel) = (&wgpu.shaders[vs], &wgpu.shaders[ps]);
+        let (vertex, pixel) = (&wgpu.shaders[vs], &code[ps]);
         let path = |what: &str| format!("shadowdusk/{}/{ps}-{vs}-{what}.wgsl", E::NAME);
         if vertex::check(vertex).is_err() {
             continue;
         }
-        let Ok(linked) = wgsl::relocate(pixel.wgsl, pixel.varyings, vertex.varyings) else {
+        let Ok(linked) = wgsl::relocate(&pixel.wgsl, &pixel.varyings, vertex.varyings) else {
             continue;
         };
         let linked = linked.unwrap_or_else(|| pixel.wgsl.to_string());
         out.push(
-            vertex::adapt(vertex, group)
+            vertex::adapt(&code[vs].wgsl, vertex.entry, group)
                 .map(|text| {
                     (
                         handle::<E>(ps, Kind::Vertex(Source::Own(vs))),
@@ -196,7 +218,7 @@ pub(crate) fn all<E: Effect>() -> Vec<Result<(Handle<Shader>, Shader), String>> 
             )));
             out.push(Ok((
                 handle::<E>(i, Kind::Fragment(source)),
-                Shader::from_wgsl(fragment_wgsl(shader, source), path("fragment")),
+                Shader::from_wgsl(fragment_wgsl(&code[i].wgsl, source), path("fragment")),
             )));
         }
     }
@@ -207,10 +229,10 @@ pub(crate) fn all<E: Effect>() -> Vec<Result<(Handle<Shader>, Shader), String>> 
 /// post-process keeps group 1 (its pipeline layout leaves group 0 empty). naga writes each
 /// binding as `@group(N) @binding(M)`, and no WGSL identifier can contain `@`, so the
 /// replacement touches nothing else.
-fn fragment_wgsl(pixel: &WgslShader, source: Source) -> String {
+fn fragment_wgsl(pixel: &str, source: Source) -> String {
     match source {
-        Source::Mesh | Source::Own(_) => material_group(pixel.wgsl),
-        Source::Screen => pixel.wgsl.to_string(),
+        Source::Mesh | Source::Own(_) => material_group(pixel),
+        Source::Screen => pixel.to_string(),
     }
 }
 
@@ -350,9 +372,9 @@ mod tests {
     fn a_material_fragment_moves_to_bevys_material_group() {
         let p = pixel(&[]);
         assert_eq!(
-            fragment_wgsl(&p, Source::Mesh),
+            fragment_wgsl(p.wgsl, Source::Mesh),
             "@group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> r: vec4<f32>;"
         );
-        assert_eq!(fragment_wgsl(&p, Source::Screen), p.wgsl);
+        assert_eq!(fragment_wgsl(p.wgsl, Source::Screen), p.wgsl);
     }
 }

@@ -68,11 +68,10 @@ pub(crate) fn check(vs: &WgslShader) -> Result<(), Option<String>> {
     }
 }
 
-/// `vs`'s WGSL for a Bevy 2D material: its registers at `REGISTERS_BINDING` of bind group
-/// `group`, and every position it returns in reverse-Z.
-pub(crate) fn adapt(vs: &WgslShader, group: u32) -> Result<String, String> {
-    let mut module =
-        naga::front::wgsl::parse_str(vs.wgsl).map_err(|e| e.emit_to_string(vs.wgsl))?;
+/// A vertex shader's WGSL (entry point `entry`) for a Bevy 2D material: its registers at
+/// `REGISTERS_BINDING` of bind group `group`, and every position it returns in reverse-Z.
+pub(crate) fn adapt(wgsl: &str, entry: &str, group: u32) -> Result<String, String> {
+    let mut module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
     for (_, global) in module.global_variables.iter_mut() {
         if let Some(binding) = global.binding.as_mut() {
             *binding = ResourceBinding {
@@ -84,8 +83,8 @@ pub(crate) fn adapt(vs: &WgslShader, group: u32) -> Result<String, String> {
     let entry = module
         .entry_points
         .iter_mut()
-        .find(|e| e.name == vs.entry)
-        .ok_or_else(|| format!("no entry point `{}`", vs.entry))?;
+        .find(|e| e.name == entry)
+        .ok_or_else(|| format!("no entry point `{entry}`"))?;
     let output = Output::of(&entry.function, &module.types)?;
     let body = std::mem::take(&mut entry.function.body);
     entry.function.body = reverse_z(body, &mut entry.function.expressions, &output);
@@ -262,7 +261,6 @@ fn flipped(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shadowdusk::wgsl::{Binding as SdBinding, Stage};
 
     const STRUCT_VS: &str = "struct registers { m: vec4<f32> }
 @group(0) @binding(0) var<uniform> vs_uniforms: registers;
@@ -274,35 +272,16 @@ fn main(@location(0) pos: vec4<f32>) -> Out {
 }
 ";
 
-    fn shader(wgsl: &'static str) -> WgslShader {
-        WgslShader {
-            stage: Stage::Vertex,
-            wgsl,
-            entry: "main",
-            bindings: &[SdBinding {
-                binding: 0,
-                name: "vs_uniforms",
-                kind: BindingKind::Uniform {
-                    record: 0,
-                    size: 16,
-                },
-            }],
-            vertex_inputs: &[],
-            varyings: &[],
-        }
-    }
-
     #[test]
     fn every_return_is_reverse_z_and_the_registers_move_to_the_material_group() {
-        let text = adapt(&shader(STRUCT_VS), 2).expect("adapts");
+        let text = adapt(STRUCT_VS, "main", 2).expect("adapts");
         assert!(text.contains("@group(2) @binding(65)"), "{text}");
         // Both returns: two subtractions of z from w.
         assert_eq!(text.matches(".w - ").count(), 2, "{text}");
         // A direct position result too.
         let direct = adapt(
-            &shader(
-                "@vertex fn main(@location(0) pos: vec4<f32>) -> @builtin(position) vec4<f32> { return pos; }",
-            ),
+            "@vertex fn main(@location(0) pos: vec4<f32>) -> @builtin(position) vec4<f32> { return pos; }",
+            "main",
             2,
         )
         .expect("adapts");

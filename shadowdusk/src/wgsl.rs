@@ -141,6 +141,20 @@ pub enum TextureDimension {
     Cube,
 }
 
+impl TextureDimension {
+    /// The dimension the wgpu output (`shadowdusk_mgfx::wgpu::WgpuBindingKind::Texture`) names
+    /// `"1d"`, `"2d"`, `"3d"` or `"cube"`.
+    pub fn from_name(name: &str) -> Option<TextureDimension> {
+        Some(match name {
+            "1d" => TextureDimension::D1,
+            "2d" => TextureDimension::D2,
+            "3d" => TextureDimension::D3,
+            "cube" => TextureDimension::Cube,
+            _ => return None,
+        })
+    }
+}
+
 /// A vertex shader input: where a vertex buffer element of MonoGame's usage and index goes.
 /// Each vertex shader numbers its inputs 0, 1, 2, … in D3D9's usage order (POSITION,
 /// BLENDWEIGHT, BLENDINDICES, NORMAL, PSIZE, TEXCOORD, TANGENT, BINORMAL, TESSFACTOR, COLOR,

@@ -40,8 +40,10 @@ use shadowdusk_compiler::MgfxVersion;
 use crate::gl::{GlContext, GlEffect, GlError, ReplaceError};
 use crate::{BuildOptions, Effect};
 
+mod recompiles;
 #[cfg(feature = "wgpu")]
 mod wgpu;
+pub use self::recompiles::{Recompiled, Recompiles};
 #[cfg(feature = "wgpu")]
 pub use self::wgpu::WgpuHotEffect;
 

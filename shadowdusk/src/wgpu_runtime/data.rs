@@ -169,13 +169,8 @@ fn binding(b: &mgfx::wgpu::WgpuBinding, m: &mgfx::Shader) -> Result<Binding, Str
         },
         K::Texture { dimension } => BindingKind::Texture {
             slot,
-            dimension: match dimension.as_str() {
-                "1d" => TextureDimension::D1,
-                "2d" => TextureDimension::D2,
-                "3d" => TextureDimension::D3,
-                "cube" => TextureDimension::Cube,
-                other => return Err(format!("texture `{}` of dimension `{other}`", b.name)),
-            },
+            dimension: TextureDimension::from_name(dimension)
+                .ok_or_else(|| format!("texture `{}` of dimension `{dimension}`", b.name))?,
         },
         K::Sampler => BindingKind::Sampler {
             slot,
