@@ -18,12 +18,65 @@
 //! Typed all the way: `EffectMaterial<tint::Effect>` takes `tint`'s `Params`, passes and
 //! texture slots only.
 //!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use shadowdusk_bevy::{EffectError, EffectMaterial, EffectPlugin, EffectPostProcess};
+//!
+//! // A game's build script compiles these (`Builder::new().dir("shaders").wgpu(true)`); a doc
+//! // test has none, so they compile in the macro.
+//! shadowdusk::include_effect!("examples/shaders/tint.fx", in_process, wgpu);
+//! shadowdusk::include_effect!("examples/shaders/grayscale.fx", in_process, wgpu);
+//!
+//! fn main() {
+//!     App::new()
+//!         .add_plugins((
+//!             DefaultPlugins,
+//!             EffectPlugin::<tint::Effect>::default(),
+//!             EffectPlugin::<grayscale::Effect>::default(),
+//!         ))
+//!         .add_systems(Startup, setup.pipe(report))
+//!         .add_systems(Update, fade)
+//!         .run();
+//! }
+//!
+//! fn setup(
+//!     mut commands: Commands,
+//!     mut meshes: ResMut<Assets<Mesh>>,
+//!     mut materials: ResMut<Assets<EffectMaterial<tint::Effect>>>,
+//!     assets: Res<AssetServer>,
+//! ) -> Result<(), EffectError> {
+//!     let mut material = EffectMaterial::new(tint::passes::sprite_drawing::P0)?;
+//!     material.params_mut().set_tint([1.0, 0.5, 0.5, 1.0]);
+//!     material.set_texture(tint::textures::SPRITE_TEXTURE, assets.load("ship.png"));
+//!     commands.spawn((
+//!         Mesh2d(meshes.add(Rectangle::new(64.0, 64.0))),
+//!         MeshMaterial2d(materials.add(material)),
+//!     ));
+//!     let grayscale = EffectPostProcess::new(grayscale::Technique::Grayscale.passes())?;
+//!     commands.spawn((Camera2d, grayscale));
+//!     Ok(())
+//! }
+//!
+//! fn report(made: In<Result<(), EffectError>>) {
+//!     if let Err(e) = made.0 {
+//!         error!("{e}");
+//!     }
+//! }
+//!
+//! fn fade(time: Res<Time>, mut post: Query<&mut EffectPostProcess<grayscale::Effect>>) {
+//!     for mut grayscale in &mut post {
+//!         grayscale.params_mut().set_amount(time.elapsed_secs().sin().abs());
+//!     }
+//! }
+//! ```
+//!
 //! [`Material2d`]: bevy::sprite_render::Material2d
 
 mod bindings;
 mod error;
 #[cfg(feature = "hot-reload")]
 pub mod hot;
+mod inputs;
 mod material;
 mod plugin;
 mod post_process;

@@ -77,46 +77,7 @@ impl<E: Effect> EffectMaterial<E> {
         self.pass
     }
 
-    /// The parameters.
-    pub fn params(&self) -> &E::Params {
-        &self.params
-    }
-
-    /// The parameters, to change.
-    pub fn params_mut(&mut self) -> &mut E::Params {
-        &mut self.params
-    }
-
-    /// Replaces the parameters.
-    pub fn with_params(mut self, params: E::Params) -> Self {
-        self.params = params;
-        self
-    }
-
-    /// Binds `image` to the texture parameter `slot` (on every unit it is sampled on).
-    pub fn set_texture(&mut self, slot: TextureSlot<E>, image: Handle<Image>) {
-        let parameter = slot.parameter_index();
-        self.textures.retain(|(p, _)| *p != parameter);
-        self.textures.push((parameter, image));
-    }
-
-    /// [`set_texture`](Self::set_texture), by value.
-    pub fn with_texture(mut self, slot: TextureSlot<E>, image: Handle<Image>) -> Self {
-        self.set_texture(slot, image);
-        self
-    }
-
-    /// The image bound to `slot`.
-    pub fn texture(&self, slot: TextureSlot<E>) -> Option<&Handle<Image>> {
-        self.image(slot.parameter_index())
-    }
-
-    fn image(&self, parameter: usize) -> Option<&Handle<Image>> {
-        self.textures
-            .iter()
-            .find(|(p, _)| *p == parameter)
-            .map(|(_, h)| h)
-    }
+    crate::inputs::typed_inputs!();
 
     /// SpriteBatch's colour (the `color` of `SpriteBatch.Draw`), as the shader's COLOR0 reads it:
     /// sRGB-encoded components, as MonoGame's `Color` bytes / 255.

@@ -37,8 +37,8 @@ use crate::EffectError;
 /// ```
 ///
 /// Each pass reads the image so far on texture unit 0 (with the effect's sampler state for
-/// that unit, else SpriteBatch's `LinearClamp`) and its other units from
-/// [`set_texture`](Self::set_texture); it draws over transparent black with its blend state
+/// that unit, else SpriteBatch's `LinearClamp`; an image set for the parameter on unit 0 is not
+/// used) and its other units from [`set_texture`](Self::set_texture); it draws over transparent black with its blend state
 /// (else SpriteBatch's `AlphaBlend`), so the view's two main textures are the intermediate
 /// targets. Passes must be pixel-shader-only, as for a material.
 #[derive(Component)]
@@ -71,35 +71,7 @@ impl<E: Effect> EffectPostProcess<E> {
         &self.passes
     }
 
-    /// The parameters.
-    pub fn params(&self) -> &E::Params {
-        &self.params
-    }
-
-    /// The parameters, to change (from a system: the next frame draws them).
-    pub fn params_mut(&mut self) -> &mut E::Params {
-        &mut self.params
-    }
-
-    /// Replaces the parameters.
-    pub fn with_params(mut self, params: E::Params) -> Self {
-        self.params = params;
-        self
-    }
-
-    /// Binds `image` to the texture parameter `slot` (a unit other than 0, which is the image
-    /// being processed).
-    pub fn set_texture(&mut self, slot: TextureSlot<E>, image: Handle<Image>) {
-        let parameter = slot.parameter_index();
-        self.textures.retain(|(p, _)| *p != parameter);
-        self.textures.push((parameter, image));
-    }
-
-    /// [`set_texture`](Self::set_texture), by value.
-    pub fn with_texture(mut self, slot: TextureSlot<E>, image: Handle<Image>) -> Self {
-        self.set_texture(slot, image);
-        self
-    }
+    crate::inputs::typed_inputs!();
 }
 
 impl<E: Effect> Clone for EffectPostProcess<E> {
@@ -263,12 +235,7 @@ pub(crate) fn run<E: Effect>(
                     let sampler = unit.and_then(|u| u.sampler.as_ref());
                     return Texture::View(source, sampler.unwrap_or(&pipeline.linear_clamp));
                 }
-                let handle = unit.and_then(|u| {
-                    post.textures
-                        .iter()
-                        .find(|(p, _)| *p == u.parameter)
-                        .map(|(_, h)| h)
-                });
+                let handle = unit.and_then(|u| post.image(u.parameter));
                 match handle {
                     None => Texture::Unset,
                     Some(h) => images.get(h).map_or(Texture::NotReady, Texture::Image),

@@ -93,77 +93,72 @@ fn bevy_frame(app: &mut App, frames: &Frames) -> Vec<u8> {
     frames.last().expect("Bevy read a frame back")
 }
 
-#[test]
-fn a_sprite_effect_draws_as_the_runtime_draws_it() {
-    let test = "a_sprite_effect_draws_as_the_runtime_draws_it";
-    let Some(h) = runtime_or_skip(test) else {
-        return;
-    };
+/// One sprite of `pattern(32, 32)` drawn with `pass` and `params` over the background, by
+/// Bevy (an `EffectMaterial` on a rectangle) and by the runtime (SpriteBatch's states); both
+/// frames, or `None` after a visible skip.
+fn sprite_frames<E: Effect>(
+    test: &str,
+    pass: Pass<E>,
+    params: E::Params,
+    slot: TextureSlot<E>,
+) -> Option<(Vec<u8>, Vec<u8>)> {
+    let h = runtime_or_skip(test)?;
     let texels = pattern(32, 32);
-    let mut params = tint::Params::default();
-    params.set_tint([1.0, 0.5, 0.25, 1.0]);
-
-    let mut app = app(EffectPlugin::<tint::Effect>::default());
+    let mut app = app(EffectPlugin::<E>::default());
     let (_, frames) = camera(&mut app, ());
     let image = bevy_image(&mut app, 32, 32, &texels);
-    let material = EffectMaterial::new(tint::passes::sprite_drawing::P0)
+    let material = EffectMaterial::new(pass)
         .expect("a pixel-only pass")
-        .with_params(params)
-        .with_texture(tint::textures::SPRITE_TEXTURE, image);
+        .with_params(params.clone())
+        .with_texture(slot, image);
     spawn_sprite(&mut app, material);
     let bevy = bevy_frame(&mut app, &frames);
 
     let texture = runtime_texture(&h, 32, 32, &texels);
     let target = runtime_sprite(
         &h,
-        tint::passes::sprite_drawing::P0,
+        pass,
         params,
-        (tint::textures::SPRITE_TEXTURE, &texture),
+        (slot, &texture),
         sprite_rect(),
         BACKGROUND,
     );
-    let reference = read(&h, &target);
+    Some((bevy, read(&h, &target)))
+}
+
+/// The sprite's top-left pixel.
+const SPRITE_CORNER: usize = ((16 * SIZE + 8) * 4) as usize;
+
+#[test]
+fn a_sprite_effect_draws_as_the_runtime_draws_it() {
+    let test = "a_sprite_effect_draws_as_the_runtime_draws_it";
+    let mut params = tint::Params::default();
+    params.set_tint([1.0, 0.5, 0.25, 1.0]);
+    let pass = tint::passes::sprite_drawing::P0;
+    let Some((bevy, reference)) = sprite_frames(test, pass, params, tint::textures::SPRITE_TEXTURE)
+    else {
+        return;
+    };
     assert_same(test, &bevy, &reference);
-    // The sprite is there: its first texel, tinted, at its top left.
-    let at = ((16 * SIZE + 8) * 4) as usize;
+    let at = SPRITE_CORNER;
     assert_ne!(&bevy[at..at + 3], &reference[..3], "the sprite was drawn");
 }
 
 #[test]
 fn an_alpha_blended_sprite_effect_draws_over_the_background_as_the_runtime_draws_it() {
     let test = "an_alpha_blended_sprite_effect_draws_over_the_background_as_the_runtime_draws_it";
-    let Some(h) = runtime_or_skip(test) else {
-        return;
-    };
-    let texels = pattern(32, 32);
     let mut params = ghost::Params::default();
     params.set_opacity(0.6);
-
-    let mut app = app(EffectPlugin::<ghost::Effect>::default());
-    let (_, frames) = camera(&mut app, ());
-    let image = bevy_image(&mut app, 32, 32, &texels);
-    let material = EffectMaterial::new(ghost::passes::ghost::P0)
-        .expect("a pixel-only pass")
-        .with_params(params)
-        .with_texture(ghost::textures::SPRITE_TEXTURE, image);
-    spawn_sprite(&mut app, material);
-    let bevy = bevy_frame(&mut app, &frames);
-
-    let texture = runtime_texture(&h, 32, 32, &texels);
-    let target = runtime_sprite(
-        &h,
-        ghost::passes::ghost::P0,
-        params,
-        (ghost::textures::SPRITE_TEXTURE, &texture),
-        sprite_rect(),
-        BACKGROUND,
-    );
-    let reference = read(&h, &target);
+    let pass = ghost::passes::ghost::P0;
+    let Some((bevy, reference)) =
+        sprite_frames(test, pass, params, ghost::textures::SPRITE_TEXTURE)
+    else {
+        return;
+    };
     assert_same(test, &bevy, &reference);
     // Blended: neither the background nor the opaque texel.
-    let at = ((16 * SIZE + 8) * 4) as usize;
-    let background = &bevy[..4];
-    assert_ne!(&bevy[at..at + 4], background, "the sprite was drawn");
+    let at = SPRITE_CORNER;
+    assert_ne!(&bevy[at..at + 4], &bevy[..4], "the sprite was drawn");
 }
 
 #[test]
