@@ -264,7 +264,7 @@ impl Builder {
     }
 
     /// Also compiles every effect for wgpu: WGSL through naga, validated at build time, and in
-    /// each generated module a `wgpu` part (`tint::wgpu::EFFECT`, `Effect::WGPU`: each shader's
+    /// each generated module a `wgsl` part (`tint::wgsl::EFFECT`, `Effect::WGPU`: each shader's
     /// WGSL, bind-group layout entries and vertex inputs, each pass's states). `Params` is the
     /// same for both. States wgpu cannot express are warnings at the state (SD0310–SD0314).
     /// An effect the target cannot translate fails the build (at the construct, with the call
@@ -280,7 +280,7 @@ impl Builder {
     /// folder (every effect below it) or a glob (`*` and `?` within one folder, `**` across
     /// them), relative to the crate root, e.g. `.opengl_only("shaders/legacy/*.fx")`. Such an
     /// effect is compiled as a build without [`Builder::wgpu`] compiles it: its generated module
-    /// has no `wgpu` part (`Effect::WGPU` is `None`). Without this, an effect the wgpu target
+    /// has no `wgsl` part (`Effect::WGPU` is `None`). Without this, an effect the wgpu target
     /// cannot translate fails the build, with an error at the construct and a help line that
     /// shows this call. A pattern that names no effect is a warning. Part of each named
     /// effect's cache key.

@@ -99,7 +99,7 @@ impl OpenGlOnly {
 /// The help line of an effect the wgpu target refused: the call that keeps it OpenGL-only.
 pub(crate) fn help(rel: &Path) -> String {
     format!(
-        "help: to build `{0}` for OpenGL only (its module then has no `wgpu` part), add \
+        "help: to build `{0}` for OpenGL only (its module then has no `wgsl` part), add \
          `.opengl_only(\"{0}\")` to the Builder in build.rs",
         portable(rel)
     )

@@ -709,7 +709,7 @@ fn the_generated_code_carries_the_build_options_for_hot_reload() {
 }
 
 /// The wgpu target: a key of its own (a GL-only build of the same sources is not served its
-/// output), and a module with the `wgpu` part whether the effect was compiled or came from the
+/// output), and a module with the `wgsl` part whether the effect was compiled or came from the
 /// shared cache.
 #[cfg(feature = "wgpu")]
 #[test]
@@ -849,7 +849,7 @@ technique T { pass P0 { PixelShader = compile ps_2_0 MainPS(); } }
 
 /// With the wgpu target on, an effect it refuses fails the build at the construct with the
 /// call that keeps it OpenGL-only; with that call it is built as a GL-only build builds it
-/// (same key, no `wgpu` part), the others keep theirs, and the next build is served from the
+/// (same key, no `wgsl` part), the others keep theirs, and the next build is served from the
 /// stamps memo.
 #[cfg(feature = "wgpu")]
 #[test]
@@ -879,7 +879,7 @@ fn an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only() {
         "shaders/legacy/frac.fx: error: the wgpu target cannot translate this effect, which \
          compiles for OpenGL",
         "= help: to build `shaders/legacy/frac.fx` for OpenGL only (its module then has no \
-         `wgpu` part), add `.opengl_only(\"shaders/legacy/frac.fx\")` to the Builder in build.rs",
+         `wgsl` part), add `.opengl_only(\"shaders/legacy/frac.fx\")` to the Builder in build.rs",
     ] {
         assert!(text.contains(expected), "{expected:?} not in\n{text}");
     }

@@ -24,6 +24,7 @@ ShadowDusk additions:
   --dump                print the reflection and the GLSL of every shader as JSON
   --pretty              print errors with source snippets instead of mgfxc's one-line form
   --explain <CODE>      explain an error code, with an example and a fix (--explain SD0210)
+  --version, -V         print the version
 ";
 
 pub struct Cli {
@@ -40,6 +41,8 @@ pub struct Cli {
 
 pub enum Parsed {
     Help,
+    /// `--version` / `-V`.
+    Version,
     Run(Cli),
     /// `--explain CODE`: the code as given (any letter case).
     Explain(String),
@@ -105,6 +108,8 @@ fn parse_inner(argv: &[String]) -> Result<Parsed, (Option<String>, String)> {
         let lower = a.to_ascii_lowercase();
         if matches!(lower.as_str(), "/?" | "/help" | "-h" | "--help") {
             return Ok(Parsed::Help);
+        } else if a == "--version" || a == "-V" {
+            return Ok(Parsed::Version);
         } else if lower == "--dump" {
             dump = true;
         } else if lower == "--pretty" {

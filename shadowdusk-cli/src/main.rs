@@ -5,6 +5,7 @@
 //! shadowdusk <in.fx> --dump            # reflection and GLSL as JSON on stdout
 //! shadowdusk --explain SD0210          # what an error code means, an example, a fix
 //! shadowdusk setup                     # fetch DXC into the per-user cache if needed; print its path
+//! shadowdusk --version                 # `shadowdusk 0.1.0`
 //! ```
 //!
 //! Exit codes follow mgfxc: 0 on success, 1 on any failure (bad arguments, unreadable input,
@@ -34,6 +35,10 @@ fn main() -> ExitCode {
     let cli = match args::parse(&argv) {
         Ok(args::Parsed::Help) => {
             print!("{}", args::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Ok(args::Parsed::Version) => {
+            println!("shadowdusk {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
         Ok(args::Parsed::Explain(code)) => {

@@ -106,3 +106,18 @@ fn the_cli_writes_mgfx_v11_on_request_and_v10_by_default() {
         "{stderr}"
     );
 }
+
+/// `--version` (and `-V`) prints the version and exits 0, without DXC.
+#[test]
+fn version_prints_the_version() {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_shadowdusk"));
+    for flag in ["--version", "-V"] {
+        let run = std::process::Command::new(&exe).arg(flag).output().unwrap();
+        assert!(run.status.success(), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            format!("shadowdusk {}\n", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+    }
+}

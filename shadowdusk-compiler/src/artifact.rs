@@ -94,7 +94,7 @@ pub struct Manifest {
     #[serde(default)]
     pub warnings: Vec<String>,
     /// The wgpu output, when the build turned the wgpu target on (`Builder::wgpu`): what the
-    /// generated module's `wgpu` part is made from, so a shared-cache hit makes it too.
+    /// generated module's `wgsl` part is made from, so a shared-cache hit makes it too.
     #[serde(default)]
     pub wgpu: Option<crate::wgsl::WgpuEffect>,
 }

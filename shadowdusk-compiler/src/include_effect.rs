@@ -130,7 +130,7 @@ struct Input {
     /// `in_process`: compile here with default options instead of using the build script's
     /// artifact.
     in_process: bool,
-    /// `wgpu` (with `in_process`): compile for wgpu too, so the module has its `wgpu` part.
+    /// `wgpu` (with `in_process`): compile for wgpu too, so the module has its `wgsl` part.
     wgpu: bool,
 }
 

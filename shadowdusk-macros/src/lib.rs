@@ -23,7 +23,7 @@ use shadowdusk_compiler::include_effect::{expand, MacroEnv};
 /// // A crate without a build script: compile it here, with default options
 /// // (shadowdusk's `in-process` feature).
 /// shadowdusk::include_effect!("shaders/tint.fx", in_process);
-/// // … and for wgpu too, the module's `wgpu` part (shadowdusk's `in-process-wgpu` feature).
+/// // … and for wgpu too, the module's `wgsl` part (shadowdusk's `in-process-wgpu` feature).
 /// shadowdusk::include_effect!("shaders/tint.fx", in_process, wgpu);
 /// ```
 ///

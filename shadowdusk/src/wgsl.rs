@@ -1,5 +1,5 @@
 //! An effect compiled for wgpu, as plain data: what `include_effect!` generates in a module's
-//! `wgpu` part when the build turns the wgpu target on (`Builder::wgpu(true)`,
+//! `wgsl` part when the build turns the wgpu target on (`Builder::wgpu(true)`,
 //! `include_effect!(…, wgpu)`), and what a wgpu runtime builds its pipelines from.
 //!
 //! Nothing here depends on wgpu: the names follow wgpu's (`VertexFormat::Float32x3`, texture
@@ -14,7 +14,7 @@ use crate::mgfx::{
     BlendState, DepthStencilState, RasterizerState, SamplerState, VertexElementUsage,
 };
 
-/// The effect for wgpu: the generated `wgpu::EFFECT` of a module, and
+/// The effect for wgpu: the generated `wgsl::EFFECT` of a module, and
 /// [`Effect::WGPU`](crate::Effect::WGPU).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WgslEffect {

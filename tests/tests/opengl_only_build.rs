@@ -139,7 +139,7 @@ fn an_effect_wgpu_refuses_builds_for_opengl_once_the_builder_names_it() {
         "shaders/legacy/frac.fx: error: the wgpu target cannot translate this effect, which \
          compiles for OpenGL",
         "= help: to build `shaders/legacy/frac.fx` for OpenGL only (its module then has no \
-         `wgpu` part), add `.opengl_only(\"shaders/legacy/frac.fx\")` to the Builder in build.rs",
+         `wgsl` part), add `.opengl_only(\"shaders/legacy/frac.fx\")` to the Builder in build.rs",
         "error: shadowdusk: 1 of 2 effects failed to compile",
     ] {
         assert!(log.contains(expected), "{expected:?} not in:\n{log}");

@@ -1,4 +1,4 @@
-//! The `wgpu` part of a generated module, as a game crate gets it from `Builder::wgpu(true)`
+//! The `wgsl` part of a generated module, as a game crate gets it from `Builder::wgpu(true)`
 //! (`build.rs` compiles two corpus effects so): each shader's WGSL validates with naga, its
 //! bind-group entries fit the same `Params` the GL runtime uploads, its sampler states and each
 //! pass's render states are the MGFX's, and the states wgpu cannot express were warned about at
@@ -86,7 +86,7 @@ fn check(name: &str, fx: &WgslEffect, mgfx: &[u8], params: &dyn EffectParams) {
 #[test]
 fn the_generated_wgpu_part_matches_the_effect_it_was_compiled_with() {
     let lit = basic_lighting::Effect::WGPU.expect("built with the wgpu target");
-    assert!(std::ptr::eq(lit, &basic_lighting::wgpu::EFFECT));
+    assert!(std::ptr::eq(lit, &basic_lighting::wgsl::EFFECT));
     check(
         "basic_lighting.fx",
         lit,
@@ -151,7 +151,7 @@ fn the_generated_wgpu_part_matches_the_effect_it_was_compiled_with() {
 fn the_macro_compiles_for_wgpu_in_process_as_the_build_script_does() {
     shadowdusk::include_effect!("corpus/render_states.fx", name = in_macro, in_process, wgpu);
     let fx = in_macro::Effect::WGPU.expect("compiled for wgpu in the macro");
-    assert_eq!(fx, &render_states::wgpu::EFFECT);
+    assert_eq!(fx, &render_states::wgsl::EFFECT);
 }
 
 #[test]

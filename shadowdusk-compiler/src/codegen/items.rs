@@ -342,7 +342,7 @@ pub(crate) fn effect_marker(
         .map(|p| Literal::string(&p.display().to_string()));
     let build_options = build_options(ctx, effect, &options.build);
     let wgpu = options.wgpu.as_ref().map(|_| {
-        quote!(const WGPU: ::core::option::Option<&'static #k::wgsl::WgslEffect> = ::core::option::Option::Some(&wgpu::EFFECT);)
+        quote!(const WGPU: ::core::option::Option<&'static #k::wgsl::WgslEffect> = ::core::option::Option::Some(&wgsl::EFFECT);)
     });
     quote! {
         #doc

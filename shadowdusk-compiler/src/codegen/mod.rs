@@ -85,7 +85,7 @@ pub struct CodegenOptions {
     /// The MGFX version written is the effect's own.
     pub build: crate::pipeline::Options,
     /// The effect's wgpu output ([`crate::Compiled::wgpu`]), when it was compiled for wgpu:
-    /// the module then has a `wgpu` part and `Effect::WGPU`.
+    /// the module then has a `wgsl` part and `Effect::WGPU`.
     pub wgpu: Option<crate::wgsl::WgpuEffect>,
 }
 

@@ -1,11 +1,13 @@
-//! The `wgpu` part of a generated module, when the build compiled the effect for wgpu:
+//! The `wgsl` part of a generated module, when the build compiled the effect for wgpu:
 //! `EFFECT` (a `shadowdusk::wgsl::WgslEffect`): each shader's WGSL, entry point, bind-group
 //! layout entries, vertex inputs and varyings, and each pass's shaders and render states as
 //! plain data, so a runtime builds its pipelines without parsing anything.
 //!
 //! Input: the MGFX effect (passes, their states, each shader's sampler states) and the
 //! compiler's [`WgpuEffect`] (one WGSL shader per MGFX shader, in the same order). Output:
-//! tokens of `pub mod wgpu { … }`; `Params` is the same type for both targets.
+//! tokens of `pub mod wgsl { … }`; `Params` is the same type for both targets. (Not `wgpu`: a
+//! module of that name, brought in by `use tint::*`, would make the `wgpu` crate's paths
+//! ambiguous in the user's code.)
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -14,7 +16,7 @@ use shadowdusk_mgfx::{BlendState, DepthStencilState, Effect, RasterizerState, Sa
 use super::CodegenError;
 use crate::wgsl::{WgpuBindingKind, WgpuEffect, WgpuShader};
 
-/// `pub mod wgpu { pub static EFFECT: … }` for `effect`, whose wgpu translation is `wgpu`.
+/// `pub mod wgsl { pub static EFFECT: … }` for `effect`, whose wgpu translation is `wgpu`.
 pub fn module(
     k: &TokenStream,
     effect: &Effect,
@@ -62,7 +64,7 @@ pub fn module(
         /// layout entries (group 0 vertex, group 1 pixel; binding 0 the stage's registers, the
         /// texture of slot N at 1 + 2N and its sampler at 2 + 2N), vertex inputs, varyings, and
         /// each pass's render states. `Params` is the same for OpenGL and wgpu.
-        pub mod wgpu {
+        pub mod wgsl {
             /// Every shader and pass of the effect, for wgpu.
             pub static EFFECT: #k::wgsl::WgslEffect = #k::wgsl::WgslEffect {
                 shaders: &[#(#shaders),*],

@@ -77,7 +77,7 @@ pub(super) fn expand(
         return Err(format!(
             "{}\nerror: the wgpu target cannot translate `{shown}`, which compiles for OpenGL\n\
              help: to keep `{shown}` OpenGL-only, drop `wgpu` from this `include_effect!` (its \
-             module then has no `wgpu` part)",
+             module then has no `wgsl` part)",
             shader_error_message(&e, &env.manifest_dir)
         ));
     }

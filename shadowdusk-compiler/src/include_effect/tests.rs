@@ -719,7 +719,7 @@ fn in_process_wgpu_of_an_effect_wgpu_refuses_says_how_to_keep_it_opengl_only() {
         msg.contains(
             "error: the wgpu target cannot translate `shaders/frac.fx`, which compiles for OpenGL\n\
              help: to keep `shaders/frac.fx` OpenGL-only, drop `wgpu` from this \
-             `include_effect!` (its module then has no `wgpu` part)"
+             `include_effect!` (its module then has no `wgsl` part)"
         ),
         "{msg}"
     );

@@ -48,7 +48,7 @@ impl DynWgpuEffect {
     }
 
     /// Loads the compiler's wgpu output `wgpu` (`Compiled::wgpu`, or a `/Profile:Wgpu` file's
-    /// `wgpu` part read with serde) with `mgfx_bytes`, the same compile's MGFX, at run time:
+    /// `wgsl` part read with serde) with `mgfx_bytes`, the same compile's MGFX, at run time:
     /// nothing needs to live for the whole program. `name` names the effect in errors.
     pub fn from_output(
         device: &wgpu::Device,

@@ -31,8 +31,13 @@ pub enum WgpuError {
         /// What does not fit.
         what: String,
     },
-    /// The texture slot names no texture of the effect (a hand-written `Effect` only).
-    #[error("{effect} has no texture parameter {parameter} that a shader samples")]
+    /// The parameter index names no parameter of the effect: a `DynWgpuEffect` index past its
+    /// parameters, or the slot of a hand-written `Effect` whose MGFX does not have it (generated
+    /// slots always exist).
+    #[error(
+        "{effect} has no parameter {parameter}: pass the index of one of its texture parameters \
+         (its MGFX parameter list), or a generated texture slot"
+    )]
     NoSuchTexture {
         /// The effect.
         effect: &'static str,

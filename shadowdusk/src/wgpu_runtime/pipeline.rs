@@ -474,7 +474,7 @@ impl Pipelines {
             depth_stencil: key.depth_stencil.clone(),
             multisample: wgpu::MultisampleState {
                 count: key.samples,
-                mask: states::sample_mask(None),
+                mask: states::SAMPLE_MASK,
                 alpha_to_coverage_enabled: false,
             },
             fragment: Some(wgpu::FragmentState {

@@ -14,19 +14,15 @@
 //!   precedence makes it `1 << 15` for 16-bit depth and `1 << 23` otherwise (the GL runtime's
 //!   `depth_bias_scale`; 32-bit float depth is what the GL runtime assumes for 32 bits too).
 
-use crate::mgfx::{
-    BlendState, CompareFunction, DepthStencilState, RasterizerState, StencilOperation,
-};
+use crate::mgfx::{CompareFunction, DepthStencilState, RasterizerState, StencilOperation};
 
 pub(crate) use super::monogame_states::{blend_constant, color_target, primitive};
 
-/// `BlendState.MultiSampleMask`: every sample, whatever the state says. MonoGame's DX11 runtime
-/// never passes the mask to `OMSetBlendState` (SharpDX's default, 0xFFFFFFFF, goes instead)
-/// and its GL runtime sets no sample mask, so honouring it would draw what neither draws.
-pub(crate) fn sample_mask(blend: Option<&BlendState>) -> u64 {
-    let _ = blend;
-    !0
-}
+/// The sample mask of every pipeline: all samples, whatever a pass's
+/// `BlendState.MultiSampleMask` says. MonoGame's DX11 runtime never passes the mask to
+/// `OMSetBlendState` (SharpDX's default, 0xFFFFFFFF, goes instead) and its GL runtime sets no
+/// sample mask, so honouring it would draw what neither draws.
+pub(crate) const SAMPLE_MASK: u64 = !0;
 
 /// `ToComparison` / `GetDepthFunction`.
 fn compare(f: CompareFunction) -> wgpu::CompareFunction {
@@ -160,7 +156,7 @@ pub(crate) fn stencil_reference(depth_stencil: Option<&DepthStencilState>) -> u3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mgfx::{Blend, BlendFunction, CullMode, FillMode};
+    use crate::mgfx::{Blend, BlendFunction, BlendState, CullMode, FillMode};
     use wgpu::{PrimitiveTopology as Topology, TextureFormat as Format};
 
     const RGBA8: Format = Format::Rgba8Unorm;
@@ -292,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn blend_constant_is_bytes_over_255_and_sample_mask_is_all() {
+    fn blend_constant_is_bytes_over_255() {
         let b = BlendState {
             blend_factor: [0, 51, 255, 102],
             multi_sample_mask: 0,
@@ -300,7 +296,6 @@ mod tests {
         };
         let c = blend_constant(Some(&b));
         assert_eq!((c.r, c.g, c.b, c.a), (0.0, 0.2, 1.0, 0.4));
-        assert_eq!(sample_mask(Some(&b)), u64::MAX);
     }
 
     #[test]
