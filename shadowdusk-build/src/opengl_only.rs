@@ -151,7 +151,7 @@ mod tests {
     fn the_help_line_is_the_call_to_add() {
         assert_eq!(
             help(Path::new("shaders/legacy.fx")),
-            "help: to build `shaders/legacy.fx` for OpenGL only (its module then has no `wgpu` \
+            "help: to build `shaders/legacy.fx` for OpenGL only (its module then has no `wgsl` \
              part), add `.opengl_only(\"shaders/legacy.fx\")` to the Builder in build.rs"
         );
     }

@@ -731,7 +731,7 @@ fn the_wgpu_target_has_its_own_key_and_its_module_part_survives_the_shared_cache
         let a = build(&gl, false);
         std::fs::read_to_string(&a.effects[0].paths.code).expect("module")
     };
-    assert!(!gl_code.contains("pub mod wgpu"), "{gl_code}");
+    assert!(!gl_code.contains("pub mod wgsl"), "{gl_code}");
     let mut codes = Vec::new();
     for (f, origin) in [(&one, Origin::Compiled), (&two, Origin::SharedCache)] {
         let a = build(f, true);
@@ -743,7 +743,7 @@ fn the_wgpu_target_has_its_own_key_and_its_module_part_survives_the_shared_cache
         assert_eq!(wgpu.shaders.len(), manifest.layout.shaders.len());
         let code = std::fs::read_to_string(&e.paths.code).expect("module");
         for expected in [
-            "pub mod wgpu",
+            "pub mod wgsl",
             "pub static EFFECT",
             "const WGPU",
             "@fragment",
@@ -891,7 +891,7 @@ fn an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only() {
     let frac = a.get("shaders/legacy/frac.fx").expect("frac.fx built");
     let code = std::fs::read_to_string(&frac.paths.code).expect("module");
     assert!(
-        !code.contains("pub mod wgpu") && !code.contains("const WGPU"),
+        !code.contains("pub mod wgsl") && !code.contains("const WGPU"),
         "{code}"
     );
     assert!(Manifest::load(&frac.paths.manifest)
@@ -902,7 +902,7 @@ fn an_effect_wgpu_refuses_fails_with_the_call_that_keeps_it_opengl_only() {
     shadowdusk_mgfx::read(&mgfx).expect("frac.mgfx reads back");
     let a_code =
         std::fs::read_to_string(&a.get("shaders/a.fx").expect("a").paths.code).expect("module");
-    assert!(a_code.contains("pub mod wgpu"), "{a_code}");
+    assert!(a_code.contains("pub mod wgsl"), "{a_code}");
 
     // Its key is a GL-only build's: the shared cache serves one to the other.
     let gl = Fixture::new();

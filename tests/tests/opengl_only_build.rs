@@ -164,7 +164,7 @@ fn an_effect_wgpu_refuses_builds_for_opengl_once_the_builder_names_it() {
     let out_dir = PathBuf::from(lines[0].trim_start_matches("out_dir="));
     let module = std::fs::read_to_string(out_dir.join("shadowdusk/shaders/legacy/frac.rs"))
         .expect("frac.rs");
-    assert!(!module.contains("pub mod wgpu"), "{module}");
+    assert!(!module.contains("pub mod wgsl"), "{module}");
     let mgfx = std::fs::read(out_dir.join("shadowdusk/shaders/legacy/frac.mgfx")).expect("mgfx");
     shadowdusk::mgfx::read(&mgfx).expect("frac.mgfx reads back");
     let first = served(&log);
