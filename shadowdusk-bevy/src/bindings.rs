@@ -128,6 +128,28 @@ fn first_units<E: Effect>() -> Vec<(u32, TextureDimension)> {
     units
 }
 
+/// The image bound to texture parameter `parameter` in `textures` (a material's or
+/// post-process's images, by MGFX parameter index).
+pub(crate) fn image(
+    textures: &[(usize, Handle<Image>)],
+    parameter: usize,
+) -> Option<&Handle<Image>> {
+    textures
+        .iter()
+        .find(|(p, _)| *p == parameter)
+        .map(|(_, h)| h)
+}
+
+/// Binds `image` to texture parameter `parameter` in `textures`, replacing what it had.
+pub(crate) fn set_image(
+    textures: &mut Vec<(usize, Handle<Image>)>,
+    parameter: usize,
+    image: Handle<Image>,
+) {
+    textures.retain(|(p, _)| *p != parameter);
+    textures.push((parameter, image));
+}
+
 /// One texture unit of one pixel shader: the texture parameter bound to it (MGFX index, as
 /// `TextureSlot::parameter_index` counts) and the sampler its state makes (`None`: the
 /// effect leaves the state to the device, so the image's own sampler is used).

@@ -76,7 +76,6 @@ mod bindings;
 mod error;
 #[cfg(feature = "hot-reload")]
 pub mod hot;
-mod inputs;
 mod material;
 mod plugin;
 mod post_process;

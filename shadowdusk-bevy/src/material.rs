@@ -19,7 +19,7 @@ use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey};
 use shadowdusk::mgfx::BlendState;
 use shadowdusk::{Effect, Pass, TextureSlot};
 
-use crate::bindings::{self, EffectUnits, Texture};
+use crate::bindings::{self, image, set_image, EffectUnits, Texture};
 use crate::monogame_states::{color_target, primitive};
 use crate::shaders::{self, Kind};
 use crate::vertex;
@@ -77,7 +77,37 @@ impl<E: Effect> EffectMaterial<E> {
         self.pass
     }
 
-    crate::inputs::typed_inputs!();
+    /// The parameters.
+    pub fn params(&self) -> &E::Params {
+        &self.params
+    }
+
+    /// The parameters, to change (through `Assets::get_mut`: the next frame draws them).
+    pub fn params_mut(&mut self) -> &mut E::Params {
+        &mut self.params
+    }
+
+    /// Replaces the parameters.
+    pub fn with_params(mut self, params: E::Params) -> Self {
+        self.params = params;
+        self
+    }
+
+    /// Binds `image` to the texture parameter `slot` (on every unit it is sampled on).
+    pub fn set_texture(&mut self, slot: TextureSlot<E>, image: Handle<Image>) {
+        set_image(&mut self.textures, slot.parameter_index(), image);
+    }
+
+    /// [`set_texture`](Self::set_texture), by value.
+    pub fn with_texture(mut self, slot: TextureSlot<E>, image: Handle<Image>) -> Self {
+        self.set_texture(slot, image);
+        self
+    }
+
+    /// The image bound to `slot`.
+    pub fn texture(&self, slot: TextureSlot<E>) -> Option<&Handle<Image>> {
+        image(&self.textures, slot.parameter_index())
+    }
 
     /// SpriteBatch's colour (the `color` of `SpriteBatch.Draw`), as the shader's COLOR0 reads it:
     /// sRGB-encoded components, as MonoGame's `Color` bytes / 255.
@@ -194,7 +224,7 @@ impl<E: Effect> AsBindGroup for EffectMaterial<E> {
             units,
             fallback,
             Some(self.color),
-            |_, unit| match unit.and_then(|u| self.image(u.parameter)) {
+            |_, unit| match unit.and_then(|u| image(&self.textures, u.parameter)) {
                 None => Texture::Unset,
                 Some(handle) => images.get(handle).map_or(Texture::NotReady, Texture::Image),
             },

@@ -20,7 +20,7 @@ use bevy::render::view::ViewTarget;
 use shadowdusk::mgfx::BlendState;
 use shadowdusk::{Effect, Pass, TextureSlot};
 
-use crate::bindings::{self, EffectUnits, Texture};
+use crate::bindings::{self, image, set_image, EffectUnits, Texture};
 use crate::monogame_states::{blend_constant, color_target, sampler_descriptor};
 use crate::shaders::{self, Kind, Source};
 use crate::EffectError;
@@ -71,7 +71,38 @@ impl<E: Effect> EffectPostProcess<E> {
         &self.passes
     }
 
-    crate::inputs::typed_inputs!();
+    /// The parameters.
+    pub fn params(&self) -> &E::Params {
+        &self.params
+    }
+
+    /// The parameters, to change (from a system: the next frame draws them).
+    pub fn params_mut(&mut self) -> &mut E::Params {
+        &mut self.params
+    }
+
+    /// Replaces the parameters.
+    pub fn with_params(mut self, params: E::Params) -> Self {
+        self.params = params;
+        self
+    }
+
+    /// Binds `image` to the texture parameter `slot` (a unit other than 0, which is the image
+    /// being processed).
+    pub fn set_texture(&mut self, slot: TextureSlot<E>, image: Handle<Image>) {
+        set_image(&mut self.textures, slot.parameter_index(), image);
+    }
+
+    /// [`set_texture`](Self::set_texture), by value.
+    pub fn with_texture(mut self, slot: TextureSlot<E>, image: Handle<Image>) -> Self {
+        self.set_texture(slot, image);
+        self
+    }
+
+    /// The image bound to `slot`.
+    pub fn texture(&self, slot: TextureSlot<E>) -> Option<&Handle<Image>> {
+        image(&self.textures, slot.parameter_index())
+    }
 }
 
 impl<E: Effect> Clone for EffectPostProcess<E> {
@@ -235,7 +266,7 @@ pub(crate) fn run<E: Effect>(
                     let sampler = unit.and_then(|u| u.sampler.as_ref());
                     return Texture::View(source, sampler.unwrap_or(&pipeline.linear_clamp));
                 }
-                let handle = unit.and_then(|u| post.image(u.parameter));
+                let handle = unit.and_then(|u| image(&post.textures, u.parameter));
                 match handle {
                     None => Texture::Unset,
                     Some(h) => images.get(h).map_or(Texture::NotReady, Texture::Image),
