@@ -16,7 +16,6 @@ use bevy::render::render_resource::{
 use bevy::render::renderer::RenderDevice;
 use bevy::render::texture::{FallbackImage, GpuImage};
 use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey};
-use shadowdusk::mgfx::BlendState;
 use shadowdusk::{Effect, Pass, TextureSlot};
 
 use crate::bindings::{self, image, set_image, EffectUnits, Texture};
@@ -178,19 +177,6 @@ impl<E: Effect> VisitAssetDependencies for EffectMaterial<E> {
 
 impl<E: Effect> Asset for EffectMaterial<E> {}
 
-/// The pass's blend state, else the device's: SpriteBatch's (`BlendState.AlphaBlend`) for a
-/// pixel-only pass, which stands for a `SpriteBatch.Draw`; the initial `BlendState.Opaque` for
-/// a pass with its own vertex shader, which stands for a mesh drawn with the effect.
-fn blend_of(drawable: &shaders::DrawablePass) -> BlendState {
-    drawable
-        .pass
-        .blend
-        .unwrap_or_else(|| match drawable.vertex {
-            Some(_) => BlendState::default(),
-            None => shadowdusk::DeviceStates::sprite_batch().blend,
-        })
-}
-
 impl<E: Effect> AsBindGroup for EffectMaterial<E> {
     type Data = Pass<E>;
     type Param = (
@@ -247,7 +233,7 @@ impl<E: Effect> Material2d for EffectMaterial<E> {
     fn alpha_mode(&self) -> AlphaMode2d {
         let blends = shaders::drawable(self.pass, true)
             .ok()
-            .and_then(|d| color_target(Some(&blend_of(&d)), wgpu::TextureFormat::Rgba8Unorm).ok())
+            .and_then(|d| color_target(Some(&d.blend()), wgpu::TextureFormat::Rgba8Unorm).ok())
             .is_some_and(|target| target.blend.is_some());
         if blends {
             AlphaMode2d::Blend
@@ -289,7 +275,7 @@ impl<E: Effect> Material2d for EffectMaterial<E> {
         if let Some(fragment) = descriptor.fragment.as_mut() {
             fragment.shader = shaders::handle::<E>(drawable.pixel, Kind::Fragment(source));
             fragment.entry_point = Some(drawable.shader.entry.into());
-            let blend = blend_of(&drawable);
+            let blend = drawable.blend();
             for target in fragment.targets.iter_mut().flatten() {
                 // Bevy's targets can all blend; a format that could not keeps Bevy's state.
                 if let Ok(state) = color_target(Some(&blend), target.format) {

@@ -156,25 +156,15 @@ impl<E: Effect> PostProcessPipeline<E> {
     }
 }
 
-fn blend_of(pass: Pass<impl Effect>) -> Option<BlendState> {
-    let d = shaders::drawable(pass, false).ok()?;
-    Some(
-        d.pass
-            .blend
-            .unwrap_or_else(|| shadowdusk::DeviceStates::sprite_batch().blend),
-    )
-}
-
 impl<E: Effect> SpecializedRenderPipeline for PostProcessPipeline<E> {
     /// (pass, view format).
     type Key = (Pass<E>, TextureFormat);
 
     fn specialize(&self, (pass, format): Self::Key) -> RenderPipelineDescriptor {
         // `EffectPostProcess::new` checked every pass.
-        let (pixel, entry) = shaders::drawable(pass, false)
-            .map(|d| (d.pixel, d.shader.entry))
-            .unwrap_or((0, "main"));
-        let blend = blend_of(pass).unwrap_or_default();
+        let (pixel, entry, blend) = shaders::drawable(pass, false)
+            .map(|d| (d.pixel, d.shader.entry, d.blend()))
+            .unwrap_or((0, "main", BlendState::default()));
         RenderPipelineDescriptor {
             label: Some(format!("{} post-process", E::NAME).into()),
             layout: vec![

@@ -20,6 +20,7 @@ use bevy::asset::uuid::Uuid;
 use bevy::asset::Handle;
 use bevy::shader::Shader;
 use bevy::sprite_render::MATERIAL_2D_BIND_GROUP_INDEX;
+use shadowdusk::mgfx::BlendState;
 use shadowdusk::wgsl::{self, Stage, Unlinked, Varying, WgslPass, WgslShader};
 use shadowdusk::{Effect, Pass};
 
@@ -59,6 +60,16 @@ pub(crate) struct DrawablePass {
 }
 
 impl DrawablePass {
+    /// Its blend state: the pass's, else the device's. A pixel-only pass stands for a
+    /// `SpriteBatch.Draw`, so SpriteBatch's (`BlendState.AlphaBlend`); a pass with its own vertex
+    /// shader stands for a mesh drawn with the effect, so the initial `BlendState.Opaque`.
+    pub(crate) fn blend(&self) -> BlendState {
+        self.pass.blend.unwrap_or_else(|| match self.vertex {
+            Some(_) => BlendState::default(),
+            None => shadowdusk::DeviceStates::sprite_batch().blend,
+        })
+    }
+
     /// Where its vertex stage comes from, on a mesh.
     pub(crate) fn mesh_source(&self) -> Source {
         self.vertex.map_or(Source::Mesh, |(vs, _)| Source::Own(vs))
