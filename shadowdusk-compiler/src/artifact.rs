@@ -96,7 +96,7 @@ pub struct Manifest {
     /// The wgpu output, when the build turned the wgpu target on (`Builder::wgpu`): what the
     /// generated module's `wgsl` part is made from, so a shared-cache hit makes it too.
     #[serde(default)]
-    pub wgpu: Option<crate::wgsl::WgpuEffect>,
+    pub wgpu: Option<shadowdusk_mgfx::wgpu::WgpuEffect>,
 }
 
 impl Manifest {

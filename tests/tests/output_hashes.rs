@@ -76,7 +76,14 @@ fn line(file: &str) -> String {
                 Some(wgpu) => hash(&serde_json::to_vec(wgpu).unwrap()),
                 None => format!(
                     "none:{}",
-                    hash(relative(render_plain(&compiled.files, &compiled.wgpu_errors.0, false)).as_bytes())
+                    hash(
+                        relative(render_plain(
+                            &compiled.files,
+                            &compiled.wgpu_errors.0,
+                            false
+                        ))
+                        .as_bytes()
+                    )
                 ),
             };
             let warnings = relative(render_plain(&compiled.files, &compiled.warnings.0, false));
@@ -86,7 +93,10 @@ fn line(file: &str) -> String {
                 hash(warnings.as_bytes())
             )
         }
-        Err(e) => format!("{file} error={}", hash(relative(e.render(false)).as_bytes())),
+        Err(e) => format!(
+            "{file} error={}",
+            hash(relative(e.render(false)).as_bytes())
+        ),
     }
 }
 

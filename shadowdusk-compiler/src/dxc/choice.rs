@@ -19,50 +19,12 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::identity;
+use super::chosen::{identify, Choice, Origin};
 use super::locate::{self, Candidate};
-use super::{instance, pins, provision};
-use crate::file_stamp::FileStamp;
+use super::{cache_dir, instance, pins, provision};
 
-/// The DXC library compiles use.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// The file loaded, symlinks resolved (workers are given this path; this process loads it).
-    /// A bare file name only for a system library whose file cannot be found (not Linux).
-    pub path: PathBuf,
-    /// The file's SHA-256 (lowercase hex), or an `unidentified:` string no other run shares.
-    pub sha256: String,
-    /// The file as it was identified; `None` when there is no file to `stat`.
-    stamp: Option<FileStamp>,
-    /// What led to this file.
-    origin: Origin,
-}
-
-/// The settings a decision was taken under.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Origin {
-    /// `SHADOWDUSK_DXC` had this value.
-    Named(OsString),
-    /// The verified copy in the per-user cache at this root (`SHADOWDUSK_DXC` unset).
-    Cached(PathBuf),
-    /// The system loader's library (`SHADOWDUSK_DXC` unset, nothing cached then).
-    System,
-}
-
+/// Decision-side methods of [`Choice`].
 impl Choice {
-    /// The identity cache keys use: the library's content hash and the arguments it is run with.
-    pub fn version(&self) -> String {
-        super::version_of(&self.sha256)
-    }
-
-    /// Whether the file is still the one identified (same stamp).
-    pub fn file_unchanged(&self) -> bool {
-        match &self.stamp {
-            Some(s) => FileStamp::of(&self.path).is_ok_and(|now| now == *s),
-            None => true,
-        }
-    }
-
     /// Whether the decision still stands: the settings that led to it are unchanged, a named
     /// path still resolves to the same file, and the file is unchanged.
     fn stands(&self) -> bool {
@@ -71,7 +33,7 @@ impl Choice {
             (Origin::Named(was), Some(now)) => {
                 was == now && std::fs::canonicalize(now).is_ok_and(|real| real == self.path)
             }
-            (Origin::Cached(root), None) => provision::cache_root().is_ok_and(|r| r == *root),
+            (Origin::Cached(root), None) => cache_dir::cache_root().is_ok_and(|r| r == *root),
             (Origin::System, None) => true,
             _ => false,
         };
@@ -140,7 +102,7 @@ fn identified(path: &Path, origin: Origin) -> Result<Choice, String> {
 
 /// A verified copy in the per-user cache.
 fn cached(c: provision::Cached) -> Result<Choice, String> {
-    let root = provision::cache_root()?;
+    let root = cache_dir::cache_root()?;
     let choice = identified(&c.path, Origin::Cached(root))?;
     // Verified a moment ago; another hash now means the copy was replaced meanwhile.
     if choice.sha256 != c.sha256 {
@@ -165,22 +127,6 @@ fn system((path, sha256): (PathBuf, String)) -> Result<Choice, String> {
         stamp: None,
         origin: Origin::System,
     })
-}
-
-/// The real path of `path`, its stamp, and its SHA-256 (remembered by the stamp in the per-user
-/// cache): the hash is of the file the stamp describes, as the stamp is the same before and after.
-pub fn identify(path: &Path) -> std::io::Result<(PathBuf, FileStamp, String)> {
-    let real = std::fs::canonicalize(path)?;
-    for _ in 0..3 {
-        let before = FileStamp::of(&real)?;
-        let sha256 = identity::content_id(&real)?;
-        if FileStamp::of(&real)? == before {
-            return Ok((real, before, sha256));
-        }
-    }
-    Err(std::io::Error::other(
-        "the file kept changing while it was identified",
-    ))
 }
 
 #[cfg(test)]

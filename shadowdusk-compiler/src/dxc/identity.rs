@@ -79,7 +79,7 @@ struct Entry {
 }
 
 fn memo_path() -> Option<PathBuf> {
-    super::provision::cache_root().ok().map(|r| memo_in(&r))
+    super::cache_dir::cache_root().ok().map(|r| memo_in(&r))
 }
 
 /// The memo of the per-user DXC cache folder `root`.
@@ -103,14 +103,14 @@ fn write_memo(memo: &Path, entries: &[Entry]) {
     if let Some(dir) = memo.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = crate::artifact::write_atomic(memo, &text);
+    let _ = crate::plumbing::write_atomic(memo, &text);
 }
 
 /// The file the system loader took DXC from: on Linux the file mapped into this process, under
 /// its real (versioned) name; otherwise the first match on the loader's search path.
 pub fn system_library_file() -> Option<PathBuf> {
     let name = super::pins::library_file_name();
-    super::locate::mapped_file(&name).or_else(|| on_search_path(&name))
+    mapped_file(&name).or_else(|| on_search_path(&name))
 }
 
 /// The first `name` in the folders the platform's loader searches by environment.
@@ -141,9 +141,60 @@ pub fn unidentified() -> String {
     format!("unidentified:{}:{now}:{n}", std::process::id())
 }
 
+/// The file a shared object named `name` was mapped from in this process, for hashing what the
+/// system loader picked: named `name`, or `name` with a version suffix (`libdxcompiler.so.3.7`,
+/// the real file behind a distribution's `libdxcompiler.so` symlink). Linux only
+/// (`/proc/self/maps`); `None` elsewhere.
+#[cfg(target_os = "linux")]
+pub fn mapped_file(name: &str) -> Option<PathBuf> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .map(std::path::Path::new)
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|f| is_versioned(&f.to_string_lossy(), name))
+        })
+        .map(std::path::Path::to_path_buf)
+}
+
+/// Whether `file` is `name` or `name` with a version suffix (`.3.7`).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn is_versioned(file: &str, name: &str) -> bool {
+    file.strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
+/// The file a shared object named `name` was mapped from in this process: Linux only, so `None`.
+#[cfg(not(target_os = "linux"))]
+pub fn mapped_file(name: &str) -> Option<PathBuf> {
+    let _ = name;
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_mapped_libraries() {
+        assert_eq!(mapped_file("no-such-library.so"), None);
+        // This test binary maps the C library it links dynamically, also found under its
+        // unversioned name, as a system DXC behind `libdxcompiler.so` is.
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        {
+            assert!(mapped_file("libc.so.6").is_some_and(|f| f.is_file()));
+            assert!(mapped_file("libc.so").is_some_and(|f| f.is_file()));
+        }
+    }
+
+    #[test]
+    fn versioned_names_are_the_library() {
+        assert!(is_versioned("libdxcompiler.so", "libdxcompiler.so"));
+        assert!(is_versioned("libdxcompiler.so.3.7", "libdxcompiler.so"));
+        assert!(!is_versioned("libdxcompiler.so_old", "libdxcompiler.so"));
+        assert!(!is_versioned("libdxil.so", "libdxcompiler.so"));
+    }
 
     fn sha(bytes: &[u8]) -> String {
         use sha2::Digest;

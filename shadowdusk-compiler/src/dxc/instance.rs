@@ -18,7 +18,7 @@ use std::sync::{Mutex, OnceLock};
 
 use hassle_rs::{Dxc, DxcCompiler, DxcLibrary};
 
-use super::choice::{self, Choice};
+use super::chosen::{self, Choice};
 use super::{identity, pins};
 
 struct Loaded {
@@ -98,7 +98,7 @@ pub fn load_system() -> Result<(PathBuf, String), String> {
         }
         let dxc = open(None)?;
         let file = identity::system_library_file();
-        let identified = file.as_deref().and_then(|f| choice::identify(f).ok());
+        let identified = file.as_deref().and_then(|f| chosen::identify(f).ok());
         let (path, sha256) = match identified {
             Some((path, _, sha256)) => (path, sha256),
             None => (pins::library_file_name().into(), identity::unidentified()),
@@ -223,7 +223,7 @@ mod tests {
         if super::super::missing_skips() {
             return;
         }
-        let choice = choice::current().expect("DXC is available");
+        let choice = crate::dxc::choice::current().expect("DXC is available");
         let id = std::thread::spawn(move || {
             let lease = lease(&choice).expect("instance");
             lease.0.as_ref().expect("held").id

@@ -65,37 +65,6 @@ fn candidates_with(cache: Provisioner) -> Vec<Candidate> {
     out
 }
 
-/// The file a shared object named `name` was mapped from in this process, for hashing what the
-/// system loader picked: named `name`, or `name` with a version suffix (`libdxcompiler.so.3.7`,
-/// the real file behind a distribution's `libdxcompiler.so` symlink). Linux only
-/// (`/proc/self/maps`); `None` elsewhere.
-#[cfg(target_os = "linux")]
-pub fn mapped_file(name: &str) -> Option<PathBuf> {
-    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-    maps.lines()
-        .filter_map(|l| l.split_whitespace().nth(5))
-        .map(std::path::Path::new)
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|f| is_versioned(&f.to_string_lossy(), name))
-        })
-        .map(std::path::Path::to_path_buf)
-}
-
-/// Whether `file` is `name` or `name` with a version suffix (`.3.7`).
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-fn is_versioned(file: &str, name: &str) -> bool {
-    file.strip_prefix(name)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-}
-
-/// The file a shared object named `name` was mapped from in this process: Linux only, so `None`.
-#[cfg(not(target_os = "linux"))]
-pub fn mapped_file(name: &str) -> Option<PathBuf> {
-    let _ = name;
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::pins;
@@ -137,25 +106,5 @@ mod tests {
             explicit_candidate(this_file),
             Ok(Candidate::Explicit(_))
         ));
-    }
-
-    #[test]
-    fn finds_mapped_libraries() {
-        assert_eq!(mapped_file("no-such-library.so"), None);
-        // This test binary maps the C library it links dynamically, also found under its
-        // unversioned name, as a system DXC behind `libdxcompiler.so` is.
-        #[cfg(all(target_os = "linux", target_env = "gnu"))]
-        {
-            assert!(mapped_file("libc.so.6").is_some_and(|f| f.is_file()));
-            assert!(mapped_file("libc.so").is_some_and(|f| f.is_file()));
-        }
-    }
-
-    #[test]
-    fn versioned_names_are_the_library() {
-        assert!(is_versioned("libdxcompiler.so", "libdxcompiler.so"));
-        assert!(is_versioned("libdxcompiler.so.3.7", "libdxcompiler.so"));
-        assert!(!is_versioned("libdxcompiler.so_old", "libdxcompiler.so"));
-        assert!(!is_versioned("libdxil.so", "libdxcompiler.so"));
     }
 }

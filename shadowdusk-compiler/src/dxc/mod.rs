@@ -25,7 +25,9 @@
 
 pub mod args;
 mod blob;
+mod cache_dir;
 mod choice;
+mod chosen;
 mod fetch;
 mod identity;
 mod instance;
@@ -185,7 +187,7 @@ pub fn release_workers() {
 
 /// The pool's kind for workers of `choice`: one file, by path and content.
 #[cfg(unix)]
-fn worker_kind(choice: &choice::Choice) -> String {
+fn worker_kind(choice: &chosen::Choice) -> String {
     format!("{}\n{}", choice.path.display(), choice.sha256)
 }
 
@@ -193,7 +195,7 @@ fn worker_kind(choice: &choice::Choice) -> String {
 /// chosen file only if it is unchanged now: a worker that may have loaded a replacement is ended.
 #[cfg(unix)]
 fn spawn_worker(
-    choice: &choice::Choice,
+    choice: &chosen::Choice,
     limits: &isolate::Limits,
 ) -> Result<isolate::Worker, isolate::Died> {
     let t = std::time::Instant::now();
@@ -240,7 +242,7 @@ fn compile_isolated(
 fn compile_on(
     pool: &isolate::Pool,
     limits: &isolate::Limits,
-    choice: &choice::Choice,
+    choice: &chosen::Choice,
     hlsl: &str,
     entry: &str,
     stage: Stage,
@@ -301,7 +303,7 @@ fn in_process(hlsl: &str, entry: &str, stage: Stage) -> Result<Spirv, DxcError> 
 /// DXC call, with or without warnings as errors.
 /// The module comes back named as compiled by `choice`.
 fn compile_with(
-    choice: &choice::Choice,
+    choice: &chosen::Choice,
     mut call: impl FnMut(bool) -> Result<Vec<u32>, DxcError>,
 ) -> Result<Spirv, DxcError> {
     let spirv = |words, warnings| Spirv {
@@ -476,7 +478,7 @@ pub fn load() -> Result<(), String> {
 }
 
 /// The chosen DXC, loaded into this process.
-fn loaded() -> Result<choice::Choice, String> {
+fn loaded() -> Result<chosen::Choice, String> {
     let choice = choice::current()?;
     instance::with_instance(&choice, |_, _| ())?;
     Ok(choice)
@@ -512,7 +514,7 @@ pub fn prepare() -> Result<(), String> {
 
 /// Before the first in-process compile: one trivial compile alone, so DXC's lazily built global
 /// state is set up once, before threads compile in parallel.
-fn warm_up(choice: &choice::Choice) {
+fn warm_up(choice: &chosen::Choice) {
     static WARM: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     WARM.get_or_init(|| {
         let _ = instance::with_instance(choice, |compiler, library| {

@@ -27,11 +27,11 @@ mod scratch;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::cache_dir::cache_root;
+pub use super::cache_dir::CACHE_ENV;
 use super::fetch::{self, Limits};
 use super::pins::{self, Fetch, Source};
 
-/// Overrides the cache folder (default: the platform's cache folder + `shadowdusk/dxc`).
-pub const CACHE_ENV: &str = "SHADOWDUSK_DXC_CACHE";
 /// `1`/`true`: never fetch (as `CARGO_NET_OFFLINE=true`).
 pub const OFFLINE_ENV: &str = "SHADOWDUSK_OFFLINE";
 /// Comma-separated source names to try, in order (`pip`, `release`); default: all pinned.
@@ -46,20 +46,6 @@ const MEMBERS_RECORD: &str = "members.sha256";
 /// How much longer than one client run (`Limits::run`) a process waits for another's install:
 /// the holder also hashes, unpacks and renames.
 const WAIT_MARGIN: Duration = Duration::from_secs(120);
-
-/// The per-user DXC cache folder: `SHADOWDUSK_DXC_CACHE`, or the platform's cache folder +
-/// `shadowdusk/dxc`.
-pub(crate) fn cache_root() -> Result<PathBuf, String> {
-    match std::env::var_os(CACHE_ENV).filter(|v| !v.is_empty()) {
-        Some(dir) => Ok(PathBuf::from(dir)),
-        None => Ok(dirs::cache_dir()
-            .ok_or_else(|| {
-                format!("no per-user cache folder is known here (no HOME); set {CACHE_ENV}")
-            })?
-            .join("shadowdusk")
-            .join("dxc")),
-    }
-}
 
 /// A DXC library found or installed in the cache.
 #[derive(Clone, Debug, PartialEq, Eq)]
