@@ -117,3 +117,53 @@ pub struct WgpuVarying {
     #[serde(default)]
     pub location_at: Option<u32>,
 }
+
+/// A border colour a wgpu sampler can clamp to: wgpu has three, where MonoGame's `BorderColor`
+/// is any colour. The compiler warns (SD0310) naming the one a colour becomes, and the runtimes
+/// use that same one, so this is the only table of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WgpuBorder {
+    /// `SamplerBorderColor::TransparentBlack`, RGBA 0, 0, 0, 0.
+    TransparentBlack,
+    /// `SamplerBorderColor::OpaqueBlack`, RGBA 0, 0, 0, 255.
+    OpaqueBlack,
+    /// `SamplerBorderColor::OpaqueWhite`, RGBA 255, 255, 255, 255.
+    OpaqueWhite,
+}
+
+impl WgpuBorder {
+    /// Every border colour with its RGBA, in the order ties are resolved.
+    pub const ALL: [(WgpuBorder, [u8; 4]); 3] = [
+        (WgpuBorder::TransparentBlack, [0, 0, 0, 0]),
+        (WgpuBorder::OpaqueBlack, [0, 0, 0, 255]),
+        (WgpuBorder::OpaqueWhite, [255, 255, 255, 255]),
+    ];
+
+    /// The border colour exactly `rgba`, if wgpu has it.
+    pub fn exact(rgba: [u8; 4]) -> Option<WgpuBorder> {
+        Self::ALL.iter().find(|(_, c)| *c == rgba).map(|&(b, _)| b)
+    }
+
+    /// The border colour nearest to `rgba` (summed channel distance, the first of equals).
+    pub fn nearest(rgba: [u8; 4]) -> WgpuBorder {
+        let distance = |c: &[u8; 4]| -> u32 {
+            c.iter()
+                .zip(rgba)
+                .map(|(x, y)| u32::from(x.abs_diff(y)))
+                .sum()
+        };
+        Self::ALL
+            .iter()
+            .min_by_key(|(_, c)| distance(c))
+            .map_or(WgpuBorder::OpaqueWhite, |&(b, _)| b)
+    }
+
+    /// Its name in `wgpu::SamplerBorderColor`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WgpuBorder::TransparentBlack => "TransparentBlack",
+            WgpuBorder::OpaqueBlack => "OpaqueBlack",
+            WgpuBorder::OpaqueWhite => "OpaqueWhite",
+        }
+    }
+}

@@ -206,13 +206,6 @@ macro_rules! __wgpu_states {
                 $wgpu::Color { r, g, b, a }
             }
 
-            /// wgpu's border colours, RGBA, in the order ties are resolved (the compiler's `BORDERS`).
-            pub const BORDERS: [([u8; 4], $wgpu::SamplerBorderColor); 3] = [
-                ([0, 0, 0, 0], $wgpu::SamplerBorderColor::TransparentBlack),
-                ([0, 0, 0, 255], $wgpu::SamplerBorderColor::OpaqueBlack),
-                ([255, 255, 255, 255], $wgpu::SamplerBorderColor::OpaqueWhite),
-            ];
-
             /// A bias at which level 0 is all a texture of at most 2^16 texels a side ever shows.
             pub const NO_MIPS_BIAS: f32 = -16.0;
 
@@ -225,17 +218,20 @@ macro_rules! __wgpu_states {
                 }
             }
 
-            /// The wgpu border colour nearest to `c` (summed channel distance, first of equals).
+            /// The wgpu border colour MonoGame's `c` becomes (the one table:
+            /// `WgpuBorder`, which the compiler's SD0310 warning names too).
             pub fn nearest_border(c: [u8; 4]) -> $wgpu::SamplerBorderColor {
-                let distance = |b: &[u8; 4]| -> u32 {
-                    b.iter().zip(c).map(|(x, y)| u32::from(x.abs_diff(y))).sum()
-                };
-                BORDERS
-                    .iter()
-                    .min_by_key(|(b, _)| distance(b))
-                    .map_or($wgpu::SamplerBorderColor::OpaqueWhite, |&(_, colour)| {
-                        colour
-                    })
+                match $crate::mgfx::wgpu::WgpuBorder::nearest(c) {
+                    $crate::mgfx::wgpu::WgpuBorder::TransparentBlack => {
+                        $wgpu::SamplerBorderColor::TransparentBlack
+                    }
+                    $crate::mgfx::wgpu::WgpuBorder::OpaqueBlack => {
+                        $wgpu::SamplerBorderColor::OpaqueBlack
+                    }
+                    $crate::mgfx::wgpu::WgpuBorder::OpaqueWhite => {
+                        $wgpu::SamplerBorderColor::OpaqueWhite
+                    }
+                }
             }
 
             /// (min, mag, mip) filters for `filter` (DX11 `GetFilter`; GL `filters` with mipmaps).

@@ -17,18 +17,12 @@
 //! A state a pass sets through an object (`SetRasterizerState(Wire)`) is reported at the key in
 //! the object's block; a state that is not written anywhere (a default) is never reported.
 
+use shadowdusk_mgfx::wgpu::WgpuBorder;
 use shadowdusk_mgfx::{FillMode, RasterizerState, SamplerState, TextureAddressMode};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::effect::{ParsedEffect, StateSite};
 use crate::preprocess::Expanded;
-
-/// The border colours a wgpu sampler has, RGBA, and their names in `wgpu::SamplerBorderColor`.
-const BORDERS: [([u8; 4], &str); 3] = [
-    ([0, 0, 0, 0], "TransparentBlack"),
-    ([0, 0, 0, 255], "OpaqueBlack"),
-    ([255, 255, 255, 255], "OpaqueWhite"),
-];
 
 /// The warnings for `parsed` when it is compiled for wgpu.
 pub fn check(expanded: &Expanded, parsed: &ParsedEffect) -> Diagnostics {
@@ -117,10 +111,10 @@ fn sampler_state(
             .or_else(|| sites.own(owner, &["addressu", "addressv", "addressw"]));
         if let Some(site) = site {
             let [r, g, b, a] = s.border_color;
-            let (_, nearest) = nearest_border(s.border_color);
+            let nearest = WgpuBorder::nearest(s.border_color).name();
             let feature = "wgpu clamps to a border only on devices with its native-only \
                            `ADDRESS_MODE_CLAMP_TO_BORDER` feature (not on WebGPU)";
-            out.push(if BORDERS.iter().any(|(c, _)| *c == s.border_color) {
+            out.push(if WgpuBorder::exact(s.border_color).is_some() {
                 warn(
                     Code::SD0310,
                     site,
@@ -152,18 +146,6 @@ fn sampler_state(
         }
     }
     out
-}
-
-/// The wgpu border colour nearest to `c` (summed channel distance).
-fn nearest_border(c: [u8; 4]) -> ([u8; 4], &'static str) {
-    let distance =
-        |b: &[u8; 4]| -> u32 { b.iter().zip(c).map(|(x, y)| u32::from(x.abs_diff(y))).sum() };
-    let (colour, name) = BORDERS
-        .iter()
-        .min_by_key(|(b, _)| distance(b))
-        .copied()
-        .unwrap_or(BORDERS[2]);
-    (colour, name)
 }
 
 /// Where states were written.
@@ -285,8 +267,14 @@ mod tests {
 
     #[test]
     fn the_nearest_border_is_named() {
-        assert_eq!(nearest_border([250, 250, 240, 255]).1, "OpaqueWhite");
-        assert_eq!(nearest_border([10, 0, 0, 255]).1, "OpaqueBlack");
-        assert_eq!(nearest_border([10, 0, 0, 5]).1, "TransparentBlack");
+        assert_eq!(
+            WgpuBorder::nearest([250, 250, 240, 255]).name(),
+            "OpaqueWhite"
+        );
+        assert_eq!(WgpuBorder::nearest([10, 0, 0, 255]).name(), "OpaqueBlack");
+        assert_eq!(
+            WgpuBorder::nearest([10, 0, 0, 5]).name(),
+            "TransparentBlack"
+        );
     }
 }
