@@ -88,6 +88,22 @@ pub fn cbuffer_image(cb: &ConstantBuffer, parameters: &[Parameter]) -> Result<Ve
     Ok(image)
 }
 
+/// [`cbuffer_image`] as `float4` registers: what the wgpu side uploads for the record, from the
+/// same bytes GL uploads, so both targets read one packing.
+pub fn cbuffer_registers(
+    cb: &ConstantBuffer,
+    parameters: &[Parameter],
+) -> Result<Vec<[f32; 4]>, PackError> {
+    Ok(cbuffer_image(cb, parameters)?
+        .chunks_exact(16)
+        .map(|r| {
+            std::array::from_fn(|i| {
+                f32::from_le_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
+            })
+        })
+        .collect())
+}
+
 /// Writes one parameter at `offset`; returns the registers it advanced over.
 fn pack(
     image: &mut [u8],

@@ -10,7 +10,7 @@
 //! as they do on D3D and wgpu.
 //!
 //! The wgpu side's registers are the GL effect's register images after the values are set
-//! (`packing::cbuffer_image` over the GL model), so both draw from the very same bytes.
+//! (`packing::cbuffer_registers` over the GL model), so both draw from the very same bytes.
 
 use glow::HasContext;
 use image::RgbaImage;
@@ -19,11 +19,11 @@ use shadowdusk::mgfx::{packing, VertexElementUsage};
 use shadowdusk::wgpu;
 use shadowdusk::wgpu_runtime::headless::HeadlessWgpu;
 use shadowdusk::wgpu_runtime::{
-    DynWgpuEffect, SpriteBatch, VertexElement, VertexElementFormat, VertexLayout, WgpuRenderTarget,
-    WgpuTexture,
+    DynWgpuEffect, SpriteBatch, TextureDesc, VertexElement, VertexElementFormat, VertexLayout,
+    WgpuRenderTarget, WgpuTexture,
 };
 use shadowdusk::wgsl::TextureDimension;
-use shadowdusk::DeviceStates;
+use shadowdusk::{DeviceStates, SurfaceFormat};
 use shadowdusk_compiler::pipeline::Compiled;
 
 use crate::gl_state::reset_states;
@@ -239,95 +239,29 @@ fn check(texels: &[u8], count: u32) -> Result<(), String> {
     }
 }
 
-/// A wgpu texture of `data` (`Rgba8Unorm`, every level, face or slice uploaded).
+/// A wgpu texture of `data` (MonoGame's `Color`, every level, face or slice uploaded), made
+/// as the runtime makes a user's texture.
 pub fn wgpu_texture(w: &HeadlessWgpu, data: &TexData) -> Result<WgpuTexture, String> {
-    let (size, dimension, layers, levels): (_, _, _, Vec<&[u8]>) = match data {
+    let (desc, texels) = match data {
         TexData::D2 {
             width,
             height,
             levels,
         } => (
-            (*width, *height, 1),
-            TextureDimension::D2,
-            1,
-            levels.iter().map(Vec::as_slice).collect(),
+            TextureDesc::d2(SurfaceFormat::Color, *width, *height)
+                .with_mip_levels(levels.len() as u32),
+            levels.concat(),
         ),
         TexData::Cube { size, faces } => (
-            (*size, *size, 6),
-            TextureDimension::Cube,
-            6,
-            faces.iter().map(Vec::as_slice).collect(),
+            TextureDesc::cube(SurfaceFormat::Color, *size),
+            faces.concat(),
         ),
         TexData::D3 { size, texels } => (
-            (*size, *size, *size),
-            TextureDimension::D3,
-            1,
-            vec![texels.as_slice()],
+            TextureDesc::d3(SurfaceFormat::Color, *size, *size, *size),
+            texels.clone(),
         ),
     };
-    let mip_levels = if layers == 6 { 1 } else { levels.len() as u32 };
-    let texture = w.device().create_texture(&wgpu::TextureDescriptor {
-        label: Some("parity texture"),
-        size: wgpu::Extent3d {
-            width: size.0,
-            height: size.1,
-            depth_or_array_layers: size.2,
-        },
-        mip_level_count: mip_levels,
-        sample_count: 1,
-        dimension: if dimension == TextureDimension::D3 {
-            wgpu::TextureDimension::D3
-        } else {
-            wgpu::TextureDimension::D2
-        },
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    for (i, texels) in levels.iter().enumerate() {
-        // A cube's list is its faces (one level each), a 2D texture's its levels.
-        let (level, layer) = if layers == 6 { (0, i) } else { (i, 0) };
-        let (w_, h_) = ((size.0 >> level).max(1), (size.1 >> level).max(1));
-        let depth = if dimension == TextureDimension::D3 {
-            size.2
-        } else {
-            1
-        };
-        check(texels, w_ * h_ * depth)?;
-        w.queue().write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level as u32,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: 0,
-                    z: layer as u32,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            texels,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(w_ * 4),
-                rows_per_image: Some(h_),
-            },
-            wgpu::Extent3d {
-                width: w_,
-                height: h_,
-                depth_or_array_layers: depth,
-            },
-        );
-    }
-    let view = texture.create_view(&wgpu::TextureViewDescriptor {
-        dimension: Some(match dimension {
-            TextureDimension::D1 => wgpu::TextureViewDimension::D1,
-            TextureDimension::D2 => wgpu::TextureViewDimension::D2,
-            TextureDimension::D3 => wgpu::TextureViewDimension::D3,
-            TextureDimension::Cube => wgpu::TextureViewDimension::Cube,
-        }),
-        ..Default::default()
-    });
-    Ok(WgpuTexture::from_view(view, dimension))
+    WgpuTexture::new(w.device(), w.queue(), &desc, &texels).map_err(|e| e.to_string())
 }
 
 /// The GL effect with the scene's values and textures set.
@@ -412,22 +346,7 @@ pub fn registers(fx: &DynEffect) -> Result<Vec<Vec<[f32; 4]>>, String> {
         .constant_buffers
         .iter()
         .map(|cb| {
-            packing::cbuffer_image(cb, &model.parameters)
-                .map(|image| {
-                    image
-                        .chunks_exact(16)
-                        .map(|r| {
-                            std::array::from_fn(|i| {
-                                f32::from_le_bytes([
-                                    r[4 * i],
-                                    r[4 * i + 1],
-                                    r[4 * i + 2],
-                                    r[4 * i + 3],
-                                ])
-                            })
-                        })
-                        .collect()
-                })
+            packing::cbuffer_registers(cb, &model.parameters)
                 .map_err(|e| format!("record `{}`: {e}", cb.name))
         })
         .collect()

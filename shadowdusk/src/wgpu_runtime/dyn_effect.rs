@@ -98,23 +98,14 @@ impl DynWgpuEffect {
     ) -> Result<DynWgpuEffect, WgpuError> {
         let mut records = Vec::with_capacity(model.constant_buffers.len());
         for cb in &model.constant_buffers {
-            let image = mgfx::packing::cbuffer_image(cb, &model.parameters).map_err(|e| {
-                WgpuError::ParamsLayout {
-                    effect: name,
-                    what: format!("record '{}': {e}", cb.name),
-                }
-            })?;
-            records.push(
-                image
-                    .chunks_exact(16)
-                    .map(|r| {
-                        let f = |i: usize| {
-                            f32::from_le_bytes(r[i..i + 4].try_into().unwrap_or_default())
-                        };
-                        [f(0), f(4), f(8), f(12)]
-                    })
-                    .collect(),
-            );
+            let registers =
+                mgfx::packing::cbuffer_registers(cb, &model.parameters).map_err(|e| {
+                    WgpuError::ParamsLayout {
+                        effect: name,
+                        what: format!("record '{}': {e}", cb.name),
+                    }
+                })?;
+            records.push(registers);
         }
         let registers = Registers(records);
         let loaded = Loaded::new(device, name, data, model, 0, &registers)?;

@@ -50,6 +50,7 @@ mod prepared;
 mod sampler;
 mod sprite_vs;
 mod sprites;
+mod staging;
 mod states;
 mod surface;
 mod target;

@@ -7,6 +7,7 @@ pub use crate::sprite::Sprite;
 
 use super::applied::Applied;
 use super::layout::VertexLayout;
+use super::staging::Staging;
 use super::WgpuError;
 
 /// Sprites per draw call: 16-bit indices reach 65535 vertices, four per sprite.
@@ -15,20 +16,12 @@ const VERTEX_BYTES: usize = 24;
 /// Bytes per vertex chunk (about 2,700 sprites).
 const CHUNK_SIZE: usize = 256 * 1024;
 
-#[derive(Debug)]
-struct Chunk {
-    buffer: wgpu::Buffer,
-    staged: Vec<u8>,
-    used: usize,
-}
-
 /// A vertex staging ring and a shared index buffer; dropping it releases them.
 #[derive(Debug)]
 pub struct SpriteBatch {
     device: wgpu::Device,
     indices: wgpu::Buffer,
-    chunks: Vec<Chunk>,
-    current: usize,
+    chunks: Staging,
 }
 
 impl SpriteBatch {
@@ -52,8 +45,11 @@ impl SpriteBatch {
         SpriteBatch {
             device: device.clone(),
             indices,
-            chunks: Vec::new(),
-            current: 0,
+            chunks: Staging::new(
+                "shadowdusk sprite vertices",
+                wgpu::BufferUsages::VERTEX,
+                CHUNK_SIZE,
+            ),
         }
     }
 
@@ -77,9 +73,10 @@ impl SpriteBatch {
         let per_chunk = (CHUNK_SIZE / (4 * VERTEX_BYTES)).min(MAX_PER_DRAW);
         let mut rest = sprites;
         while !rest.is_empty() {
-            let (chunk, first) = self.room(rest.len().min(per_chunk) * 4 * VERTEX_BYTES);
             let (now, later) = rest.split_at(rest.len().min(per_chunk));
-            let c = &mut self.chunks[chunk];
+            let chunk = self.chunks.room(&self.device, now.len() * 4 * VERTEX_BYTES);
+            let c = self.chunks.chunk_mut(chunk);
+            let first = c.used;
             for (sprite, quad) in now
                 .iter()
                 .zip(c.staged[first..].chunks_exact_mut(4 * VERTEX_BYTES))
@@ -101,37 +98,9 @@ impl SpriteBatch {
         Ok(())
     }
 
-    /// A chunk with `want` bytes free (at most a chunk), and where its free part starts.
-    fn room(&mut self, want: usize) -> (usize, usize) {
-        if let Some(c) = self.chunks.get(self.current) {
-            if c.staged.len() - c.used < want {
-                self.current += 1;
-            }
-        }
-        if self.current == self.chunks.len() {
-            self.chunks.push(Chunk {
-                buffer: self.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("shadowdusk sprite vertices"),
-                    size: CHUNK_SIZE as u64,
-                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                }),
-                staged: vec![0; CHUNK_SIZE],
-                used: 0,
-            });
-        }
-        (self.current, self.chunks[self.current].used)
-    }
-
     /// Uploads the vertices staged since the last flush and starts over. Call it once a
     /// frame, before `queue.submit`.
     pub fn flush(&mut self, queue: &wgpu::Queue) {
-        for c in &mut self.chunks {
-            if c.used > 0 {
-                queue.write_buffer(&c.buffer, 0, &c.staged[..c.used]);
-                c.used = 0;
-            }
-        }
-        self.current = 0;
+        self.chunks.write(queue);
     }
 }

@@ -10,27 +10,18 @@
 //! * [`Uniforms::write`] uses `queue.write_buffer`, which runs before the next submission: for
 //!   draws recorded first and uploaded after, in one frame (`WgpuEffect::apply` and `flush`).
 //!
-//! Chunks are kept across frames, so once a frame's largest draw count has been seen, staging
-//! allocates nothing.
+//! The chunks are [`Staging`]'s, kept across frames.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use wgpu::util::DeviceExt;
+use super::staging::Staging;
 
 /// Bytes per chunk: 256 draws of two stages at the smallest alignment.
 const CHUNK_SIZE: usize = 128 * 1024;
 
 /// Each store's id, for caches keyed by the buffers a store owns.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// One uniform buffer and its CPU image.
-#[derive(Debug)]
-struct Chunk {
-    buffer: wgpu::Buffer,
-    staged: Vec<u8>,
-    used: usize,
-}
 
 /// Where one draw's registers are: the chunk, each stage's dynamic offset in it, and the frame
 /// they were staged for.
@@ -47,8 +38,7 @@ pub(crate) struct Slot {
 #[derive(Debug)]
 pub struct Uniforms {
     id: u64,
-    chunks: Vec<Chunk>,
-    current: usize,
+    chunks: Staging,
     align: usize,
     /// The frame being staged (1 first).
     frame: u64,
@@ -61,8 +51,11 @@ impl Uniforms {
     pub fn new(device: &wgpu::Device) -> Uniforms {
         Uniforms {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            chunks: Vec::new(),
-            current: 0,
+            chunks: Staging::new(
+                "shadowdusk uniforms",
+                wgpu::BufferUsages::UNIFORM,
+                CHUNK_SIZE,
+            ),
             align: device.limits().min_uniform_buffer_offset_alignment.max(16) as usize,
             frame: 1,
             uploaded: Arc::new(AtomicU64::new(0)),
@@ -87,7 +80,7 @@ impl Uniforms {
 
     /// The buffer of chunk `index` (made by the stage that first used it).
     pub(crate) fn buffer(&self, index: usize) -> &wgpu::Buffer {
-        &self.chunks[index].buffer
+        &self.chunks.chunk(index).buffer
     }
 
     /// Stages one draw whose stages each read `size` bytes: `write(stage, bytes)` fills each
@@ -101,24 +94,8 @@ impl Uniforms {
         let step = size.div_ceil(self.align) * self.align;
         // The last stage's binding reads `size` bytes at its offset.
         let need = step + size;
-        let fits = |c: &Chunk| c.used + need <= c.staged.len();
-        while self.chunks.get(self.current).is_some_and(|c| !fits(c)) {
-            self.current += 1;
-        }
-        if self.current == self.chunks.len() {
-            let size = CHUNK_SIZE.max(need);
-            self.chunks.push(Chunk {
-                buffer: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("shadowdusk uniforms"),
-                    size: size as u64,
-                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                }),
-                staged: vec![0; size],
-                used: 0,
-            });
-        }
-        let chunk = &mut self.chunks[self.current];
+        let index = self.chunks.room(device, need);
+        let chunk = self.chunks.chunk_mut(index);
         let mut offsets = [0u32; 2];
         for (stage, offset) in offsets.iter_mut().enumerate() {
             let at = chunk.used;
@@ -129,15 +106,10 @@ impl Uniforms {
             chunk.used += step;
         }
         Slot {
-            chunk: self.current,
+            chunk: index,
             offsets,
             frame: self.frame,
         }
-    }
-
-    /// Whether anything was staged since the last upload.
-    fn staged(&self) -> bool {
-        self.chunks.iter().any(|c| c.used > 0)
     }
 
     /// Records the frame's parameters into `encoder`, one copy per chunk used, ahead of the
@@ -146,21 +118,10 @@ impl Uniforms {
     /// a draw after it starts the next frame's. With nothing staged since the last upload it
     /// does nothing (so every egui callback's `finish_prepare` may call it).
     pub fn upload(&mut self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder) {
-        if !self.staged() {
+        if !self.chunks.staged() {
             return;
         }
-        for chunk in &mut self.chunks {
-            if chunk.used == 0 {
-                continue;
-            }
-            let staging = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("shadowdusk uniforms upload"),
-                contents: &chunk.staged[..chunk.used],
-                usage: wgpu::BufferUsages::COPY_SRC,
-            });
-            encoder.copy_buffer_to_buffer(&staging, 0, &chunk.buffer, 0, chunk.used as u64);
-            chunk.used = 0;
-        }
+        self.chunks.copy(device, encoder);
         self.next_frame();
     }
 
@@ -168,22 +129,16 @@ impl Uniforms {
     /// before the next `queue.submit`, and starts the next frame: for draws recorded before the
     /// upload in one frame, as `WgpuEffect::flush` does.
     pub fn write(&mut self, queue: &wgpu::Queue) {
-        if !self.staged() {
+        if !self.chunks.staged() {
             return;
         }
-        for chunk in &mut self.chunks {
-            if chunk.used > 0 {
-                queue.write_buffer(&chunk.buffer, 0, &chunk.staged[..chunk.used]);
-                chunk.used = 0;
-            }
-        }
+        self.chunks.write(queue);
         self.next_frame();
     }
 
     fn next_frame(&mut self) {
         self.uploaded.store(self.frame, Ordering::Release);
         self.frame += 1;
-        self.current = 0;
     }
 }
 
