@@ -247,100 +247,17 @@ fn mgfx_tokens(source: &MgfxSource) -> Result<TokenStream, CodegenError> {
 /// `Params`, its layout assertions, `DEFAULT`, `Default`, accessors, `EffectParams`, `Pod`.
 fn params_items(ctx: &Ctx) -> TokenStream {
     let k = &ctx.krate;
-    let plan = ctx.plan;
     let fields = &ctx.fields;
-
-    let field_items = plan
-        .records
-        .iter()
-        .zip(fields)
-        .enumerate()
-        .map(|(ri, (rec, f))| {
-            let n = Literal::usize_unsuffixed(rec.registers);
-            let mut lines = vec![format!(
-                "Record {ri}: {}, {} register{} ({} bytes), read by {}.",
-                docs::code(&rec.name),
-                rec.registers,
-                if rec.registers == 1 { "" } else { "s" },
-                rec.registers * 16,
-                docs::shader_list(&rec.shaders)
-            )];
-            if !rec.contents.is_empty() {
-                lines.push(String::new());
-            }
-            for (first, pi) in &rec.contents {
-                let Some(v) = plan.values.iter().find(|v| v.index == *pi) else {
-                    continue;
-                };
-                let n = v.registers();
-                let range = if n == 1 {
-                    format!("[{first}]")
-                } else {
-                    format!("[{first}..{}]", first + n)
-                };
-                lines.push(format!(
-                    "- {}: {} ({})",
-                    docs::code(&range),
-                    docs::code(&v.name),
-                    docs::code(&docs::hlsl_type(v))
-                ));
-            }
-            let doc = accessors::doc_attrs(&lines);
-            quote!(#doc pub #f: [[f32; 4]; #n])
-        });
-
-    let mut offset = 0usize;
-    let offset_asserts: Vec<TokenStream> = plan
-        .records
-        .iter()
-        .zip(fields)
-        .map(|(rec, f)| {
-            let o = Literal::usize_unsuffixed(offset);
-            offset += rec.registers * 16;
-            quote!(::core::assert!(::core::mem::offset_of!(Params, #f) == #o);)
-        })
-        .collect();
-    let size = Literal::usize_unsuffixed(offset);
-
-    let default_fields = plan.records.iter().zip(fields).map(|(rec, f)| {
-        let n = Literal::usize_unsuffixed(rec.registers);
-        if rec.default.iter().all(|r| r.iter().all(|b| *b == 0)) {
-            quote!(#f: [[0.0; 4]; #n])
-        } else {
-            let regs = rec.default.iter().map(|r| {
-                let lanes = r.iter().map(|b| docs::float_tokens(*b));
-                quote!([#(#lanes),*])
-            });
-            quote!(#f: [#(#regs),*])
-        }
-    });
-
-    let mut methods = names::Namer::with_reserved(&[
-        "clone",
-        "constant_buffer",
-        "constant_buffer_count",
-        "default",
-        "eq",
-        "fmt",
-        "ne",
-    ]);
-    let accessor_items = plan.values.iter().map(|v| {
-        let base = names::snake(&v.name, "param");
-        let family: &[(&str, &str)] = if v.array.is_some() {
-            &[("", ""), ("set_", ""), ("", "_at"), ("set_", "_at")]
-        } else {
-            &[("", ""), ("set_", "")]
-        };
-        let name = methods.claim(&base, "_", family);
-        accessors::accessors(ctx, v, &name)
-    });
-
+    let field_items = record_fields(ctx);
+    let (offset_asserts, size) = layout_asserts(ctx);
+    let default_fields = default_fields(ctx);
+    let accessor_items = accessor_items(ctx);
     let buffer_arms = fields.iter().enumerate().map(|(i, f)| {
         let i = Literal::usize_unsuffixed(i);
         quote!(#i => ::core::option::Option::Some(&self.#f))
     });
     let count = Literal::usize_unsuffixed(fields.len());
-    let pod_fields = plan.records.iter().zip(fields).map(|(rec, f)| {
+    let pod_fields = ctx.plan.records.iter().zip(fields).map(|(rec, f)| {
         let n = Literal::usize_unsuffixed(rec.registers);
         quote!(#f: [[f32; 4]; #n])
     });
@@ -410,6 +327,120 @@ fn params_items(ctx: &Ctx) -> TokenStream {
         // with its type; the macro checks the size adds up (no padding).
         #k::__impl_pod!(unsafe Params { #(#pod_fields),* });
     }
+}
+
+/// One `Params` field per record, documented with the registers each parameter takes, so a
+/// reader of the generated code sees MonoGame's layout.
+fn record_fields(ctx: &Ctx) -> Vec<TokenStream> {
+    let plan = ctx.plan;
+    let fields = &ctx.fields;
+    plan.records
+        .iter()
+        .zip(fields)
+        .enumerate()
+        .map(|(ri, (rec, f))| {
+            let n = Literal::usize_unsuffixed(rec.registers);
+            let mut lines = vec![format!(
+                "Record {ri}: {}, {} register{} ({} bytes), read by {}.",
+                docs::code(&rec.name),
+                rec.registers,
+                if rec.registers == 1 { "" } else { "s" },
+                rec.registers * 16,
+                docs::shader_list(&rec.shaders)
+            )];
+            if !rec.contents.is_empty() {
+                lines.push(String::new());
+            }
+            for (first, pi) in &rec.contents {
+                let Some(v) = plan.values.iter().find(|v| v.index == *pi) else {
+                    continue;
+                };
+                let n = v.registers();
+                let range = if n == 1 {
+                    format!("[{first}]")
+                } else {
+                    format!("[{first}..{}]", first + n)
+                };
+                lines.push(format!(
+                    "- {}: {} ({})",
+                    docs::code(&range),
+                    docs::code(&v.name),
+                    docs::code(&docs::hlsl_type(v))
+                ));
+            }
+            let doc = accessors::doc_attrs(&lines);
+            quote!(#doc pub #f: [[f32; 4]; #n])
+        })
+        .collect()
+}
+
+/// Compile-time checks that each field sits at its record's byte offset and that nothing pads
+/// the struct, since the runtimes upload it as bytes; and the struct's size.
+fn layout_asserts(ctx: &Ctx) -> (Vec<TokenStream>, Literal) {
+    let mut offset = 0usize;
+    let fields = &ctx.fields;
+    let offset_asserts: Vec<TokenStream> = ctx
+        .plan
+        .records
+        .iter()
+        .zip(fields)
+        .map(|(rec, f)| {
+            let o = Literal::usize_unsuffixed(offset);
+            offset += rec.registers * 16;
+            quote!(::core::assert!(::core::mem::offset_of!(Params, #f) == #o);)
+        })
+        .collect();
+    (offset_asserts, Literal::usize_unsuffixed(offset))
+}
+
+/// `DEFAULT`'s fields: each record's registers as MonoGame initialises them.
+fn default_fields(ctx: &Ctx) -> Vec<TokenStream> {
+    ctx.plan
+        .records
+        .iter()
+        .zip(&ctx.fields)
+        .map(|(rec, f)| {
+            let n = Literal::usize_unsuffixed(rec.registers);
+            if rec.default.iter().all(|r| r.iter().all(|b| *b == 0)) {
+                quote!(#f: [[0.0; 4]; #n])
+            } else {
+                let regs = rec.default.iter().map(|r| {
+                    let lanes = r.iter().map(|b| docs::float_tokens(*b));
+                    quote!([#(#lanes),*])
+                });
+                quote!(#f: [#(#regs),*])
+            }
+        })
+        .collect()
+}
+
+/// The typed getters and setters. Each parameter's family of names (`x`, `set_x`, and for
+/// arrays `x_at`, `set_x_at`) is claimed in declaration order, clear of `Params`'s own methods
+/// and of one another, so a name never depends on what comes after it.
+fn accessor_items(ctx: &Ctx) -> Vec<TokenStream> {
+    let mut methods = names::Namer::with_reserved(&[
+        "clone",
+        "constant_buffer",
+        "constant_buffer_count",
+        "default",
+        "eq",
+        "fmt",
+        "ne",
+    ]);
+    ctx.plan
+        .values
+        .iter()
+        .map(|v| {
+            let base = names::snake(&v.name, "param");
+            let family: &[(&str, &str)] = if v.array.is_some() {
+                &[("", ""), ("set_", ""), ("", "_at"), ("set_", "_at")]
+            } else {
+                &[("", ""), ("set_", "")]
+            };
+            let name = methods.claim(&base, "_", family);
+            accessors::accessors(ctx, v, &name)
+        })
+        .collect()
 }
 
 /// The label the docs and header use for the effect: the reflection's source file name.
