@@ -362,103 +362,212 @@ fn single(ctx: &Ctx, v: &ValueParam, name: &str) -> TokenStream {
     }
 }
 
+/// The accessors of an array parameter: a slice setter, an indexed setter, a whole-array
+/// getter and an indexed getter.
 fn array(ctx: &Ctx, v: &ValueParam, name: &str, len: usize) -> TokenStream {
-    let k = &ctx.krate;
-    let getter = format_ident!("{}", name);
-    let getter_at = format_ident!("{}_at", name);
-    let setter = format_ident!("set_{}", name);
-    let setter_at = format_ident!("set_{}_at", name);
-    let ty = value_type(ctx, v);
-    let n = lit(len);
-    let hlsl = docs::code(&v.name);
-    let kind = docs::code(&docs::hlsl_type(v));
-    let common = common_lines(ctx, v);
-    let semantics = semantics_lines(v);
-    let i = Ident::new("i", Span::call_site());
-    let per = v.shape.registers();
-
-    let mut set_doc = vec![
-        format!("Sets the first `min(values.len(), {len})` elements of {hlsl} ({kind}); later elements keep their values and extra values are ignored."),
-        String::new(),
-    ];
-    set_doc.extend(common.clone());
-    let set_doc = doc_attrs(&with_blank(set_doc, semantics.clone()));
-    let mut set_at_doc = vec![
-        format!("Sets element `index` of {hlsl} ({kind})."),
-        String::new(),
-    ];
-    set_at_doc.extend(common.clone());
-    let mut set_at_doc = with_blank(set_at_doc, semantics);
-    set_at_doc.extend([
-        String::new(),
-        "# Errors".to_string(),
-        String::new(),
-        format!("`IndexOutOfRange` when `index >= {len}`; nothing is written then."),
-    ]);
-    let set_at_doc = doc_attrs(&set_at_doc);
-    let mut get_doc = vec![
-        format!("Returns every element of {hlsl} ({kind})."),
-        String::new(),
-    ];
-    get_doc.extend(common.clone());
-    let get_doc = doc_attrs(&get_doc);
-    let mut get_at_doc = vec![
-        format!("Returns element `index` of {hlsl} ({kind}), `None` when `index >= {len}`."),
-        String::new(),
-    ];
-    get_at_doc.extend(common);
-    let get_at_doc = doc_attrs(&get_at_doc);
-
-    let (generics, elem, convert) = if takes_into(v) {
-        (
-            quote!(<T>),
-            quote!(T),
-            quote!(let value: #ty = ::core::convert::Into::into(value);),
-        )
-    } else {
-        (quote!(), ty.clone(), quote!())
-    };
-    let where_clause = if takes_into(v) {
-        quote!(where T: ::core::marker::Copy + ::core::convert::Into<#ty>,)
-    } else {
-        quote!()
-    };
-    let input_at = if takes_into(v) {
-        quote!(impl ::core::convert::Into<#ty>)
-    } else {
-        ty.clone()
-    };
-    let err = quote!(#k::params::IndexOutOfRange);
-
+    let parts = ArrayParts::new(ctx, v, name, len);
+    let attrs = ArrayDocs::new(ctx, v, len);
     if v.placements.is_empty() {
-        let defaults = v.data.iter().map(|d| default_value(ctx, v, d));
-        return quote! {
-            #set_doc
-            pub fn #setter #generics(&mut self, _values: &[#elem]) #where_clause {}
-            #set_at_doc
-            pub fn #setter_at(&mut self, index: usize, _value: #input_at) -> ::core::result::Result<(), #err> {
-                if index < #n {
-                    ::core::result::Result::Ok(())
-                } else {
-                    ::core::result::Result::Err(#err { index, len: #n })
-                }
-            }
-            #get_doc
-            #[allow(clippy::approx_constant)]
-            pub fn #getter(&self) -> [#ty; #n] {
-                [#(#defaults),*]
-            }
-            #get_at_doc
-            pub fn #getter_at(&self, index: usize) -> ::core::option::Option<#ty> {
-                if index < #n {
-                    ::core::option::Option::Some(self.#getter()[index])
-                } else {
-                    ::core::option::Option::None
-                }
-            }
-        };
+        unplaced_array(ctx, v, &parts, &attrs)
+    } else {
+        placed_array(ctx, v, &parts, &attrs)
     }
+}
 
+/// Names and types shared by the four accessors of an array parameter, whether or not the
+/// shader places it.
+struct ArrayParts {
+    getter: Ident,
+    getter_at: Ident,
+    setter: Ident,
+    setter_at: Ident,
+    /// The element type.
+    ty: TokenStream,
+    /// The element count.
+    n: Literal,
+    /// `<T>` on the slice setter when elements arrive through `Into`.
+    generics: TokenStream,
+    /// The slice setter's element type.
+    elem: TokenStream,
+    /// The statement turning an input element into the element type.
+    convert: TokenStream,
+    where_clause: TokenStream,
+    /// The indexed setter's value type.
+    input_at: TokenStream,
+    /// The error of an index past the end.
+    err: TokenStream,
+}
+
+impl ArrayParts {
+    fn new(ctx: &Ctx, v: &ValueParam, name: &str, len: usize) -> ArrayParts {
+        let k = &ctx.krate;
+        let ty = value_type(ctx, v);
+        let (generics, elem, convert) = if takes_into(v) {
+            (
+                quote!(<T>),
+                quote!(T),
+                quote!(let value: #ty = ::core::convert::Into::into(value);),
+            )
+        } else {
+            (quote!(), ty.clone(), quote!())
+        };
+        let where_clause = if takes_into(v) {
+            quote!(where T: ::core::marker::Copy + ::core::convert::Into<#ty>,)
+        } else {
+            quote!()
+        };
+        let input_at = if takes_into(v) {
+            quote!(impl ::core::convert::Into<#ty>)
+        } else {
+            ty.clone()
+        };
+        ArrayParts {
+            getter: format_ident!("{}", name),
+            getter_at: format_ident!("{}_at", name),
+            setter: format_ident!("set_{}", name),
+            setter_at: format_ident!("set_{}_at", name),
+            ty,
+            n: lit(len),
+            generics,
+            elem,
+            convert,
+            where_clause,
+            input_at,
+            err: quote!(#k::params::IndexOutOfRange),
+        }
+    }
+}
+
+/// The `#[doc]` attributes of the four accessors of an array parameter.
+struct ArrayDocs {
+    set: TokenStream,
+    set_at: TokenStream,
+    get: TokenStream,
+    get_at: TokenStream,
+}
+
+impl ArrayDocs {
+    fn new(ctx: &Ctx, v: &ValueParam, len: usize) -> ArrayDocs {
+        let hlsl = docs::code(&v.name);
+        let kind = docs::code(&docs::hlsl_type(v));
+        let common = common_lines(ctx, v);
+        let semantics = semantics_lines(v);
+        let mut set = vec![
+            format!("Sets the first `min(values.len(), {len})` elements of {hlsl} ({kind}); later elements keep their values and extra values are ignored."),
+            String::new(),
+        ];
+        set.extend(common.clone());
+        let set = doc_attrs(&with_blank(set, semantics.clone()));
+        let mut set_at = vec![
+            format!("Sets element `index` of {hlsl} ({kind})."),
+            String::new(),
+        ];
+        set_at.extend(common.clone());
+        let mut set_at = with_blank(set_at, semantics);
+        set_at.extend([
+            String::new(),
+            "# Errors".to_string(),
+            String::new(),
+            format!("`IndexOutOfRange` when `index >= {len}`; nothing is written then."),
+        ]);
+        let set_at = doc_attrs(&set_at);
+        let mut get = vec![
+            format!("Returns every element of {hlsl} ({kind})."),
+            String::new(),
+        ];
+        get.extend(common.clone());
+        let get = doc_attrs(&get);
+        let mut get_at = vec![
+            format!("Returns element `index` of {hlsl} ({kind}), `None` when `index >= {len}`."),
+            String::new(),
+        ];
+        get_at.extend(common);
+        let get_at = doc_attrs(&get_at);
+        ArrayDocs {
+            set,
+            set_at,
+            get,
+            get_at,
+        }
+    }
+}
+
+/// Accessors of an array no constant buffer holds: setters keep code compiling but write
+/// nothing, getters return the MGFX defaults.
+fn unplaced_array(ctx: &Ctx, v: &ValueParam, parts: &ArrayParts, attrs: &ArrayDocs) -> TokenStream {
+    let ArrayParts {
+        getter,
+        getter_at,
+        setter,
+        setter_at,
+        ty,
+        n,
+        generics,
+        elem,
+        where_clause,
+        input_at,
+        err,
+        ..
+    } = parts;
+    let ArrayDocs {
+        set: set_doc,
+        set_at: set_at_doc,
+        get: get_doc,
+        get_at: get_at_doc,
+    } = attrs;
+    let defaults = v.data.iter().map(|d| default_value(ctx, v, d));
+    quote! {
+        #set_doc
+        pub fn #setter #generics(&mut self, _values: &[#elem]) #where_clause {}
+        #set_at_doc
+        pub fn #setter_at(&mut self, index: usize, _value: #input_at) -> ::core::result::Result<(), #err> {
+            if index < #n {
+                ::core::result::Result::Ok(())
+            } else {
+                ::core::result::Result::Err(#err { index, len: #n })
+            }
+        }
+        #get_doc
+        #[allow(clippy::approx_constant)]
+        pub fn #getter(&self) -> [#ty; #n] {
+            [#(#defaults),*]
+        }
+        #get_at_doc
+        pub fn #getter_at(&self, index: usize) -> ::core::option::Option<#ty> {
+            if index < #n {
+                ::core::option::Option::Some(self.#getter()[index])
+            } else {
+                ::core::option::Option::None
+            }
+        }
+    }
+}
+
+/// Accessors of a placed array: element `i` is written to every record holding the array
+/// and read back from the first.
+fn placed_array(ctx: &Ctx, v: &ValueParam, parts: &ArrayParts, attrs: &ArrayDocs) -> TokenStream {
+    let ArrayParts {
+        getter,
+        getter_at,
+        setter,
+        setter_at,
+        ty,
+        n,
+        generics,
+        elem,
+        convert,
+        where_clause,
+        input_at,
+        err,
+    } = parts;
+    let ArrayDocs {
+        set: set_doc,
+        set_at: set_at_doc,
+        get: get_doc,
+        get_at: get_at_doc,
+    } = attrs;
+    let per = v.shape.registers();
+    let i = Ident::new("i", Span::call_site());
     let index_ident = Ident::new("index", Span::call_site());
     let writes_i = v.placements.iter().map(|p| {
         let idx = reg_index(p.register, per, Some(&i));

@@ -9,9 +9,9 @@
 
 use std::collections::BTreeSet;
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use shadowdusk_mgfx::{Effect, Pass, ShaderStage};
+use shadowdusk_mgfx::{Effect, Pass, ShaderStage, Technique};
 
 use super::accessors::doc_attrs;
 use super::docs;
@@ -47,8 +47,33 @@ fn pass_shaders(ctx: &Ctx, pass: &Pass) -> String {
 
 /// The `Technique` enum and the `passes` module.
 pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
+    let names = variant_names(effect);
+    let idents: Vec<_> = names.iter().map(|n| format_ident!("{}", n)).collect();
+    let pass_names = pass_idents(effect, &names);
+    let technique = technique_enum(ctx, effect, &idents, &pass_names);
+    let pass_mods = effect
+        .techniques
+        .iter()
+        .zip(&names)
+        .zip(&pass_names)
+        .enumerate()
+        .map(|(ti, ((t, variant), (m, consts)))| pass_module(ctx, ti, t, variant, m, consts));
+    quote! {
+        #technique
+
+        /// The passes of each technique, one module per technique: what
+        /// `GlEffect::<Effect>::apply` takes.
+        pub mod passes {
+            #(#pass_mods)*
+        }
+    }
+}
+
+/// `Technique` variant names, unique even when technique names camel-case alike; an
+/// anonymous technique is named by its index.
+fn variant_names(effect: &Effect) -> Vec<String> {
     let mut variants = Namer::with_reserved(&[]);
-    let names: Vec<String> = effect
+    effect
         .techniques
         .iter()
         .enumerate()
@@ -60,60 +85,17 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
             };
             variants.claim_one(&base, "")
         })
-        .collect();
-    let idents: Vec<_> = names.iter().map(|n| format_ident!("{}", n)).collect();
-    let count = Literal::usize_unsuffixed(idents.len());
+        .collect()
+}
 
-    let variant_items = effect
-        .techniques
-        .iter()
-        .zip(&idents)
-        .enumerate()
-        .map(|(i, (t, id))| {
-            let mut lines = vec![
-                format!(
-                    "Technique {i}, {} ({} pass{}).",
-                    if t.name.is_empty() {
-                        "anonymous".to_string()
-                    } else {
-                        docs::code(&t.name)
-                    },
-                    t.passes.len(),
-                    if t.passes.len() == 1 { "" } else { "es" }
-                ),
-                String::new(),
-            ];
-            for (pi, p) in t.passes.iter().enumerate() {
-                let pname = if p.name.is_empty() {
-                    "anonymous".to_string()
-                } else {
-                    docs::code(&p.name)
-                };
-                lines.push(format!("- pass {pi}, {pname}: {}", pass_shaders(ctx, p)));
-            }
-            let doc = doc_attrs(&lines);
-            let disc = Literal::usize_unsuffixed(i);
-            quote!(#doc #id = #disc)
-        });
-    let name_arms = effect.techniques.iter().zip(&idents).map(|(t, id)| {
-        let n = &t.name;
-        quote!(Technique::#id => #n)
-    });
-    let pass_name_arms = effect.techniques.iter().zip(&idents).map(|(t, id)| {
-        let ns = t.passes.iter().map(|p| &p.name);
-        quote!(Technique::#id => &[#(#ns),*])
-    });
-    let from_arms = idents.iter().enumerate().map(|(i, id)| {
-        let i = Literal::usize_unsuffixed(i);
-        quote!(#i => ::core::option::Option::Some(Technique::#id))
-    });
-
-    // Module and constant names first: `Technique::passes` refers to the constants.
+/// Each technique's module in `passes` and its pass constants. Named before any item is
+/// written, since `Technique::passes` refers to the constants.
+fn pass_idents(effect: &Effect, names: &[String]) -> Vec<(Ident, Vec<Ident>)> {
     let mut modules = Namer::with_reserved(&[]);
-    let pass_names: Vec<(proc_macro2::Ident, Vec<proc_macro2::Ident>)> = effect
+    effect
         .techniques
         .iter()
-        .zip(&names)
+        .zip(names)
         .map(|(t, variant)| {
             let m = format_ident!(
                 "{}",
@@ -135,43 +117,70 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
                 .collect();
             (m, cs)
         })
-        .collect();
-    let k = &ctx.krate;
-    let pass_mods = effect
+        .collect()
+}
+
+/// A technique's or pass's name for docs.
+fn doc_name(name: &str) -> String {
+    if name.is_empty() {
+        "anonymous".to_string()
+    } else {
+        docs::code(name)
+    }
+}
+
+/// One `Technique` variant, its docs listing the passes and their shaders so the choice can
+/// be made from the generated docs alone.
+fn technique_variant(ctx: &Ctx, i: usize, t: &Technique, id: &Ident) -> TokenStream {
+    let mut lines = vec![
+        format!(
+            "Technique {i}, {} ({} pass{}).",
+            doc_name(&t.name),
+            t.passes.len(),
+            if t.passes.len() == 1 { "" } else { "es" }
+        ),
+        String::new(),
+    ];
+    for (pi, p) in t.passes.iter().enumerate() {
+        let pname = doc_name(&p.name);
+        lines.push(format!("- pass {pi}, {pname}: {}", pass_shaders(ctx, p)));
+    }
+    let doc = doc_attrs(&lines);
+    let disc = Literal::usize_unsuffixed(i);
+    quote!(#doc #id = #disc)
+}
+
+/// The `Technique` enum with its index, name and pass lookups.
+fn technique_enum(
+    ctx: &Ctx,
+    effect: &Effect,
+    idents: &[Ident],
+    pass_names: &[(Ident, Vec<Ident>)],
+) -> TokenStream {
+    let count = Literal::usize_unsuffixed(idents.len());
+    let variant_items = effect
         .techniques
         .iter()
-        .zip(&names)
-        .zip(&pass_names)
+        .zip(idents)
         .enumerate()
-        .map(|(ti, ((t, variant), (m, consts)))| {
-            let items = t.passes.iter().zip(consts).enumerate().map(|(pi, (p, c))| {
-                let doc = format!(
-                    " Pass {pi} ({}): {}.",
-                    if p.name.is_empty() {
-                        "anonymous".to_string()
-                    } else {
-                        docs::code(&p.name)
-                    },
-                    pass_shaders(ctx, p)
-                );
-                let (ti, pi) = (Literal::usize_unsuffixed(ti), Literal::usize_unsuffixed(pi));
-                // `unsafe`: `__new`'s contract, a pass of this effect's MGFX, holds by
-                // construction (the indices are those of the technique and pass it compiled).
-                quote! {
-                    #[doc = #doc]
-                    pub const #c: #k::Pass<super::super::Effect> =
-                        unsafe { #k::Pass::__new(#ti, #pi) };
-                }
-            });
-            // Outer docs of a module resolve links in the parent's (`passes`) scope.
-            let doc = format!(" Passes of [`Technique::{variant}`](super::Technique::{variant}).");
-            quote!(#[doc = #doc] pub mod #m { #(#items)* })
-        });
+        .map(|(i, (t, id))| technique_variant(ctx, i, t, id));
+    let name_arms = effect.techniques.iter().zip(idents).map(|(t, id)| {
+        let n = &t.name;
+        quote!(Technique::#id => #n)
+    });
+    let pass_name_arms = effect.techniques.iter().zip(idents).map(|(t, id)| {
+        let ns = t.passes.iter().map(|p| &p.name);
+        quote!(Technique::#id => &[#(#ns),*])
+    });
+    let from_arms = idents.iter().enumerate().map(|(i, id)| {
+        let i = Literal::usize_unsuffixed(i);
+        quote!(#i => ::core::option::Option::Some(Technique::#id))
+    });
     let pass_list_arms = idents
         .iter()
-        .zip(&pass_names)
+        .zip(pass_names)
         .map(|(id, (m, consts))| quote!(Technique::#id => &[#(passes::#m::#consts),*]));
-
+    let k = &ctx.krate;
     quote! {
         /// The techniques of the effect; the discriminant is the MGFX technique index.
         #[derive(
@@ -228,13 +237,37 @@ pub(crate) fn techniques(ctx: &Ctx, effect: &Effect) -> TokenStream {
                 }
             }
         }
-
-        /// The passes of each technique, one module per technique: what
-        /// `GlEffect::<Effect>::apply` takes.
-        pub mod passes {
-            #(#pass_mods)*
-        }
     }
+}
+
+/// The module of technique `ti`'s pass constants; `variant` is its `Technique` variant.
+fn pass_module(
+    ctx: &Ctx,
+    ti: usize,
+    t: &Technique,
+    variant: &str,
+    m: &Ident,
+    consts: &[Ident],
+) -> TokenStream {
+    let k = &ctx.krate;
+    let items = t.passes.iter().zip(consts).enumerate().map(|(pi, (p, c))| {
+        let doc = format!(
+            " Pass {pi} ({}): {}.",
+            doc_name(&p.name),
+            pass_shaders(ctx, p)
+        );
+        let (ti, pi) = (Literal::usize_unsuffixed(ti), Literal::usize_unsuffixed(pi));
+        // `unsafe`: `__new`'s contract, a pass of this effect's MGFX, holds by
+        // construction (the indices are those of the technique and pass it compiled).
+        quote! {
+            #[doc = #doc]
+            pub const #c: #k::Pass<super::super::Effect> =
+                unsafe { #k::Pass::__new(#ti, #pi) };
+        }
+    });
+    // Outer docs of a module resolve links in the parent's (`passes`) scope.
+    let doc = format!(" Passes of [`Technique::{variant}`](super::Technique::{variant}).");
+    quote!(#[doc = #doc] pub mod #m { #(#items)* })
 }
 
 /// The `textures` module.

@@ -7,6 +7,10 @@ use std::ops::Range;
 
 use shadowdusk_mgfx::{BlendState, DepthStencilState, RasterizerState, SamplerState};
 
+// Declared beside the type-name recognisers that build them, so that file needs nothing from
+// this one; re-exported so every part of the syntax tree is still found here.
+pub use super::types::{Dim, HlslType};
+
 /// Everything the later stages need to know about the effect's own syntax.
 #[derive(Clone, Debug, Default)]
 pub struct EffectAst {
@@ -142,25 +146,6 @@ pub struct Annotation {
     pub value: String,
 }
 
-/// The HLSL type of a uniform, as declared.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HlslType {
-    /// Scalar base: `float`, `half`, `int`, `uint`, `bool`, `double`, or a struct name.
-    pub base: String,
-    /// Rows (1 for scalars and vectors).
-    pub rows: u32,
-    /// Columns (1 for scalars, N for vectors).
-    pub columns: u32,
-    /// `true` for `floatN` vectors (rows == 1), to tell `float1` from `float`.
-    pub is_vector: bool,
-    /// `true` for `floatRxC` matrices.
-    pub is_matrix: bool,
-    /// Array length, if an array.
-    pub array: Option<u32>,
-    /// `row_major` was written on the declaration.
-    pub row_major: bool,
-}
-
 /// A uniform global variable (top level or inside a `cbuffer`).
 #[derive(Clone, Debug)]
 pub struct GlobalVar {
@@ -182,19 +167,6 @@ pub struct GlobalVar {
     pub semantic: Option<String>,
     /// Range of the declaration's name.
     pub range: Range<usize>,
-}
-
-/// Dimension of a sampler or texture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dim {
-    /// 1D.
-    D1,
-    /// 2D.
-    D2,
-    /// Volume.
-    D3,
-    /// Cube.
-    Cube,
 }
 
 /// A sampler declaration of any form.

@@ -1,7 +1,40 @@
 //! Recognising HLSL numeric type names (`float`, `float3`, `half4x4`, `int2`, `bool`, ...) and
 //! the texture/sampler object keywords of the effect framework (fx-pipeline.md §3, §4.1).
+//!
+//! [`HlslType`] and [`Dim`], what those recognisers produce, are declared here rather than in
+//! the syntax tree (which re-exports them), so this file depends on nothing else in the stage.
 
-use super::ast::{Dim, HlslType};
+/// The HLSL type of a uniform, as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HlslType {
+    /// Scalar base: `float`, `half`, `int`, `uint`, `bool`, `double`, or a struct name.
+    pub base: String,
+    /// Rows (1 for scalars and vectors).
+    pub rows: u32,
+    /// Columns (1 for scalars, N for vectors).
+    pub columns: u32,
+    /// `true` for `floatN` vectors (rows == 1), to tell `float1` from `float`.
+    pub is_vector: bool,
+    /// `true` for `floatRxC` matrices.
+    pub is_matrix: bool,
+    /// Array length, if an array.
+    pub array: Option<u32>,
+    /// `row_major` was written on the declaration.
+    pub row_major: bool,
+}
+
+/// Dimension of a sampler or texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// 1D.
+    D1,
+    /// 2D.
+    D2,
+    /// Volume.
+    D3,
+    /// Cube.
+    Cube,
+}
 
 const SCALARS: &[&str] = &[
     "float",

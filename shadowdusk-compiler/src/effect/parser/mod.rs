@@ -12,10 +12,12 @@
 //! wrong-stage profile (SD0013), unknown sampler-state key/value (SD0024), initializers that are
 //! not constant expressions (SD0025).
 //!
-//! This file holds the token helpers, the top-level loop, structs, cbuffers, uniforms and
-//! functions; [`techniques`] and [`objects`] (samplers, textures) add their own methods.
+//! This file holds the token helpers, the top-level loop, structs, cbuffers and functions;
+//! [`declarations`] (uniforms and other declaration statements), [`techniques`] and
+//! [`objects`] (samplers, textures) add their own methods.
 //! A non-static `const` global counts as a uniform: fxc and DXC both put it in `$Globals`.
 
+mod declarations;
 mod objects;
 mod techniques;
 
@@ -26,7 +28,7 @@ use super::ast::*;
 use super::initializer;
 use super::lexer::{Token, TokenKind};
 use super::types;
-use super::{DeclSites, GlobalSite, ParamSite};
+use super::{DeclSites, ParamSite};
 use crate::diag::{Code, Diagnostic};
 use crate::source::SourceMap;
 
@@ -49,27 +51,6 @@ pub struct Parser<'a> {
 }
 
 type R<T> = Result<T, Box<Diagnostic>>;
-
-/// The most elements an array declaration may have (all profiles together have fewer
-/// registers); larger sizes are refused before any arithmetic on them.
-const MAX_ARRAY: u32 = 1 << 16;
-
-/// Qualifiers that may precede a declaration's type.
-const QUALIFIERS: &[&str] = &[
-    "static",
-    "const",
-    "uniform",
-    "extern",
-    "groupshared",
-    "shared",
-    "volatile",
-    "row_major",
-    "column_major",
-    "precise",
-    "inline",
-    "snorm",
-    "unorm",
-];
 
 /// Parameter and struct-member modifiers.
 const PARAM_MODIFIERS: &[&str] = &[
@@ -517,259 +498,10 @@ impl<'a> Parser<'a> {
             .is_some_and(|(_, row)| *row)
     }
 
-    // ---- declarations ------------------------------------------------------------------
-
-    /// One declaration statement at depth 0 (or inside a cbuffer).
-    fn declaration(&mut self, cbuffer: Option<&str>) -> R<()> {
-        let mut is_static = false;
-        let mut is_const = false;
-        // `#pragma pack_matrix` sets the default; a qualifier overrides it.
-        let mut row_major = self.row_major_default(self.i);
-        while self.is_ident(self.i) && QUALIFIERS.contains(&self.text(self.i)) {
-            match self.text(self.i) {
-                // A non-static `const` global is still a uniform: fxc and DXC both place it
-                // in `$Globals` (its initializer becomes the parameter's default).
-                "static" | "groupshared" => is_static = true,
-                "row_major" => row_major = true,
-                "column_major" => row_major = false,
-                "const" => is_const = true,
-                _ => {}
-            }
-            self.i += 1;
-        }
-        if !self.is_ident(self.i) {
-            return Err(self.unexpected(self.i, "a type name"));
-        }
-        let ty_i = self.i;
-        let ty_text = self.text(ty_i);
-        self.i += 1;
-        let mut template = None;
-        if self.is(self.i, "<") {
-            let open = self.i;
-            self.i = self.skip_template(self.i)?;
-            template = Some(open + 1..self.i - 1);
-        }
-        let ty_end = self.i - 1;
-        if cbuffer.is_none() && !is_static {
-            if let Some(dim) = types::legacy_sampler(ty_text) {
-                if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
-                    return self.sampler_decl(ty_i, dim, true);
-                }
-            }
-            if ty_text == "SamplerState" && self.is_ident(self.i) && !self.is(self.i + 1, "(") {
-                return self.sampler_decl(ty_i, None, false);
-            }
-            if let Some(kind) = super::state_objects::ObjectKind::from_type(ty_text) {
-                if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
-                    return self.state_object_decl(ty_i, kind);
-                }
-            }
-            if let Some((dim, legacy)) = types::texture_keyword(ty_text) {
-                if self.is_ident(self.i) && !self.is(self.i + 1, "(") {
-                    return self.texture_decl(ty_i, dim, legacy);
-                }
-            }
-        }
-        if !self.is_ident(self.i) {
-            return Err(self.unexpected(self.i, "a name"));
-        }
-        if self.is(self.i + 1, "(") {
-            let ret = self.src[self.span(ty_i, ty_end)].to_string();
-            return self.function(ret);
-        }
-        let base_ty = self
-            .generic_type(ty_text, template)
-            .or_else(|| types::numeric(ty_text))
-            .or_else(|| {
-                self.ast
-                    .structs
-                    .iter()
-                    .any(|s| s.name == ty_text)
-                    .then(|| HlslType {
-                        base: ty_text.to_string(),
-                        rows: 1,
-                        columns: 1,
-                        is_vector: false,
-                        is_matrix: false,
-                        array: None,
-                        row_major: false,
-                    })
-            });
-        loop {
-            if !self.is_ident(self.i) {
-                return Err(self.unexpected(self.i, "a variable name"));
-            }
-            let name_i = self.i;
-            self.i += 1;
-            let mut array: Option<u32> = None;
-            let mut array_ok = true;
-            while self.is(self.i, "[") {
-                let close = self.skip_balanced(self.i, Code::FX0001, "an array size")?;
-                let n = self.const_value(self.i + 1..close - 1);
-                match n {
-                    Some(n) if n >= 1.0 => {
-                        // Checked: a size from the user's text must not overflow.
-                        let total = (n.min(f64::from(u32::MAX)) as u32)
-                            .checked_mul(array.unwrap_or(1))
-                            .filter(|&t| t <= MAX_ARRAY);
-                        let Some(total) = total else {
-                            return Err(self.err(
-                                Code::SD0025,
-                                self.range(name_i),
-                                format!(
-                                    "`{}` has more than {MAX_ARRAY} elements",
-                                    self.text(name_i)
-                                ),
-                                "no shader profile has that many registers; use a smaller array or a texture",
-                            ));
-                        };
-                        array = Some(total);
-                    }
-                    _ => array_ok = false,
-                }
-                self.i = close;
-            }
-            let mut semantic = None;
-            let mut register = None;
-            while self.is(self.i, ":") {
-                let k = self.i + 1;
-                if (self.is(k, "register") || self.is(k, "packoffset")) && self.is(k + 1, "(") {
-                    let close = self.skip_balanced(k + 1, Code::FX0001, "a register")?;
-                    if self.is(k, "register") {
-                        register = Some(self.src[self.span(k + 2, close - 2)].to_string());
-                    }
-                    self.i = close;
-                } else if self.is_ident(k) {
-                    semantic = Some(self.text(k).to_string());
-                    self.i = k + 1;
-                } else {
-                    return Err(self.unexpected(k, "a semantic or `register(...)`"));
-                }
-            }
-            let annotations = self.maybe_annotations()?;
-            let mut init_toks = None;
-            if self.is(self.i, "=") {
-                let start = self.i + 1;
-                let mut depth = 0;
-                let mut j = start;
-                while j < self.toks.len() {
-                    match self.text(j) {
-                        "(" | "[" | "{" => depth += 1,
-                        ")" | "]" | "}" => depth -= 1,
-                        "," | ";" if depth == 0 => break,
-                        _ => {}
-                    }
-                    if depth < 0 {
-                        break;
-                    }
-                    j += 1;
-                }
-                init_toks = Some(start..j);
-                self.i = j;
-            }
-            if let (true, true, Some(ty), Some(r)) =
-                (is_static, is_const, base_ty.as_ref(), init_toks.clone())
-            {
-                // `static const int N = 4;`: usable in later array sizes and initializers.
-                if types::components(ty) == 1 && ty.array.is_none() && !r.is_empty() {
-                    if let Some(v) = self.const_value(r) {
-                        self.consts.insert(self.text(name_i).to_string(), v);
-                    }
-                }
-            }
-            if let (false, Some(mut ty)) = (is_static, base_ty.clone()) {
-                if !array_ok {
-                    return Err(self.err(
-                        Code::SD0025,
-                        self.range(name_i),
-                        format!("the array size of `{}` is not a number", self.text(name_i)),
-                        "use a literal array size (or a macro that expands to one)",
-                    ));
-                }
-                ty.array = array;
-                ty.row_major = row_major;
-                let initializer = match init_toks.clone() {
-                    Some(r) if r.is_empty() => {
-                        return Err(self.unexpected(r.start, "an initializer"));
-                    }
-                    Some(r) => {
-                        let toks = &self.toks[r.clone()];
-                        let consts = &self.consts;
-                        match initializer::evaluate(self.src, toks, &ty, &|n| {
-                            consts.get(n).copied()
-                        }) {
-                            Ok(v) => Some(v),
-                            Err(at) => {
-                                let bad = at.min(toks.len() - 1);
-                                // Refused for its depth (the evaluator does not recurse past it)?
-                                let depth =
-                                    toks[..bad]
-                                        .iter()
-                                        .fold(0i64, |d, t| match t.text(self.src) {
-                                            "(" | "{" => d + 1,
-                                            ")" | "}" => d - 1,
-                                            _ => d,
-                                        });
-                                let at = r.start + bad;
-                                let message = if depth >= i64::from(initializer::MAX_NEST) {
-                                    format!(
-                                        "the initializer of `{}` is nested more than {} levels deep",
-                                        self.text(name_i),
-                                        initializer::MAX_NEST
-                                    )
-                                } else {
-                                    format!(
-                                        "cannot evaluate the initializer of `{}` as a constant",
-                                        self.text(name_i)
-                                    )
-                                };
-                                return Err(self.err(
-                                    Code::SD0025,
-                                    self.span(at, r.end - 1),
-                                    message,
-                                    "use literals, constructors of literals or intrinsics of them, e.g. `float4(1, 0, 0, 1)`, `{1, 2, 3}` or `normalize(float3(1, 2, 3))`",
-                                ));
-                            }
-                        }
-                    }
-                    None => None,
-                };
-                self.ast.globals.push(GlobalVar {
-                    name: self.text(name_i).to_string(),
-                    ty,
-                    cbuffer: cbuffer.map(str::to_string),
-                    initializer,
-                    annotations,
-                    register,
-                    semantic,
-                    range: self.range(name_i),
-                });
-                let init_range = init_toks
-                    .as_ref()
-                    .filter(|r| !r.is_empty())
-                    .map(|r| self.range(r.start - 1).start..self.range(r.end - 1).end);
-                self.sites.globals.push(GlobalSite {
-                    ty_range: self.range(ty_i),
-                    stmt_end: 0,
-                    init_range,
-                });
-            }
-            if self.is(self.i, ",") {
-                self.i += 1;
-                continue;
-            }
-            break;
-        }
-        self.expect_semicolon()?;
-        let end = self.range(self.i - 1).end;
-        for g in self.sites.globals.iter_mut().filter(|g| g.stmt_end == 0) {
-            g.stmt_end = end;
-        }
-        Ok(())
-    }
+    // ---- functions ---------------------------------------------------------------------
 
     /// Parses `: register(...)` clauses; returns the number of the last `letter`N register.
-    fn function(&mut self, return_type: String) -> R<()> {
+    pub(super) fn function(&mut self, return_type: String) -> R<()> {
         let name_i = self.i;
         let open = self.i + 1;
         let close = self.skip_balanced(open, Code::FX0001, "a parameter list")?;
