@@ -100,14 +100,62 @@ pub fn build(
     passes: &[Vec<PassShaders>],
 ) -> Result<Effect, Diagnostics> {
     let mut params = parameters::ParameterTable::new(expanded, ast);
-    let mut cbuffers: Vec<ConstantBuffer> = Vec::new();
-    let mut out_shaders = Vec::with_capacity(shaders.len());
     let mut diags = Diagnostics::new();
+    let (cbuffers, shader_cbuffers) =
+        constant_buffers(expanded, ast, shaders, &mut params, &mut diags);
 
-    // Constant buffers first, in shader order, deduplicated (mgfxc `ConstantBufferData.SameAs`).
+    // Then sampler textures, in shader order.
+    let mut out_shaders = Vec::with_capacity(shaders.len());
+    for (s, cb) in shaders.iter().zip(shader_cbuffers) {
+        let samplers = s
+            .samplers
+            .iter()
+            .filter_map(|smp| sampler_record(expanded, ast, smp, &mut params, &mut diags))
+            .collect();
+        out_shaders.push(Shader {
+            stage: match s.stage {
+                Stage::Vertex => ShaderStage::Vertex,
+                Stage::Pixel => ShaderStage::Pixel,
+            },
+            source_file: None,
+            entry_point: None,
+            code: s.glsl.clone().into_bytes(),
+            samplers,
+            cbuffers: cb,
+            attributes: s.attributes.clone(),
+        });
+    }
+
+    let parameters = params.finish(&mut diags);
+    let techniques = techniques(ast, passes, &mut diags);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok(Effect {
+        version: shadowdusk_mgfx::VERSION,
+        profile: Profile::OpenGL,
+        key: 0,
+        constant_buffers: cbuffers,
+        shaders: out_shaders,
+        parameters,
+        techniques,
+    })
+}
+
+/// Constant buffers come first, in shader order, deduplicated (mgfxc
+/// `ConstantBufferData.SameAs`), because their entries are the first parameters. Returns the
+/// records and each shader's list of record indices.
+fn constant_buffers(
+    expanded: &Expanded,
+    ast: &EffectAst,
+    shaders: &[ShaderInput],
+    params: &mut parameters::ParameterTable<'_>,
+    diags: &mut Diagnostics,
+) -> (Vec<ConstantBuffer>, Vec<Vec<u8>>) {
+    let mut cbuffers: Vec<ConstantBuffer> = Vec::new();
     let mut shader_cbuffers: Vec<Vec<u8>> = Vec::with_capacity(shaders.len());
     for s in shaders {
-        match registers::record(s, &mut params) {
+        match registers::record(s, params) {
             Ok(Some(record)) => {
                 let idx = match cbuffers.iter().position(|c| *c == record) {
                     Some(i) => i,
@@ -128,74 +176,83 @@ pub fn build(
                 }
             }
             Ok(None) => shader_cbuffers.push(Vec::new()),
-            Err(mut d) => {
-                if d.code == Code::SD0020 && d.primary.is_none() {
-                    // At the first uniform that does not fit.
-                    let over = s
-                        .registers
-                        .iter()
-                        .find(|r| u64::from(r.base + r.count) * 16 > 32767);
-                    if let Some(r) = over {
-                        d = d.at_opt(declaration_span(expanded, ast, &r.parameter));
-                    }
-                }
-                diags.push(d);
+            Err(d) => {
+                diags.push(at_first_overflow(expanded, ast, s, d));
                 shader_cbuffers.push(Vec::new());
             }
         }
     }
+    (cbuffers, shader_cbuffers)
+}
 
-    // Then sampler textures, in shader order.
-    for (s, cb) in shaders.iter().zip(shader_cbuffers) {
-        let mut samplers = Vec::with_capacity(s.samplers.len());
-        for smp in &s.samplers {
-            let parameter = match params.texture(&smp.parameter, smp.dim) {
-                Ok(i) => i,
-                Err(d) => {
-                    diags.push(d);
-                    continue;
-                }
-            };
-            let (Ok(slot), Ok(parameter)) = (u8::try_from(smp.slot), u8::try_from(parameter))
-            else {
-                diags.push(
-                    Diagnostic::error(
-                        Code::SD0022,
-                        format!(
-                            "`{}` has a sampler slot or parameter index above 255, more than MGFX can hold",
-                            smp.parameter
-                        ),
-                    )
-                    .at_opt(declaration_span(expanded, ast, &smp.parameter))
-                    .with_help("declare textures and samplers before the uniforms, or use fewer uniforms"),
-                );
-                continue;
-            };
-            samplers.push(Sampler {
-                ty: sampler_type(smp.dim),
-                texture_slot: slot,
-                sampler_slot: slot,
-                state: smp.state,
-                name: smp.glsl_name.clone(),
-                parameter,
-            });
+/// A record too large for MGFX is reported at the first uniform that does not fit, so the
+/// user sees which declaration to move or shrink.
+fn at_first_overflow(
+    expanded: &Expanded,
+    ast: &EffectAst,
+    s: &ShaderInput,
+    mut d: Diagnostic,
+) -> Diagnostic {
+    if d.code == Code::SD0020 && d.primary.is_none() {
+        let over = s
+            .registers
+            .iter()
+            .find(|r| u64::from(r.base + r.count) * 16 > 32767);
+        if let Some(r) = over {
+            d = d.at_opt(declaration_span(expanded, ast, &r.parameter));
         }
-        out_shaders.push(Shader {
-            stage: match s.stage {
-                Stage::Vertex => ShaderStage::Vertex,
-                Stage::Pixel => ShaderStage::Pixel,
-            },
-            source_file: None,
-            entry_point: None,
-            code: s.glsl.clone().into_bytes(),
-            samplers,
-            cbuffers: cb,
-            attributes: s.attributes.clone(),
-        });
     }
+    d
+}
 
-    let parameters = params.finish(&mut diags);
+/// One sampler record, with its texture registered as a parameter; `None` (and an error)
+/// when MGFX's byte-sized slot or parameter index cannot hold it.
+fn sampler_record(
+    expanded: &Expanded,
+    ast: &EffectAst,
+    smp: &SamplerInput,
+    params: &mut parameters::ParameterTable<'_>,
+    diags: &mut Diagnostics,
+) -> Option<Sampler> {
+    let parameter = match params.texture(&smp.parameter, smp.dim) {
+        Ok(i) => i,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let (Ok(slot), Ok(parameter)) = (u8::try_from(smp.slot), u8::try_from(parameter)) else {
+        diags.push(
+            Diagnostic::error(
+                Code::SD0022,
+                format!(
+                    "`{}` has a sampler slot or parameter index above 255, more than MGFX can hold",
+                    smp.parameter
+                ),
+            )
+            .at_opt(declaration_span(expanded, ast, &smp.parameter))
+            .with_help("declare textures and samplers before the uniforms, or use fewer uniforms"),
+        );
+        return None;
+    };
+    Some(Sampler {
+        ty: sampler_type(smp.dim),
+        texture_slot: slot,
+        sampler_slot: slot,
+        state: smp.state,
+        name: smp.glsl_name.clone(),
+        parameter,
+    })
+}
 
+/// The AST's techniques with the passes that compiled a shader; a pass or technique with
+/// none would be unusable at run time, so it is left out, and an effect left with no
+/// technique is an error.
+fn techniques(
+    ast: &EffectAst,
+    passes: &[Vec<PassShaders>],
+    diags: &mut Diagnostics,
+) -> Vec<Technique> {
     let mut techniques = Vec::new();
     for (t, tech) in ast.techniques.iter().enumerate() {
         let mut out_passes = Vec::new();
@@ -233,19 +290,7 @@ pub fn build(
             .with_help("add `technique T { pass P { PixelShader = compile ps_3_0 MainPS(); } }`"),
         );
     }
-
-    if diags.has_errors() {
-        return Err(diags);
-    }
-    Ok(Effect {
-        version: shadowdusk_mgfx::VERSION,
-        profile: Profile::OpenGL,
-        key: 0,
-        constant_buffers: cbuffers,
-        shaders: out_shaders,
-        parameters,
-        techniques,
-    })
+    techniques
 }
 
 fn sampler_type(dim: Dim) -> SamplerType {

@@ -264,41 +264,25 @@ pub fn compile_preprocessed(
     timings.parse = t.elapsed();
 
     let plan = plan::shaders(&parsed.ast);
-    let mut shaders = Vec::with_capacity(plan.shaders.len());
-    let mut diags = Diagnostics::new();
     let mut warnings = expanded.warnings.clone();
     warnings.extend(parsed.warnings.clone());
     if options.wgpu {
         warnings.extend(wgpu_states::check(&expanded, &parsed));
     }
-    let mut dxc = None;
-    let mut wgpu = options.wgpu.then(crate::wgsl::WgpuEffect::default);
-    let mut wgpu_errors = Diagnostics::new();
-    for job in &plan.shaders {
-        match shader::compile(
-            &expanded,
-            &parsed,
-            job,
-            &mut timings,
-            &mut warnings,
-            &mut dxc,
-            options.wgpu,
-        ) {
-            Ok((s, w)) => {
-                shaders.push(s);
-                match w {
-                    Some(Ok(w)) => {
-                        if let Some(all) = wgpu.as_mut() {
-                            all.shaders.push(w);
-                        }
-                    }
-                    Some(Err(d)) => wgpu_errors.extend(d),
-                    None => {}
-                }
-            }
-            Err(d) => diags.extend(d),
-        }
-    }
+    let ShaderResults {
+        shaders,
+        diags,
+        dxc,
+        mut wgpu,
+        wgpu_errors,
+    } = compile_shaders(
+        &expanded,
+        &parsed,
+        &plan,
+        options.wgpu,
+        &mut timings,
+        &mut warnings,
+    );
     if diags.has_errors() {
         // Warnings first, as a compiler prints them in source order before it gives up; then
         // the GL errors, then the wgpu target's.
@@ -311,58 +295,14 @@ pub fn compile_preprocessed(
         .0
         .sort_by_key(|d| d.primary.as_ref().map(|p| (p.span.file.0, p.span.start)));
     if options.warnings_as_errors && !warnings.is_empty() {
-        let promoted = warnings
-            .into_iter()
-            .map(|mut w| {
-                w.severity = crate::diag::Severity::Error;
-                w.notes
-                    .push("warnings are errors here (`/WX`, `warnings_as_errors`)".into());
-                w
-            })
-            .collect();
-        return Err(CompileError::new(
-            files,
-            Diagnostics::from_vec(promoted),
-            deps,
-        ));
+        return Err(CompileError::new(files, promoted(warnings), deps));
     }
 
     let t = Instant::now();
-    let mut effect = match layout::build(&expanded, &parsed.ast, &shaders, &plan.passes) {
-        Ok(e) => e,
+    let (effect, bytes) = match write_effect(path, &expanded, &parsed, &plan, &shaders, options) {
+        Ok(written) => written,
         Err(d) => return Err(CompileError::new(files, d, deps)),
     };
-    if options.mgfx_version == MgfxVersion::V11 {
-        let source = options
-            .source_name
-            .clone()
-            .unwrap_or_else(|| path.display().to_string());
-        effect.version = 11;
-        for (s, job) in effect.shaders.iter_mut().zip(&plan.shaders) {
-            s.source_file = Some(source.clone());
-            s.entry_point = Some(job.shader.entry.clone());
-        }
-    }
-    let bytes = match shadowdusk_mgfx::write(&effect) {
-        Ok(b) => b,
-        Err(e) => {
-            let d = Diagnostic::error(Code::SD0022, format!("the effect does not fit MGFX: {e}"))
-                .with_help("split the effect into smaller ones");
-            return Err(CompileError::new(files, d.into(), deps));
-        }
-    };
-    // The key is computed by the writer; read it back so the model equals the bytes.
-    match shadowdusk_mgfx::read(&bytes) {
-        Ok(back) => effect = back,
-        Err(e) => {
-            let d = Diagnostic::error(
-                Code::SD0022,
-                format!("internal error: the written MGFX does not read back ({e:?})"),
-            )
-            .with_help("please report this with the effect file");
-            return Err(CompileError::new(files, d.into(), deps));
-        }
-    }
     timings.write = t.elapsed();
 
     let reflection = reflection::build(path, &expanded, &parsed, &files, &effect, &plan, &shaders);
@@ -383,4 +323,109 @@ pub fn compile_preprocessed(
         wgpu,
         wgpu_errors,
     })
+}
+
+/// What the shaders of one effect compiled to, for both targets.
+struct ShaderResults {
+    shaders: Vec<crate::layout::ShaderInput>,
+    /// The OpenGL target's diagnostics; the effect fails when they hold an error.
+    diags: crate::diag::Diagnostics,
+    dxc: Option<String>,
+    wgpu: Option<crate::wgsl::WgpuEffect>,
+    wgpu_errors: crate::diag::Diagnostics,
+}
+
+/// Every planned shader is compiled even after one fails, so one build reports every
+/// shader's errors; a wgpu failure only drops the wgpu part.
+fn compile_shaders(
+    expanded: &crate::preprocess::Expanded,
+    parsed: &crate::effect::ParsedEffect,
+    plan: &plan::ShaderPlan,
+    wgpu_asked: bool,
+    timings: &mut StageTimings,
+    warnings: &mut crate::diag::Diagnostics,
+) -> ShaderResults {
+    let mut out = ShaderResults {
+        shaders: Vec::with_capacity(plan.shaders.len()),
+        diags: crate::diag::Diagnostics::new(),
+        dxc: None,
+        wgpu: wgpu_asked.then(crate::wgsl::WgpuEffect::default),
+        wgpu_errors: crate::diag::Diagnostics::new(),
+    };
+    for job in &plan.shaders {
+        match shader::compile(
+            expanded,
+            parsed,
+            job,
+            timings,
+            warnings,
+            &mut out.dxc,
+            wgpu_asked,
+        ) {
+            Ok((s, w)) => {
+                out.shaders.push(s);
+                match w {
+                    Some(Ok(w)) => {
+                        if let Some(all) = out.wgpu.as_mut() {
+                            all.shaders.push(w);
+                        }
+                    }
+                    Some(Err(d)) => out.wgpu_errors.extend(d),
+                    None => {}
+                }
+            }
+            Err(d) => out.diags.extend(d),
+        }
+    }
+    out
+}
+
+/// Under `/WX` the warnings fail the compile, each saying why it is now an error.
+fn promoted(warnings: crate::diag::Diagnostics) -> crate::diag::Diagnostics {
+    let promoted = warnings
+        .into_iter()
+        .map(|mut w| {
+            w.severity = crate::diag::Severity::Error;
+            w.notes
+                .push("warnings are errors here (`/WX`, `warnings_as_errors`)".into());
+            w
+        })
+        .collect();
+    crate::diag::Diagnostics::from_vec(promoted)
+}
+
+/// The MGFX bytes and the model read back from them, so the model carries the key the writer
+/// computes and equals the bytes exactly.
+fn write_effect(
+    path: &std::path::Path,
+    expanded: &crate::preprocess::Expanded,
+    parsed: &crate::effect::ParsedEffect,
+    plan: &plan::ShaderPlan,
+    shaders: &[crate::layout::ShaderInput],
+    options: &Options,
+) -> Result<(shadowdusk_mgfx::Effect, Vec<u8>), crate::diag::Diagnostics> {
+    let mut effect = layout::build(expanded, &parsed.ast, shaders, &plan.passes)?;
+    if options.mgfx_version == MgfxVersion::V11 {
+        let source = options
+            .source_name
+            .clone()
+            .unwrap_or_else(|| path.display().to_string());
+        effect.version = 11;
+        for (s, job) in effect.shaders.iter_mut().zip(&plan.shaders) {
+            s.source_file = Some(source.clone());
+            s.entry_point = Some(job.shader.entry.clone());
+        }
+    }
+    let bytes = shadowdusk_mgfx::write(&effect).map_err(|e| {
+        Diagnostic::error(Code::SD0022, format!("the effect does not fit MGFX: {e}"))
+            .with_help("split the effect into smaller ones")
+    })?;
+    let effect = shadowdusk_mgfx::read(&bytes).map_err(|e| {
+        Diagnostic::error(
+            Code::SD0022,
+            format!("internal error: the written MGFX does not read back ({e:?})"),
+        )
+        .with_help("please report this with the effect file")
+    })?;
+    Ok((effect, bytes))
 }

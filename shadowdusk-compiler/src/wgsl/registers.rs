@@ -94,6 +94,8 @@ struct Block {
     instance: String,
 }
 
+/// Replaces every uniform block of the module with the register struct, bound at
+/// (`group`, 0), and every read of a block with reads of its registers.
 pub(super) fn rewrite(
     spv: &mut Spv,
     regs: &[RegisterAlloc],
@@ -104,132 +106,142 @@ pub(super) fn rewrite(
     if blocks.is_empty() {
         return Ok(Registers { var: None, size: 0 });
     }
-    // (block var, member index) → (new member index, single, alloc).
-    let mut sorted: Vec<&RegisterAlloc> = regs.iter().collect();
-    sorted.sort_by_key(|r| r.base);
-    let vec4 = spv.vec4();
-    let mut members = Vec::new(); // (type, name)
-    let mut placed = Vec::new(); // (var, old member, new member, single)
-    let mut next = 0u32;
-    let mut pad = 0;
-    for r in &sorted {
-        let Some(b) = blocks.iter().find(|b| b.instance == r.block) else {
-            continue;
-        };
-        let Some(old) = (0..)
-            .take(4096)
-            .find(|&m| spv.member_name(b.ty, m).as_deref() == Some(&r.name))
-        else {
-            continue;
-        };
-        if r.base > next {
-            let t = if r.base - next == 1 {
+    let layout = Layout::of(spv, &blocks, regs)?;
+    let (var, annotations) = layout.declare(spv, group, stage_prefix);
+    rebuild_reads(spv, &blocks, &layout.placed, var)?;
+    remove_blocks(spv, &blocks);
+    insert_annotations(spv, annotations);
+    Ok(Registers {
+        var: Some(var),
+        size: layout.size,
+    })
+}
+
+/// The register struct's members in register order, padded over the registers this shader
+/// does not read, so every member lands on the register the GL path gave it.
+struct Layout {
+    vec4: u32,
+    /// (type, name) of each member.
+    members: Vec<(u32, String)>,
+    /// (block var, old member, new member, single) of each uniform that has a register.
+    placed: Vec<(u32, u32, u32, bool)>,
+    /// Bytes (16 × registers).
+    size: u32,
+}
+
+impl Layout {
+    /// Walks the allocation by base register; uniforms this module's blocks do not hold are
+    /// skipped, as their registers only pad.
+    fn of(spv: &mut Spv, blocks: &[Block], regs: &[RegisterAlloc]) -> Result<Layout, WgslError> {
+        let mut sorted: Vec<&RegisterAlloc> = regs.iter().collect();
+        sorted.sort_by_key(|r| r.base);
+        let vec4 = spv.vec4();
+        let mut members = Vec::new();
+        let mut placed = Vec::new();
+        let mut next = 0u32;
+        let mut pad = 0;
+        for r in &sorted {
+            let Some(b) = blocks.iter().find(|b| b.instance == r.block) else {
+                continue;
+            };
+            let Some(old) = (0..)
+                .take(4096)
+                .find(|&m| spv.member_name(b.ty, m).as_deref() == Some(&r.name))
+            else {
+                continue;
+            };
+            if r.base > next {
+                let t = if r.base - next == 1 {
+                    vec4
+                } else {
+                    spv.array(vec4, r.base - next)
+                };
+                members.push((t, format!("_pad{pad}")));
+                pad += 1;
+            } else if r.base < next {
+                return Err(WgslError::internal(format!(
+                    "uniform `{}` overlaps the one before it (register {})",
+                    r.name, r.base
+                )));
+            }
+            let single = r.count == 1 && !is_array(spv, member_type(spv, b.ty, old));
+            let t = if single {
                 vec4
             } else {
-                spv.array(vec4, r.base - next)
+                spv.array(vec4, r.count)
             };
-            members.push((t, format!("_pad{pad}")));
-            pad += 1;
-        } else if r.base < next {
-            return Err(WgslError::internal(format!(
-                "uniform `{}` overlaps the one before it (register {})",
-                r.name, r.base
-            )));
+            placed.push((b.var, old, members.len() as u32, single));
+            members.push((t, crate::lower::user_name(&r.name).to_string()));
+            next = r.base + r.count;
         }
-        let single = r.count == 1 && !is_array(spv, member_type(spv, b.ty, old));
-        let t = if single {
-            vec4
-        } else {
-            spv.array(vec4, r.count)
-        };
-        placed.push((b.var, old, members.len() as u32, single));
-        members.push((t, crate::lower::user_name(&r.name).to_string()));
-        next = r.base + r.count;
+        Ok(Layout {
+            vec4,
+            members,
+            placed,
+            size: next * 16,
+        })
     }
-    let size = next * 16;
 
-    // The new block, its pointer and variable, decorated as a uniform buffer at (group, 0).
-    let st = spv.new_struct(&members.iter().map(|m| m.0).collect::<Vec<_>>());
-    let ptr = spv.pointer(storage::UNIFORM, st);
-    let var = spv.id();
-    spv.global(Inst::new(op::VARIABLE, &[ptr, var, storage::UNIFORM]));
-    let mut offset = 0;
-    let mut annotations = Vec::new();
-    for (k, (t, name)) in members.iter().enumerate() {
-        annotations.push(Inst::new(
-            op::MEMBER_DECORATE,
-            &[st, k as u32, deco::OFFSET, offset],
-        ));
-        let mut ops = vec![st, k as u32];
-        ops.extend(super::words::string_words(name));
-        annotations.push(Inst::new(op::MEMBER_NAME, &ops));
-        let len = if *t == vec4 { 1 } else { array_len(spv, *t) };
-        if *t != vec4 {
-            annotations.push(Inst::new(op::DECORATE, &[*t, deco::ARRAY_STRIDE, 16]));
+    /// Declares the struct, its pointer and its variable, and returns the variable with the
+    /// names and decorations (offsets, strides, binding) that make it a uniform buffer; they
+    /// are returned rather than placed because they go in sections after the globals.
+    fn declare(&self, spv: &mut Spv, group: u32, stage_prefix: &str) -> (u32, Vec<Inst>) {
+        let vec4 = self.vec4;
+        let st = spv.new_struct(&self.members.iter().map(|m| m.0).collect::<Vec<_>>());
+        let ptr = spv.pointer(storage::UNIFORM, st);
+        let var = spv.id();
+        spv.global(Inst::new(op::VARIABLE, &[ptr, var, storage::UNIFORM]));
+        let mut offset = 0;
+        let mut annotations = Vec::new();
+        for (k, (t, name)) in self.members.iter().enumerate() {
+            annotations.push(Inst::new(
+                op::MEMBER_DECORATE,
+                &[st, k as u32, deco::OFFSET, offset],
+            ));
+            let mut ops = vec![st, k as u32];
+            ops.extend(super::words::string_words(name));
+            annotations.push(Inst::new(op::MEMBER_NAME, &ops));
+            let len = if *t == vec4 { 1 } else { array_len(spv, *t) };
+            if *t != vec4 {
+                annotations.push(Inst::new(op::DECORATE, &[*t, deco::ARRAY_STRIDE, 16]));
+            }
+            offset += 16 * len;
         }
-        offset += 16 * len;
+        annotations.push(Inst::new(op::DECORATE, &[st, deco::BLOCK]));
+        annotations.push(Inst::new(op::DECORATE, &[var, deco::DESCRIPTOR_SET, group]));
+        annotations.push(Inst::new(op::DECORATE, &[var, deco::BINDING, 0]));
+        let mut name = vec![var];
+        name.extend(super::words::string_words(&format!(
+            "{stage_prefix}_uniforms"
+        )));
+        annotations.push(Inst::new(op::NAME, &name));
+        let mut tname = vec![st];
+        tname.extend(super::words::string_words(&format!(
+            "{stage_prefix}_registers"
+        )));
+        annotations.push(Inst::new(op::NAME, &tname));
+        (var, annotations)
     }
-    annotations.push(Inst::new(op::DECORATE, &[st, deco::BLOCK]));
-    annotations.push(Inst::new(op::DECORATE, &[var, deco::DESCRIPTOR_SET, group]));
-    annotations.push(Inst::new(op::DECORATE, &[var, deco::BINDING, 0]));
-    let mut name = vec![var];
-    name.extend(super::words::string_words(&format!(
-        "{stage_prefix}_uniforms"
-    )));
-    annotations.push(Inst::new(op::NAME, &name));
-    let mut tname = vec![st];
-    tname.extend(super::words::string_words(&format!(
-        "{stage_prefix}_registers"
-    )));
-    annotations.push(Inst::new(op::NAME, &tname));
+}
 
-    // Reads of the old blocks, rebuilt from the new one.
+/// The old blocks must have no reader left before they are removed: access chains on them
+/// become places in the registers, and each load of a place is rebuilt from `var`.
+fn rebuild_reads(
+    spv: &mut Spv,
+    blocks: &[Block],
+    placed: &[(u32, u32, u32, bool)],
+    var: u32,
+) -> Result<(), WgslError> {
     let mut places: std::collections::BTreeMap<u32, Place> = Default::default();
     let old_vars: Vec<u32> = blocks.iter().map(|b| b.var).collect();
     let insts = spv.insts.clone();
     let mut out = Vec::with_capacity(insts.len());
     for inst in insts {
-        let code = inst.op();
-        match code {
+        match inst.op() {
             op::ACCESS_CHAIN | op::IN_BOUNDS_ACCESS_CHAIN => {
-                let (base, result) = (inst.0[3], inst.0[2]);
-                let indices: Vec<Index> = inst.0[4..].iter().map(|&i| index(spv, i)).collect();
-                let start = if let Some(b) = blocks.iter().find(|b| b.var == base) {
-                    let Some(Index::Const(m)) = indices.first().copied() else {
-                        return Err(WgslError::internal(
-                            "a uniform block indexed at run time".into(),
-                        ));
-                    };
-                    let name = spv.member_name(b.ty, m).unwrap_or_default();
-                    let Some(&(_, _, new, single)) =
-                        placed.iter().find(|p| p.0 == b.var && p.1 == m)
-                    else {
-                        return Err(WgslError::internal(format!(
-                            "uniform `{name}` is read but has no register"
-                        )));
-                    };
-                    let ty = member_type(spv, b.ty, m);
-                    let row_major = spv.member_decoration(b.ty, m, deco::ROW_MAJOR).is_some();
-                    let shape = shape(spv, ty, row_major, crate::lower::user_name(&name))?;
-                    let place = Place {
-                        member: new,
-                        single,
-                        reg: Reg::default(),
-                        lane: None,
-                        shape,
-                        row_major,
-                        name: crate::lower::user_name(&name).to_string(),
-                    };
-                    Some((place, &indices[1..]))
-                } else {
-                    places.get(&base).map(|p| (p.clone(), &indices[..]))
-                };
-                match start {
-                    Some((mut place, rest)) => {
-                        for &i in rest {
-                            place = step(spv, place, i)?;
-                        }
-                        places.insert(result, place);
+                match chain_place(spv, blocks, placed, &places, &inst)? {
+                    Some(place) => {
+                        places.insert(inst.0[2], place);
                     }
                     None => out.push(inst),
                 }
@@ -239,24 +251,97 @@ pub(super) fn rewrite(
                 load(spv, &place, var, inst.0[1], inst.0[2], &mut out)?;
             }
             _ => {
-                if let Some(p) = pointer_operands(&inst)
-                    .into_iter()
-                    .find(|p| places.contains_key(p) || old_vars.contains(p))
-                {
-                    let name = places
-                        .get(&p)
-                        .map_or("a uniform block", |pl| pl.name.as_str());
-                    return Err(WgslError::unsupported(
-                        name,
-                        "uniform used other than by reading a value (passed as a pointer, copied whole)",
-                    ));
-                }
+                refuse_pointer_use(&places, &old_vars, &inst)?;
                 out.push(inst);
             }
         }
     }
     spv.insts = out;
-    remove_blocks(spv, &blocks);
+    Ok(())
+}
+
+/// Where an access chain points when its base is a block or a place already known; `None`
+/// for a chain that does not reach into the uniforms.
+fn chain_place(
+    spv: &Spv,
+    blocks: &[Block],
+    placed: &[(u32, u32, u32, bool)],
+    places: &std::collections::BTreeMap<u32, Place>,
+    inst: &Inst,
+) -> Result<Option<Place>, WgslError> {
+    let base = inst.0[3];
+    let indices: Vec<Index> = inst.0[4..].iter().map(|&i| index(spv, i)).collect();
+    let start = if let Some(b) = blocks.iter().find(|b| b.var == base) {
+        Some((member_place(spv, b, placed, &indices)?, &indices[1..]))
+    } else {
+        places.get(&base).map(|p| (p.clone(), &indices[..]))
+    };
+    let Some((mut place, rest)) = start else {
+        return Ok(None);
+    };
+    for &i in rest {
+        place = step(spv, place, i)?;
+    }
+    Ok(Some(place))
+}
+
+/// The place of the block member a chain's first index selects: the register member it was
+/// given, with the shape its type reads as.
+fn member_place(
+    spv: &Spv,
+    b: &Block,
+    placed: &[(u32, u32, u32, bool)],
+    indices: &[Index],
+) -> Result<Place, WgslError> {
+    let Some(Index::Const(m)) = indices.first().copied() else {
+        return Err(WgslError::internal(
+            "a uniform block indexed at run time".into(),
+        ));
+    };
+    let name = spv.member_name(b.ty, m).unwrap_or_default();
+    let Some(&(_, _, new, single)) = placed.iter().find(|p| p.0 == b.var && p.1 == m) else {
+        return Err(WgslError::internal(format!(
+            "uniform `{name}` is read but has no register"
+        )));
+    };
+    let ty = member_type(spv, b.ty, m);
+    let row_major = spv.member_decoration(b.ty, m, deco::ROW_MAJOR).is_some();
+    let shape = shape(spv, ty, row_major, crate::lower::user_name(&name))?;
+    Ok(Place {
+        member: new,
+        single,
+        reg: Reg::default(),
+        lane: None,
+        shape,
+        row_major,
+        name: crate::lower::user_name(&name).to_string(),
+    })
+}
+
+/// A uniform is only ever read by value in the register form; any other use of its pointer
+/// would need the old block, which is about to go.
+fn refuse_pointer_use(
+    places: &std::collections::BTreeMap<u32, Place>,
+    old_vars: &[u32],
+    inst: &Inst,
+) -> Result<(), WgslError> {
+    if let Some(p) = pointer_operands(inst)
+        .into_iter()
+        .find(|p| places.contains_key(p) || old_vars.contains(p))
+    {
+        let name = places
+            .get(&p)
+            .map_or("a uniform block", |pl| pl.name.as_str());
+        return Err(WgslError::unsupported(
+            name,
+            "uniform used other than by reading a value (passed as a pointer, copied whole)",
+        ));
+    }
+    Ok(())
+}
+
+/// SPIR-V keeps names and decorations in their own sections, ahead of the types.
+fn insert_annotations(spv: &mut Spv, annotations: Vec<Inst>) {
     let (names, decos): (Vec<Inst>, Vec<Inst>) = annotations
         .into_iter()
         .partition(|i| i.op() == op::NAME || i.op() == op::MEMBER_NAME);
@@ -264,10 +349,6 @@ pub(super) fn rewrite(
     spv.insts.splice(at..at, decos);
     let at = spv.names_at();
     spv.insts.splice(at..at, names);
-    Ok(Registers {
-        var: Some(var),
-        size,
-    })
 }
 
 /// The pointer operands of the instructions that could take a uniform pointer other than to
