@@ -392,26 +392,7 @@ impl Builder {
     pub fn try_compile(&self) -> Result<Artifacts, BuildError> {
         let start = Instant::now();
         let root = self.root()?;
-        let out_dir = match &self.out_dir {
-            Some(d) => discover::resolve(&root, d),
-            None => cargo::env_path(cargo::OUT_DIR).ok_or_else(|| {
-                BuildError::setup(
-                    "OUT_DIR is not set: run the Builder from a build script, or call \
-                     .out_dir(…)"
-                        .into(),
-                )
-            })?,
-        };
-        let cache_dir = match &self.cache {
-            CacheSetting::FromEnv => cargo::env_path(cargo::CACHE_DIR),
-            CacheSetting::Dir(d) => Some(d.clone()),
-            CacheSetting::Off => None,
-        }
-        .map(|d| discover::resolve(&root, &d));
-        let jobs = self.jobs.or_else(cargo::num_jobs).unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-
+        let (out_dir, cache_dir) = self.folders(&root)?;
         let effects =
             discover::effects(&root, &self.dirs, &self.files).map_err(BuildError::setup)?;
         // A first build on a machine may fetch DXC into the per-user cache; cargo shows a
@@ -434,19 +415,67 @@ impl Builder {
         );
         let opengl_only =
             opengl_only::OpenGlOnly::new(&root, &self.opengl_only).map_err(BuildError::setup)?;
+        let gl_only: Vec<bool> = effects
+            .iter()
+            .map(|f| options.wgpu && opengl_only.names(&f.rel))
+            .collect();
+        let folders = (root.clone(), out_dir, cache_dir);
+        let (ctx, outcomes) = self.run(folders, options, &effects, &gl_only)?;
+        if let Some(dir) = &ctx.cache_dir {
+            cache::prune(dir, self.cache_max_bytes());
+        }
+        self.directives(&outcomes, &root, &include_dirs);
+        if ctx.options.wgpu && !self.no_warnings {
+            for w in opengl_only.unused() {
+                self.sink.warning(&format!(
+                    "`.opengl_only({w:?})` names no effect of this build (paths and globs are \
+                     relative to the crate root)"
+                ));
+            }
+        }
+        self.report(outcomes, effects.len(), start)
+    }
+
+    /// Where the artifacts go (`OUT_DIR` unless `.out_dir(…)` names a folder) and the shared
+    /// cache, if any, both absolute.
+    fn folders(&self, root: &Path) -> Result<(PathBuf, Option<PathBuf>), BuildError> {
+        let out_dir = match &self.out_dir {
+            Some(d) => discover::resolve(root, d),
+            None => cargo::env_path(cargo::OUT_DIR).ok_or_else(|| {
+                BuildError::setup(
+                    "OUT_DIR is not set: run the Builder from a build script, or call \
+                     .out_dir(…)"
+                        .into(),
+                )
+            })?,
+        };
+        let cache_dir = match &self.cache {
+            CacheSetting::FromEnv => cargo::env_path(cargo::CACHE_DIR),
+            CacheSetting::Dir(d) => Some(d.clone()),
+            CacheSetting::Off => None,
+        }
+        .map(|d| discover::resolve(root, &d));
+        Ok((out_dir, cache_dir))
+    }
+
+    /// Compiles (or serves) every effect, keyed by the DXC on disk; when DXC was replaced
+    /// during the build, once again, since what the old one compiled under the new one's keys
+    /// was stored nowhere. Returns the context as it ended.
+    fn run(
+        &self,
+        (root, out_dir, cache_dir): (PathBuf, PathBuf, Option<PathBuf>),
+        options: pipeline::Options,
+        effects: &[discover::EffectFile],
+        gl_only: &[bool],
+    ) -> Result<(run::Ctx, Vec<run::Outcome>), BuildError> {
+        let jobs = self.jobs.or_else(cargo::num_jobs).unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
         // The named effects' options: the build's without the wgpu target, so their keys and
         // artifacts are a build's without it.
         let gl_options = pipeline::Options {
             wgpu: false,
             ..options.clone()
-        };
-        let key_base = |dxc: &DxcOnDemand, options: &pipeline::Options| {
-            cache::key_base(
-                &cache::Toolchain::with_dxc(dxc.key_identity()),
-                self.target,
-                options,
-                &root,
-            )
         };
         // DXC is loaded by the first effect no cache holds, not here.
         let dxc = if effects.is_empty() {
@@ -455,45 +484,27 @@ impl Builder {
             DxcOnDemand::expected()
         };
         let artifact_dir = out_dir.join(shadowdusk_compiler::artifact::DIR);
-        let gl_only: Vec<bool> = effects
-            .iter()
-            .map(|f| options.wgpu && opengl_only.names(&f.rel))
-            .collect();
-        let load_stamps = |ctx: &run::Ctx| {
-            let of: Vec<stamps::Effect<'_>> = effects
-                .iter()
-                .zip(&gl_only)
-                .map(|(f, &gl_only)| stamps::Effect {
-                    rel: &f.rel,
-                    source: &f.abs,
-                    key_base: ctx.build(gl_only).1,
-                })
-                .collect();
-            stamps::Stamps::load(&ctx.out_dir, &ctx.root, &of)
-        };
         let mut ctx = run::Ctx {
             stamps: stamps::Stamps::default(),
-            key_base: key_base(&dxc, &options),
-            gl_key_base: key_base(&dxc, &gl_options),
-            root: root.clone(),
+            key_base: self.key_base(&dxc, &options, &root),
+            gl_key_base: self.key_base(&dxc, &gl_options, &root),
+            root,
             out_dir,
             cache_dir,
-            options: options.clone(),
-            gl_options: gl_options.clone(),
+            options,
+            gl_options,
             dxc,
             tokens: tokens::Tokens::from_env(),
         };
-        ctx.stamps = load_stamps(&ctx);
+        ctx.stamps = load_stamps(&ctx, effects, gl_only);
         output::remove_stale_temporaries(&artifact_dir);
-        let mut outcomes = run::run_all(&ctx, &effects, &gl_only, jobs).map_err(BuildError::setup);
+        let mut outcomes = run::run_all(&ctx, effects, gl_only, jobs).map_err(BuildError::setup);
         if ctx.dxc.drifted() {
-            // DXC was replaced on disk during the build: what it compiled under the old one's
-            // keys was stored nowhere. Build again, keyed with the DXC now on disk.
             ctx.dxc = DxcOnDemand::expected();
-            ctx.key_base = key_base(&ctx.dxc, &options);
-            ctx.gl_key_base = key_base(&ctx.dxc, &gl_options);
-            ctx.stamps = load_stamps(&ctx);
-            outcomes = run::run_all(&ctx, &effects, &gl_only, jobs).map_err(BuildError::setup);
+            ctx.key_base = self.key_base(&ctx.dxc, &ctx.options, &ctx.root);
+            ctx.gl_key_base = self.key_base(&ctx.dxc, &ctx.gl_options, &ctx.root);
+            ctx.stamps = load_stamps(&ctx, effects, gl_only);
+            outcomes = run::run_all(&ctx, effects, gl_only, jobs).map_err(BuildError::setup);
         }
         ctx.stamps.save();
         // The build is done with DXC: its worker processes end now, not when they expire, so
@@ -505,26 +516,44 @@ impl Builder {
             return Err(BuildError::no_dxc(e.to_string()));
         }
         let outcomes = outcomes?;
-        if let Some(dir) = &ctx.cache_dir {
-            let max = self.cache_max_bytes.unwrap_or_else(|| {
-                std::env::var("SHADOWDUSK_CACHE_MAX_MB")
-                    .ok()
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-                    .unwrap_or(1024)
-                    .saturating_mul(1 << 20)
-            });
-            cache::prune(dir, max);
-        }
+        Ok((ctx, outcomes))
+    }
 
-        self.directives(&outcomes, &root, &include_dirs);
-        if options.wgpu && !self.no_warnings {
-            for w in opengl_only.unused() {
-                self.sink.warning(&format!(
-                    "`.opengl_only({w:?})` names no effect of this build (paths and globs are \
-                     relative to the crate root)"
-                ));
-            }
-        }
+    /// The part of every effect's cache key that the build shares: toolchain (with the DXC
+    /// `dxc` names), target, options and crate root.
+    fn key_base(
+        &self,
+        dxc: &DxcOnDemand,
+        options: &pipeline::Options,
+        root: &Path,
+    ) -> blake3::Hasher {
+        cache::key_base(
+            &cache::Toolchain::with_dxc(dxc.key_identity()),
+            self.target,
+            options,
+            root,
+        )
+    }
+
+    /// The cache's size limit: `.cache_max_bytes(…)`, else `SHADOWDUSK_CACHE_MAX_MB`, else 1 GiB.
+    fn cache_max_bytes(&self) -> u64 {
+        self.cache_max_bytes.unwrap_or_else(|| {
+            std::env::var("SHADOWDUSK_CACHE_MAX_MB")
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .unwrap_or(1024)
+                .saturating_mul(1 << 20)
+        })
+    }
+
+    /// Passes on each effect's warnings, prints the one-line summary, and gives the artifacts,
+    /// or the error that lists every effect that failed.
+    fn report(
+        &self,
+        outcomes: Vec<run::Outcome>,
+        count: usize,
+        start: Instant,
+    ) -> Result<Artifacts, BuildError> {
         let mut artifacts = Vec::new();
         let mut failures = Vec::new();
         for o in outcomes {
@@ -546,7 +575,7 @@ impl Builder {
         };
         if !self.no_summary {
             self.sink.line(report::summary(
-                effects.len(),
+                count,
                 result.compiled(),
                 result.cached(),
                 failures.len(),
@@ -556,7 +585,7 @@ impl Builder {
         if failures.is_empty() {
             Ok(result)
         } else {
-            Err(BuildError::effects(failures, effects.len()))
+            Err(BuildError::effects(failures, count))
         }
     }
 
@@ -614,4 +643,22 @@ impl Builder {
             self.sink.line(format!("cargo:rerun-if-env-changed={var}"));
         }
     }
+}
+
+/// The keys each effect's stamps remember from the last build, under `ctx`'s key bases.
+fn load_stamps(
+    ctx: &run::Ctx,
+    effects: &[discover::EffectFile],
+    gl_only: &[bool],
+) -> stamps::Stamps {
+    let of: Vec<stamps::Effect<'_>> = effects
+        .iter()
+        .zip(gl_only)
+        .map(|(f, &gl_only)| stamps::Effect {
+            rel: &f.rel,
+            source: &f.abs,
+            key_base: ctx.build(gl_only).1,
+        })
+        .collect();
+    stamps::Stamps::load(&ctx.out_dir, &ctx.root, &of)
 }
