@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::intrinsics::{self, Piece};
-use super::sampler_locals::Locals;
+use super::sampler_aliases::Locals;
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::{Dim, ParsedEffect};

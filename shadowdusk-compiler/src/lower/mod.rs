@@ -45,6 +45,7 @@ mod intrinsics;
 mod object_params;
 mod overloads;
 mod reach;
+mod sampler_aliases;
 mod sampler_locals;
 mod sampler_params;
 mod samplers;

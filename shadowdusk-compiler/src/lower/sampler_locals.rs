@@ -16,42 +16,13 @@
 use std::ops::Range;
 
 use super::emit::Edits;
+use super::sampler_aliases::{LocalSampler, Locals};
 use super::sampler_params::{in_scope, ParamSampler};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::{Token, TokenKind};
 use crate::effect::types::legacy_sampler;
 use crate::effect::ParsedEffect;
 use crate::source::SourceMap;
-
-/// A local sampler variable and the sampler it stands for.
-#[derive(Clone, Debug)]
-pub struct LocalSampler {
-    /// The local's name.
-    pub name: String,
-    /// Where the name means the local: its declaration to the end of the function body.
-    pub scope: Range<usize>,
-    /// The sampler it was given (a global sampler or a sampler parameter).
-    pub sampler: String,
-}
-
-/// Every local sampler variable of the effect.
-#[derive(Clone, Debug, Default)]
-pub struct Locals(Vec<LocalSampler>);
-
-impl Locals {
-    /// The sampler `name` stands for at `at`: the assigned sampler for a local, else `name`.
-    pub fn resolve<'a>(&'a self, name: &'a str, at: usize) -> &'a str {
-        self.0
-            .iter()
-            .find(|l| l.name == name && l.scope.contains(&at))
-            .map_or(name, |l| l.sampler.as_str())
-    }
-
-    /// The samplers that locals stand for.
-    pub fn samplers(&self) -> impl Iterator<Item = &str> {
-        self.0.iter().map(|l| l.sampler.as_str())
-    }
-}
 
 /// Finds the local sampler variables, drops their declarations and assignments and renames
 /// their uses.

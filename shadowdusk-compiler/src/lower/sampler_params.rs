@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use super::emit::{calls_of, Edits, LegacyPair};
 use super::intrinsics;
-use super::sampler_locals::Locals;
+use super::sampler_aliases::Locals;
 use super::samplers::{lowered_type, SYNTH_PREFIX};
 use crate::diag::{Code, Diagnostic};
 use crate::effect::lexer::Token;
