@@ -97,6 +97,7 @@ struct Declarations {
 }
 
 impl Declarations {
+    /// One pass over the module, so walking each chain is map lookups.
     fn read(insts: &[Inst]) -> Self {
         let mut types: BTreeMap<u32, Type> = BTreeMap::new();
         let mut constants: BTreeMap<u32, u32> = BTreeMap::new();

@@ -207,6 +207,7 @@ struct Scanned {
 }
 
 impl Scanned {
+    /// Most tokens are neither comments nor unterminated literals.
     fn plain(kind: Kind, end: usize) -> Self {
         Scanned {
             kind,
@@ -312,6 +313,7 @@ impl Logical {
         }
     }
 
+    /// Identifiers and keywords alike: the preprocessor does not tell them apart.
     fn ident_end(&self, mut i: usize) -> usize {
         let n = self.bytes.len();
         while i < n && is_ident_continue(self.at(i)) {
