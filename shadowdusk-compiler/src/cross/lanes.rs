@@ -65,88 +65,126 @@ struct Split {
 /// when it does not.
 pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
     let insts = instructions(words)?;
-
-    let mut types: BTreeMap<u32, Type> = BTreeMap::new();
-    let mut constants: BTreeMap<u32, u32> = BTreeMap::new();
-    // Result id → its (pointer) type id, for variables and access chains.
-    let mut pointer_of: BTreeMap<u32, u32> = BTreeMap::new();
+    let decls = Declarations::read(&insts);
+    let mut splits: BTreeMap<u32, Split> = BTreeMap::new();
     for x in &insts {
-        let o = |k| x.operand(k);
-        let entry = match x.op() {
-            OP_TYPE_VECTOR => o(1).map(Type::Vector),
-            OP_TYPE_MATRIX => o(1).map(Type::Matrix),
-            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY => o(1).map(Type::Array),
-            OP_TYPE_STRUCT => Some(Type::Struct(x.0[2..].to_vec())),
-            OP_TYPE_POINTER => o(1).zip(o(2)).map(|(s, t)| Type::Pointer(s, t)),
-            OP_CONSTANT => {
-                if let (Some(id), Some(v)) = (o(1), o(2)) {
-                    constants.insert(id, v);
+        if let Some((result, split)) = decls.split(x) {
+            splits.insert(result, split);
+        }
+    }
+    keep_load_only(&insts, &mut splits);
+    if splits.is_empty() {
+        return None;
+    }
+
+    let mut bound = words[3];
+    let mut fresh = || {
+        bound += 1;
+        bound - 1
+    };
+    let (vector_pointers, new_types) = vector_pointers(&decls.types, &splits, &mut fresh);
+    let out = rewrite(insts, &splits, &vector_pointers, new_types, &mut fresh);
+    Some(module(words, bound, out))
+}
+
+/// The declarations an access chain is walked through: types, integer constants (the
+/// indices), and the pointer type of every variable and chain.
+struct Declarations {
+    types: BTreeMap<u32, Type>,
+    constants: BTreeMap<u32, u32>,
+    /// Result id → its (pointer) type id, for variables and access chains.
+    pointer_of: BTreeMap<u32, u32>,
+}
+
+impl Declarations {
+    /// One pass over the module, so walking each chain is map lookups.
+    fn read(insts: &[Inst]) -> Self {
+        let mut types: BTreeMap<u32, Type> = BTreeMap::new();
+        let mut constants: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut pointer_of: BTreeMap<u32, u32> = BTreeMap::new();
+        for x in insts {
+            let o = |k| x.operand(k);
+            let entry = match x.op() {
+                OP_TYPE_VECTOR => o(1).map(Type::Vector),
+                OP_TYPE_MATRIX => o(1).map(Type::Matrix),
+                OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY => o(1).map(Type::Array),
+                OP_TYPE_STRUCT => Some(Type::Struct(x.0[2..].to_vec())),
+                OP_TYPE_POINTER => o(1).zip(o(2)).map(|(s, t)| Type::Pointer(s, t)),
+                OP_CONSTANT => {
+                    if let (Some(id), Some(v)) = (o(1), o(2)) {
+                        constants.insert(id, v);
+                    }
+                    None
                 }
-                None
-            }
-            OP_VARIABLE | OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => {
-                if let (Some(t), Some(id)) = (o(0), o(1)) {
-                    pointer_of.insert(id, t);
+                OP_VARIABLE | OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => {
+                    if let (Some(t), Some(id)) = (o(0), o(1)) {
+                        pointer_of.insert(id, t);
+                    }
+                    None
                 }
-                None
+                _ => None,
+            };
+            if let (Some(t), Some(id)) = (entry, o(0)) {
+                types.insert(id, t);
             }
-            _ => None,
-        };
-        if let (Some(t), Some(id)) = (entry, o(0)) {
-            types.insert(id, t);
+        }
+        Declarations {
+            types,
+            constants,
+            pointer_of,
         }
     }
 
-    // Access chains into uniform blocks whose last index picks a vector component at run time.
-    let mut splits: BTreeMap<u32, Split> = BTreeMap::new();
-    for x in &insts {
+    /// `x` as a split, with its result id, when it is an access chain into a uniform block whose
+    /// last index picks a vector component at run time.
+    fn split(&self, x: &Inst) -> Option<(u32, Split)> {
         if !matches!(x.op(), OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN) || x.0.len() < 5 {
-            continue;
+            return None;
         }
-        let (Some(result), Some(base)) = (x.operand(1), x.operand(2)) else {
-            continue;
-        };
-        let Some(Type::Pointer(STORAGE_UNIFORM, mut t)) =
-            pointer_of.get(&base).and_then(|p| types.get(p))
+        let (result, base) = (x.operand(1)?, x.operand(2)?);
+        let Some(Type::Pointer(STORAGE_UNIFORM, t)) =
+            self.pointer_of.get(&base).and_then(|p| self.types.get(p))
         else {
-            continue;
+            return None;
         };
         let indices = &x.0[4..];
         let (lane, walk) = indices.split_last().expect("at least one index");
-        if constants.contains_key(lane) {
-            continue;
+        if self.constants.contains_key(lane) {
+            return None;
         }
-        let mut ok = true;
-        for idx in walk {
-            t = match types.get(&t) {
+        let vector = self.walk(*t, walk)?;
+        let Some(Type::Vector(component)) = self.types.get(&vector) else {
+            return None;
+        };
+        Some((
+            result,
+            Split {
+                vector,
+                component: *component,
+                lane: *lane,
+            },
+        ))
+    }
+
+    /// The type `indices` lead to from `t`; `None` when a struct member is picked at run time
+    /// or the chain leaves the types it can follow.
+    fn walk(&self, mut t: u32, indices: &[u32]) -> Option<u32> {
+        for idx in indices {
+            t = match self.types.get(&t) {
                 Some(Type::Struct(members)) => {
-                    match constants.get(idx).and_then(|&k| members.get(k as usize)) {
-                        Some(&m) => m,
-                        None => {
-                            ok = false;
-                            break;
-                        }
-                    }
+                    *members.get(*self.constants.get(idx)? as usize)?
                 }
                 Some(Type::Array(e) | Type::Matrix(e) | Type::Vector(e)) => *e,
-                _ => {
-                    ok = false;
-                    break;
-                }
+                _ => return None,
             };
         }
-        if let (true, Some(Type::Vector(component))) = (ok, types.get(&t)) {
-            splits.insert(
-                result,
-                Split {
-                    vector: t,
-                    component: *component,
-                    lane: *lane,
-                },
-            );
-        }
+        Some(t)
     }
-    // Only chains read by loads alone (a uniform is never written).
+}
+
+/// Drops the splits used other than by loads: only a load can take the vector and extract the
+/// lane (a uniform is never written).
+fn keep_load_only(insts: &[Inst], splits: &mut BTreeMap<u32, Split>) {
     for x in insts
         .iter()
         .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
@@ -167,16 +205,15 @@ pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
             splits.remove(&w);
         }
     }
-    if splits.is_empty() {
-        return None;
-    }
+}
 
-    let mut bound = words[3];
-    let mut fresh = || {
-        bound += 1;
-        bound - 1
-    };
-    // `OpTypePointer Uniform %vector` for every vector a chain now ends at.
+/// `OpTypePointer Uniform %vector` for every vector a chain now ends at: the module's own
+/// where it has one, else a new declaration (returned second).
+fn vector_pointers(
+    types: &BTreeMap<u32, Type>,
+    splits: &BTreeMap<u32, Split>,
+    fresh: &mut dyn FnMut() -> u32,
+) -> (BTreeMap<u32, u32>, Vec<Inst>) {
     let mut vector_pointers: BTreeMap<u32, u32> = BTreeMap::new();
     let mut new_types = Vec::new();
     let wanted: BTreeSet<u32> = splits.values().map(|s| s.vector).collect();
@@ -192,7 +229,18 @@ pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
         });
         vector_pointers.insert(v, id);
     }
+    (vector_pointers, new_types)
+}
 
+/// The module with each split chain ending at its vector and each load through it reading the
+/// vector and extracting the lane; the new pointer types go before the first function.
+fn rewrite(
+    insts: Vec<Inst>,
+    splits: &BTreeMap<u32, Split>,
+    vector_pointers: &BTreeMap<u32, u32>,
+    new_types: Vec<Inst>,
+    fresh: &mut dyn FnMut() -> u32,
+) -> Vec<Inst> {
     let mut out: Vec<Inst> = Vec::with_capacity(insts.len() + splits.len() * 2);
     let mut new_types = Some(new_types);
     for x in insts {
@@ -228,5 +276,5 @@ pub fn split_dynamic_lanes(words: &[u32]) -> Option<Vec<u32>> {
             _ => out.push(x),
         }
     }
-    Some(module(words, bound, out))
+    out
 }

@@ -71,15 +71,9 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
         .filter(|x| x.op() == OP_TYPE_VECTOR)
         .filter_map(|x| Some((x.operand(0)?, (x.operand(1)?, x.operand(2)?))))
         .collect();
-    let non_square: BTreeMap<u32, Shape> = insts
-        .iter()
-        .filter(|x| x.op() == OP_TYPE_MATRIX)
-        .filter_map(|x| {
-            let (component, rows) = *vectors.get(&x.operand(1)?)?;
-            let columns = x.operand(2)?;
-            (component == float && rows != columns)
-                .then_some((x.operand(0)?, Shape { rows, columns }))
-        })
+    let non_square: BTreeMap<u32, Shape> = float_matrices(&insts, &vectors, float)
+        .into_iter()
+        .filter(|(_, s)| !s.square())
         .collect();
     if non_square.is_empty() {
         return None;
@@ -87,9 +81,54 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
     let mut bound = words[3];
     let folded = fold_columns(&mut insts, &non_square, &mut bound);
 
-    // The shape of every matrix-typed value (ids are unique, so an instruction whose first
-    // operand is a matrix type id declares a value of that type).
-    let matrix_types: BTreeMap<u32, Shape> = insts
+    let matrix_types = float_matrices(&insts, &vectors, float);
+    let shape_of = matrix_values(&insts, &matrix_types);
+    let widen = widened_values(&insts, &shape_of);
+    let wide_ops = wide_operations(&insts, &widen);
+    if widen.is_empty() && wide_ops.is_empty() && !folded {
+        return None;
+    }
+
+    let mut fresh = || {
+        bound += 1;
+        bound - 1
+    };
+    let mut vec_of: BTreeMap<u32, u32> = vectors
+        .iter()
+        .filter(|(_, (c, _))| *c == float)
+        .map(|(id, (_, n))| (*n, *id))
+        .collect();
+    let mut declarations: Vec<Inst> = Vec::new();
+    let e = Emit::declare(
+        &insts,
+        float,
+        &mut vec_of,
+        &matrix_types,
+        &mut fresh,
+        &mut declarations,
+    )?;
+    let mut r = Rebuild {
+        e,
+        widen: &widen,
+        wide_ops: &wide_ops,
+        shape_of: &shape_of,
+        out: Vec::with_capacity(insts.len() + declarations.len()),
+    };
+    let declared = r.rewrite(insts, declarations)?;
+    let out = r.out;
+    if !declared && !folded {
+        return None;
+    }
+    Some(module(words, bound, out))
+}
+
+/// Every float matrix type by id, with its shape: what tells a widened value's size.
+fn float_matrices(
+    insts: &[Inst],
+    vectors: &BTreeMap<u32, (u32, u32)>,
+    float: u32,
+) -> BTreeMap<u32, Shape> {
+    insts
         .iter()
         .filter(|x| x.op() == OP_TYPE_MATRIX)
         .filter_map(|x| {
@@ -102,15 +141,22 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
                 },
             ))
         })
-        .collect();
-    let shape_of: BTreeMap<u32, Shape> = insts
+        .collect()
+}
+
+/// The shape of every matrix-typed value (ids are unique, so an instruction whose first
+/// operand is a matrix type id declares a value of that type).
+fn matrix_values(insts: &[Inst], matrix_types: &BTreeMap<u32, Shape>) -> BTreeMap<u32, Shape> {
+    insts
         .iter()
         .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()) && x.op() != OP_TYPE_MATRIX)
         .filter_map(|x| Some((x.operand(1)?, *matrix_types.get(&x.operand(0)?)?)))
-        .collect();
+        .collect()
+}
 
-    // Non-square values built in the shader (constructed, transposed, multiplied), held as
-    // 4×4 while every use is a product with a vector or matrix or a transpose.
+/// Non-square values built in the shader (constructed, transposed, multiplied), held as
+/// 4×4 while every use is a product with a vector or matrix or a transpose.
+fn widened_values(insts: &[Inst], shape_of: &BTreeMap<u32, Shape>) -> BTreeSet<u32> {
     let mut widen: BTreeSet<u32> = insts
         .iter()
         .filter(|x| {
@@ -130,27 +176,7 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
             .iter()
             .filter(|x| !DEBUG_AND_ANNOTATIONS.contains(&x.op()))
         {
-            let allowed: &[usize] = match x.op() {
-                OP_MATRIX_TIMES_VECTOR | OP_TRANSPOSE => &[2],
-                OP_VECTOR_TIMES_MATRIX => &[3],
-                OP_MATRIX_TIMES_MATRIX => &[2, 3],
-                _ => &[],
-            };
-            let defines = matches!(
-                x.op(),
-                OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
-            );
-            // Any other appearance (or a coinciding literal, conservatively) keeps the matrix.
-            let removed: Vec<u32> =
-                x.0.iter()
-                    .enumerate()
-                    .skip(1)
-                    .filter(|&(k, w)| {
-                        widen.contains(w) && !(defines && k == 2) && !allowed.contains(&(k - 1))
-                    })
-                    .map(|(_, w)| *w)
-                    .collect();
-            for w in removed {
+            for w in other_uses(x, &widen) {
                 widen.remove(&w);
             }
         }
@@ -158,9 +184,35 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
             break;
         }
     }
-    // Transposes and products computed at 4×4: those that make a widened value, and those
-    // that take one (their result is then cut back to its own type).
-    let wide_ops: BTreeSet<u32> = insts
+    widen
+}
+
+/// The candidates `x` uses other than as a product's matrix or a transpose's operand: those
+/// must keep their declared type.
+fn other_uses(x: &Inst, widen: &BTreeSet<u32>) -> Vec<u32> {
+    let allowed: &[usize] = match x.op() {
+        OP_MATRIX_TIMES_VECTOR | OP_TRANSPOSE => &[2],
+        OP_VECTOR_TIMES_MATRIX => &[3],
+        OP_MATRIX_TIMES_MATRIX => &[2, 3],
+        _ => &[],
+    };
+    let defines = matches!(
+        x.op(),
+        OP_COMPOSITE_CONSTRUCT | OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
+    );
+    // Any other appearance (or a coinciding literal, conservatively) keeps the matrix.
+    x.0.iter()
+        .enumerate()
+        .skip(1)
+        .filter(|&(k, w)| widen.contains(w) && !(defines && k == 2) && !allowed.contains(&(k - 1)))
+        .map(|(_, w)| *w)
+        .collect()
+}
+
+/// Transposes and products computed at 4×4: those that make a widened value, and those
+/// that take one (their result is then cut back to its own type).
+fn wide_operations(insts: &[Inst], widen: &BTreeSet<u32>) -> BTreeSet<u32> {
+    insts
         .iter()
         .filter(|x| matches!(x.op(), OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX))
         .filter(|x| {
@@ -168,143 +220,129 @@ pub fn widen(words: &[u32]) -> Option<Vec<u32>> {
                 || x.0[3..].iter().any(|o| widen.contains(o))
         })
         .filter_map(|x| x.operand(1))
-        .collect();
-    if widen.is_empty() && wide_ops.is_empty() && !folded {
-        return None;
+        .collect()
+}
+
+/// The module copied with its widened matrices: each instruction that makes or takes one is
+/// re-emitted at 4×4, everything else passes through.
+struct Rebuild<'a> {
+    e: Emit<'a>,
+    widen: &'a BTreeSet<u32>,
+    wide_ops: &'a BTreeSet<u32>,
+    shape_of: &'a BTreeMap<u32, Shape>,
+    out: Vec<Inst>,
+}
+
+impl Rebuild<'_> {
+    /// Copies `insts` into `out`, with `declarations` before the first function (types and
+    /// constants must precede it); returns whether there was a function to put them before.
+    fn rewrite(&mut self, insts: Vec<Inst>, mut declarations: Vec<Inst>) -> Option<bool> {
+        let mut declared = false;
+        for x in insts {
+            if x.op() == OP_FUNCTION && !declared {
+                self.out.append(&mut declarations);
+                declared = true;
+            }
+            match x.op() {
+                OP_COMPOSITE_CONSTRUCT if x.operand(1).is_some_and(|r| self.widen.contains(&r)) => {
+                    self.construct(&x)?
+                }
+                OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
+                    if x.operand(1).is_some_and(|r| self.wide_ops.contains(&r)) =>
+                {
+                    self.matrix_op(&x)?
+                }
+                OP_MATRIX_TIMES_VECTOR | OP_VECTOR_TIMES_MATRIX => self.vector_product(x)?,
+                _ => self.out.push(x),
+            }
+        }
+        Some(declared)
     }
 
-    let mut fresh = || {
-        bound += 1;
-        bound - 1
-    };
-    // Types and constants the rewrite needs, declared before the first function.
-    let mut declarations: Vec<Inst> = Vec::new();
-    let mut vec_of: BTreeMap<u32, u32> = vectors
-        .iter()
-        .filter(|(_, (c, _))| *c == float)
-        .map(|(id, (_, n))| (*n, *id))
-        .collect();
-    let mat4 = matrix_types
-        .iter()
-        .find(|(_, s)| s.rows == 4 && s.columns == 4)
-        .map(|(id, _)| *id);
-    let zero = match insts
-        .iter()
-        .find(|x| x.op() == OP_CONSTANT && x.operand(0) == Some(float) && x.operand(2) == Some(0))
-    {
-        Some(x) => x.operand(1)?,
-        None => {
-            let id = fresh();
-            declarations.push(Inst::new(OP_CONSTANT, &[float, id, 0]));
-            id
-        }
-    };
-    let vec4 = *vec_of.entry(WIDE).or_insert_with(|| {
-        let id = fresh();
-        declarations.push(Inst::new(OP_TYPE_VECTOR, &[id, float, WIDE]));
-        id
-    });
-    let mat4 = mat4.unwrap_or_else(|| {
-        let id = fresh();
-        declarations.push(Inst::new(OP_TYPE_MATRIX, &[id, vec4, WIDE]));
-        id
-    });
-    let null4 = fresh();
-    declarations.push(Inst::new(OP_CONSTANT_NULL, &[vec4, null4]));
+    /// A widened matrix is built from its columns padded to 4 components, then null columns.
+    fn construct(&mut self, x: &Inst) -> Option<()> {
+        let result = x.operand(1)?;
+        let s = self.shape_of[&result];
+        let mut columns: Vec<u32> = x.0[3..]
+            .iter()
+            .map(|&c| self.e.pad(&mut self.out, c, s.rows))
+            .collect();
+        columns.resize(WIDE as usize, self.e.null4);
+        let mut ops = vec![self.e.mat4, result];
+        ops.extend(columns);
+        self.out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
+        Some(())
+    }
 
-    let mut out: Vec<Inst> = Vec::with_capacity(insts.len() + declarations.len());
-    let mut declared = false;
-    let mut e = Emit {
-        vec_of: &vec_of,
-        zero,
-        vec4,
-        mat4,
-        null4,
-        fresh: &mut fresh,
-    };
-    for x in insts {
-        if x.op() == OP_FUNCTION && !declared {
-            out.append(&mut declarations);
-            declared = true;
+    /// A transpose or matrix product at 4×4: operands not widened are padded to 4×4.
+    fn matrix_op(&mut self, x: &Inst) -> Option<()> {
+        let (rt, result) = (x.operand(0)?, x.operand(1)?);
+        let operands: Vec<u32> = x.0[3..]
+            .iter()
+            .map(|&m| {
+                if self.widen.contains(&m) {
+                    Some(m)
+                } else {
+                    self.e
+                        .pad_matrix(&mut self.out, m, *self.shape_of.get(&m)?)
+                }
+            })
+            .collect::<Option<_>>()?;
+        // A 4×4 result is already its own type; a widened one stays wide; any other
+        // is cut back to the type the shader declared.
+        let keep = self.widen.contains(&result) || rt == self.e.mat4;
+        let wide = if keep { result } else { (self.e.fresh)() };
+        let mut ops = vec![self.e.mat4, wide];
+        ops.extend(operands);
+        self.out.push(Inst::new(x.op(), &ops));
+        if !keep {
+            self.e
+                .shrink(&mut self.out, wide, rt, result, self.shape_of[&result]);
         }
-        match x.op() {
-            OP_COMPOSITE_CONSTRUCT if x.operand(1).is_some_and(|r| widen.contains(&r)) => {
-                let result = x.operand(1)?;
-                let s = shape_of[&result];
-                let mut columns: Vec<u32> = x.0[3..]
-                    .iter()
-                    .map(|&c| e.pad(&mut out, c, s.rows))
-                    .collect();
-                columns.resize(WIDE as usize, null4);
-                let mut ops = vec![mat4, result];
-                ops.extend(columns);
-                out.push(Inst::new(OP_COMPOSITE_CONSTRUCT, &ops));
-            }
-            OP_TRANSPOSE | OP_MATRIX_TIMES_MATRIX
-                if x.operand(1).is_some_and(|r| wide_ops.contains(&r)) =>
-            {
-                let (rt, result) = (x.operand(0)?, x.operand(1)?);
-                let operands: Vec<u32> = x.0[3..]
-                    .iter()
-                    .map(|&m| {
-                        if widen.contains(&m) {
-                            Some(m)
-                        } else {
-                            e.pad_matrix(&mut out, m, *shape_of.get(&m)?)
-                        }
-                    })
-                    .collect::<Option<_>>()?;
-                // A 4×4 result is already its own type; a widened one stays wide; any other
-                // is cut back to the type the shader declared.
-                let keep = widen.contains(&result) || rt == mat4;
-                let wide = if keep { result } else { (e.fresh)() };
-                let mut ops = vec![mat4, wide];
-                ops.extend(operands);
-                out.push(Inst::new(x.op(), &ops));
-                if !keep {
-                    e.shrink(&mut out, wide, rt, result, shape_of[&result]);
-                }
-            }
-            OP_MATRIX_TIMES_VECTOR | OP_VECTOR_TIMES_MATRIX => {
-                let times_vector = x.op() == OP_MATRIX_TIMES_VECTOR;
-                let (m, v) = if times_vector {
-                    (x.operand(2)?, x.operand(3)?)
-                } else {
-                    (x.operand(3)?, x.operand(2)?)
-                };
-                if !widen.contains(&m) {
-                    out.push(x);
-                    continue;
-                }
-                let s = shape_of[&m];
-                // M·v takes a `columns`-wide v and gives `rows`; v·M the other way round.
-                let (v_width, r_width) = if times_vector {
-                    (s.columns, s.rows)
-                } else {
-                    (s.rows, s.columns)
-                };
-                let pv = e.pad(&mut out, v, v_width);
-                let result = x.operand(1)?;
-                let product = if r_width < WIDE { (e.fresh)() } else { result };
-                let ops = if times_vector {
-                    [vec4, product, m, pv]
-                } else {
-                    [vec4, product, pv, m]
-                };
-                out.push(Inst::new(x.op(), &ops));
-                if r_width < WIDE {
-                    let mut ops = vec![x.operand(0)?, result, product, product];
-                    ops.extend(0..r_width);
-                    out.push(Inst::new(OP_VECTOR_SHUFFLE, &ops));
-                }
-            }
-            _ => out.push(x),
+        Some(())
+    }
+
+    /// A product of a widened matrix and a vector: the vector is padded to 4 components and
+    /// the product shuffled back to the width the shader declared.
+    fn vector_product(&mut self, x: Inst) -> Option<()> {
+        let times_vector = x.op() == OP_MATRIX_TIMES_VECTOR;
+        let (m, v) = if times_vector {
+            (x.operand(2)?, x.operand(3)?)
+        } else {
+            (x.operand(3)?, x.operand(2)?)
+        };
+        if !self.widen.contains(&m) {
+            self.out.push(x);
+            return Some(());
         }
+        let s = self.shape_of[&m];
+        // M·v takes a `columns`-wide v and gives `rows`; v·M the other way round.
+        let (v_width, r_width) = if times_vector {
+            (s.columns, s.rows)
+        } else {
+            (s.rows, s.columns)
+        };
+        let pv = self.e.pad(&mut self.out, v, v_width);
+        let result = x.operand(1)?;
+        let product = if r_width < WIDE {
+            (self.e.fresh)()
+        } else {
+            result
+        };
+        let vec4 = self.e.vec4;
+        let ops = if times_vector {
+            [vec4, product, m, pv]
+        } else {
+            [vec4, product, pv, m]
+        };
+        self.out.push(Inst::new(x.op(), &ops));
+        if r_width < WIDE {
+            let mut ops = vec![x.operand(0)?, result, product, product];
+            ops.extend(0..r_width);
+            self.out.push(Inst::new(OP_VECTOR_SHUFFLE, &ops));
+        }
+        Some(())
     }
-    if !declared && !folded {
-        return None;
-    }
-    Some(module(words, bound, out))
 }
 
 /// The width every widened matrix takes: 4×4 holds every shape, so products of widened
@@ -320,6 +358,54 @@ struct Emit<'a> {
     mat4: u32,
     null4: u32,
     fresh: &'a mut dyn FnMut() -> u32,
+}
+
+impl<'a> Emit<'a> {
+    /// Finds the `0.0`, `vec4` and `mat4` widened code refers to, declaring those the module
+    /// lacks (and always a null `vec4`) into `declarations`, which go before the first function.
+    fn declare(
+        insts: &[Inst],
+        float: u32,
+        vec_of: &'a mut BTreeMap<u32, u32>,
+        matrix_types: &BTreeMap<u32, Shape>,
+        fresh: &'a mut dyn FnMut() -> u32,
+        declarations: &mut Vec<Inst>,
+    ) -> Option<Self> {
+        let mat4 = matrix_types
+            .iter()
+            .find(|(_, s)| s.rows == 4 && s.columns == 4)
+            .map(|(id, _)| *id);
+        let zero = match insts.iter().find(|x| {
+            x.op() == OP_CONSTANT && x.operand(0) == Some(float) && x.operand(2) == Some(0)
+        }) {
+            Some(x) => x.operand(1)?,
+            None => {
+                let id = fresh();
+                declarations.push(Inst::new(OP_CONSTANT, &[float, id, 0]));
+                id
+            }
+        };
+        let vec4 = *vec_of.entry(WIDE).or_insert_with(|| {
+            let id = fresh();
+            declarations.push(Inst::new(OP_TYPE_VECTOR, &[id, float, WIDE]));
+            id
+        });
+        let mat4 = mat4.unwrap_or_else(|| {
+            let id = fresh();
+            declarations.push(Inst::new(OP_TYPE_MATRIX, &[id, vec4, WIDE]));
+            id
+        });
+        let null4 = fresh();
+        declarations.push(Inst::new(OP_CONSTANT_NULL, &[vec4, null4]));
+        Some(Emit {
+            vec_of,
+            zero,
+            vec4,
+            mat4,
+            null4,
+            fresh,
+        })
+    }
 }
 
 impl Emit<'_> {

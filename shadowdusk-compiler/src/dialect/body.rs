@@ -76,236 +76,344 @@ pub fn emit(p: &Plan<'_>) -> Result<String, DialectError> {
     let toks = tokenize(&text);
     check_collisions(&toks)?;
     super::validate::bit_operator(&toks)?;
-    let array = match p.stage {
-        Stage::Vertex => "vs_uniforms_vec4",
-        Stage::Pixel => "ps_uniforms_vec4",
-    };
-    let mut block_base: BTreeMap<&str, u32> = BTreeMap::new();
-    for (b, base) in p.cross.blocks.iter().zip(&p.alloc.block_base) {
-        if let Some(n) = &b.flattened_name {
-            block_base.insert(n.as_str(), *base);
-        }
-    }
-    let mut sampler_names: BTreeMap<&str, &DialectSampler> = BTreeMap::new();
-    for (c, s) in p.cross.combined.iter().zip(p.samplers) {
-        sampler_names.insert(c.glsl_name.as_str(), s);
-    }
-    let mut bindings: BTreeMap<&str, &Binding> = BTreeMap::new();
-    for b in p.inputs.iter().chain(p.outputs) {
-        bindings.insert(b.from.as_str(), b);
-    }
-
-    let mut out = String::with_capacity(p.cross.text.len() + 256);
-    let mut close_insert: BTreeMap<usize, &'static str> = BTreeMap::new();
-    let mut flags = Flags::default();
-    let mut depth = 0i32;
-    // Open `(`/`[` brackets, to know when a `uint(...)` cast is an array index.
-    let mut brackets: Vec<&str> = Vec::new();
-    let mut statement_start = true;
-    let mut main_prologue = String::new();
+    let mut w = Rewrite::new(p, &toks);
     let mut i = 0;
     while i < toks.len() {
-        let t = toks[i];
-        if let Some(s) = close_insert.remove(&i) {
-            out.push_str(s);
+        if let Some(s) = w.close_insert.remove(&i) {
+            w.out.push_str(s);
         }
-        match t.kind {
-            Kind::Preproc => {
-                let line = t.text.trim_start_matches('#').trim_start();
-                if line.starts_with("version") {
-                    i = skip_line_end(&toks, i + 1);
-                    continue;
-                }
-                if let Some(ext) = line.strip_prefix("extension") {
-                    let name = ext.split(':').next().unwrap_or("").trim();
-                    let gpu4_explained = name != "GL_EXT_gpu_shader4"
-                        || toks.iter().any(|t| {
-                            t.kind == Kind::Ident
-                                && matches!(t.text, "round" | "roundEven" | "uint")
-                        });
-                    if !REPLACED_EXTENSIONS.contains(&name) || !gpu4_explained {
-                        return Err(DialectError::new(
-                            Code::SD0219,
-                            format!("the shader needs the GLSL extension {name}, which MonoGame's OpenGL profile cannot rely on"),
-                            "avoid Shader Model 4+ features (integer math, texel fetches, ...) in OpenGL shaders",
-                            Some(name.to_string()),
-                        ));
-                    }
-                    i = skip_line_end(&toks, i + 1);
-                    continue;
-                }
-                out.push_str(t.text);
-            }
-            Kind::Ident
-                if depth == 0
-                    && statement_start
-                    && matches!(t.text, "uniform" | "attribute" | "varying") =>
-            {
-                let end = (i..toks.len())
-                    .find(|&j| toks[j].text == ";")
-                    .ok_or_else(|| internal("unterminated declaration"))?;
-                let name = declared_name(&toks[i..end]);
-                if !name.starts_with("sd_") {
-                    return Err(DialectError::new(
-                        Code::SD0219,
-                        format!("SPIRV-Cross declared a global `{} {name}` the dialect cannot map", t.text),
-                        "this construct has no MonoGame OpenGL equivalent; simplify the shader's globals",
-                        Some(name.to_string()),
-                    ));
-                }
-                i = skip_line_end(&toks, end + 1);
-                statement_start = true;
-                continue;
-            }
-            Kind::Ident if statement_start && array_initializer(&toks, i).is_some() => {
-                let Some(init) = array_initializer(&toks, i) else {
-                    unreachable!()
-                };
-                // GLSL 1.10 has no array constructors: declare the array, assign each element
-                // (at the top of main() for globals, where statements are not allowed).
-                out.push_str(&init.declaration);
-                let target = if depth == 0 {
-                    &mut main_prologue
-                } else {
-                    &mut out
-                };
-                for (k, e) in init.elements.iter().enumerate() {
-                    target.push_str(&format!("\n    {}[{k}] = {e};", init.name));
-                }
-                i = init.end;
-                continue;
-            }
-            Kind::Ident => {
-                statement_start = false;
-                if let Some(&base) = block_base.get(t.text) {
-                    let open = next_significant(&toks, i)
-                        .filter(|&j| toks[j].text == "[")
-                        .ok_or_else(|| {
-                            DialectError::new(
-                                Code::SD0210,
-                                "a uniform array is used as a whole (without an index)",
-                                "index uniform arrays element by element",
-                                None,
-                            )
-                        })?;
-                    let close = matching(&toks, open).ok_or_else(|| internal("unbalanced ["))?;
-                    let inner: Vec<&Token<'_>> = toks[open + 1..close]
-                        .iter()
-                        .filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment))
-                        .collect();
-                    let literal = match inner.as_slice() {
-                        [n] if n.kind == Kind::Number => n.text.parse::<u32>().ok(),
-                        _ => None,
-                    };
-                    if let Some(n) = literal {
-                        out.push_str(&format!("{array}[{}]", base + n));
-                        i = close + 1;
-                    } else if base == 0 {
-                        out.push_str(array);
-                        out.push('[');
-                        brackets.push("[");
-                        i = open + 1;
-                    } else {
-                        out.push_str(&format!("{array}[{base} + ("));
-                        close_insert.insert(close, ")");
-                        brackets.push("[");
-                        i = open + 1;
-                    }
-                    continue;
-                }
-                if let Some(s) = sampler_names.get(t.text) {
-                    out.push_str(&s.glsl_name);
-                } else if let Some(b) = bindings.get(t.text) {
-                    out.push_str(&b.to);
-                    let next = next_significant(&toks, i).map(|j| toks[j].text);
-                    if b.components < b.declared && !matches!(next, Some(".") | Some("[")) {
-                        out.push('.');
-                        out.push_str(&"xyzw"[..b.components as usize]);
-                    }
-                } else if t.text == "gl_FragData" && p.stage == Stage::Pixel {
-                    let (n, after) = fragdata_index(&toks, i)?;
-                    if !p.targets.contains(&n) {
-                        return Err(internal(&format!(
-                            "gl_FragData[{n}] without a matching output"
-                        )));
-                    }
-                    out.push_str(&format!("ps_oC{n}"));
-                    i = after;
-                    continue;
-                } else if t.text == "gl_FragDepth" {
-                    flags.depth = true;
-                    out.push_str("ps_oDepth");
-                } else if matches!(t.text, "round" | "roundEven") && next_is(&toks, i, "(") {
-                    // GLSL ES 1.00 has no round(); MojoShader's spelling (§6.4).
-                    let open = next_significant(&toks, i).unwrap_or(i);
-                    let close = matching(&toks, open).ok_or_else(|| internal("unbalanced ("))?;
-                    out.push_str("floor((");
-                    close_insert.insert(close, ") + 0.5");
-                    brackets.push("(");
-                    i = open + 1;
-                    continue;
-                } else if t.text == "uint"
-                    && next_is(&toks, i, "(")
-                    && brackets.last() == Some(&"[")
-                {
-                    // SPIRV-Cross casts dynamic indices to uint; GLSL 1.10 indexes with int.
-                    out.push_str("int");
-                } else if p.stage == Stage::Vertex && t.text == "gl_Position" {
-                    if let Some(after) = depth_fixup_at(&toks, i) {
-                        out.push_str(&header::pos_fixup(indent_before(&toks, i)));
-                        flags.fixups += 1;
-                        i = after;
-                        continue;
-                    }
-                    out.push_str(t.text);
-                } else {
-                    let name = texture_function(t.text);
-                    if NO_LEGACY_SPELLING.contains(&name) {
-                        return Err(no_legacy(&toks, i, name, &sampler_names));
-                    }
-                    if LOD_FUNCTIONS.contains(&name) {
-                        flags.lod = true;
-                    }
-                    if matches!(name, "dFdx" | "dFdy" | "fwidth") {
-                        flags.derivatives = true;
-                    }
-                    out.push_str(name);
-                }
-            }
-            Kind::Punct => {
-                if t.text == "{" && depth == 0 && !main_prologue.is_empty() && opens_main(&toks, i)
-                {
-                    out.push('{');
-                    out.push_str(&std::mem::take(&mut main_prologue));
-                    depth += 1;
-                    statement_start = true;
-                    i += 1;
-                    continue;
-                }
-                match t.text {
-                    "{" => depth += 1,
-                    "}" => depth -= 1,
-                    "(" | "[" => brackets.push(t.text),
-                    ")" | "]" => {
-                        brackets.pop();
-                    }
-                    _ => {}
-                }
-                statement_start = matches!(t.text, ";" | "{" | "}");
-                out.push_str(t.text);
-            }
-            Kind::Space | Kind::Comment => out.push_str(t.text),
-            _ => {
-                statement_start = false;
-                out.push_str(t.text);
-            }
-        }
-        i += 1;
+        i = w.token(i)?;
     }
-
-    if !main_prologue.is_empty() {
+    if !w.main_prologue.is_empty() {
         return Err(internal("constant arrays but no main()"));
     }
+    let writes_position = check_position(p, &w.flags)?;
+    Ok(assemble(p, &w.flags, writes_position, w.array, &w.out))
+}
+
+/// One walk over SPIRV-Cross's tokens: the name lookups, built once from the plan, and the
+/// context (brace depth, open brackets, statement start) that each replacement depends on.
+struct Rewrite<'a> {
+    p: &'a Plan<'a>,
+    toks: &'a [Token<'a>],
+    array: &'static str,
+    block_base: BTreeMap<&'a str, u32>,
+    sampler_names: BTreeMap<&'a str, &'a DialectSampler>,
+    bindings: BTreeMap<&'a str, &'a Binding>,
+    out: String,
+    /// Text owed just before a token index: the close of a bracket the rewrite opened.
+    close_insert: BTreeMap<usize, &'static str>,
+    flags: Flags,
+    depth: i32,
+    /// Open `(`/`[` brackets, to know when a `uint(...)` cast is an array index.
+    brackets: Vec<&'a str>,
+    statement_start: bool,
+    /// Element assignments of global constant arrays, owed at the top of `main()`.
+    main_prologue: String,
+}
+
+impl<'a> Rewrite<'a> {
+    /// Builds the name lookups once, so a token costs a map probe rather than a scan of the plan.
+    fn new(p: &'a Plan<'a>, toks: &'a [Token<'a>]) -> Self {
+        let array = match p.stage {
+            Stage::Vertex => "vs_uniforms_vec4",
+            Stage::Pixel => "ps_uniforms_vec4",
+        };
+        let mut block_base = BTreeMap::new();
+        for (b, base) in p.cross.blocks.iter().zip(&p.alloc.block_base) {
+            if let Some(n) = &b.flattened_name {
+                block_base.insert(n.as_str(), *base);
+            }
+        }
+        let mut sampler_names = BTreeMap::new();
+        for (c, s) in p.cross.combined.iter().zip(p.samplers) {
+            sampler_names.insert(c.glsl_name.as_str(), s);
+        }
+        let mut bindings = BTreeMap::new();
+        for b in p.inputs.iter().chain(p.outputs) {
+            bindings.insert(b.from.as_str(), b);
+        }
+        Rewrite {
+            p,
+            toks,
+            array,
+            block_base,
+            sampler_names,
+            bindings,
+            out: String::with_capacity(p.cross.text.len() + 256),
+            close_insert: BTreeMap::new(),
+            flags: Flags::default(),
+            depth: 0,
+            brackets: Vec::new(),
+            statement_start: true,
+            main_prologue: String::new(),
+        }
+    }
+
+    /// Rewrites the token at `i`; returns the index of the next token to visit.
+    fn token(&mut self, i: usize) -> Result<usize, DialectError> {
+        let t = self.toks[i];
+        match t.kind {
+            Kind::Preproc => self.preproc(i),
+            Kind::Ident
+                if self.depth == 0
+                    && self.statement_start
+                    && matches!(t.text, "uniform" | "attribute" | "varying") =>
+            {
+                self.global_declaration(i)
+            }
+            Kind::Ident if self.statement_start => match array_initializer(self.toks, i) {
+                Some(init) => Ok(self.array_constructor(init)),
+                None => self.ident(i),
+            },
+            Kind::Ident => self.ident(i),
+            Kind::Punct => Ok(self.punct(i)),
+            Kind::Space | Kind::Comment => {
+                self.out.push_str(t.text);
+                Ok(i + 1)
+            }
+            _ => {
+                self.statement_start = false;
+                self.out.push_str(t.text);
+                Ok(i + 1)
+            }
+        }
+    }
+
+    /// Drops `#version` and the extension lines the dialect's own headers replace.
+    fn preproc(&mut self, i: usize) -> Result<usize, DialectError> {
+        let t = self.toks[i];
+        let line = t.text.trim_start_matches('#').trim_start();
+        if line.starts_with("version") {
+            return Ok(skip_line_end(self.toks, i + 1));
+        }
+        if let Some(ext) = line.strip_prefix("extension") {
+            check_extension(self.toks, ext)?;
+            return Ok(skip_line_end(self.toks, i + 1));
+        }
+        self.out.push_str(t.text);
+        Ok(i + 1)
+    }
+
+    /// Drops a global `uniform`/`attribute`/`varying`: the header re-declares each under its
+    /// MonoGame name, which only works for the `sd_` names the cross stage chose.
+    fn global_declaration(&mut self, i: usize) -> Result<usize, DialectError> {
+        let toks = self.toks;
+        let end = (i..toks.len())
+            .find(|&j| toks[j].text == ";")
+            .ok_or_else(|| internal("unterminated declaration"))?;
+        let name = declared_name(&toks[i..end]);
+        if !name.starts_with("sd_") {
+            return Err(DialectError::new(
+                Code::SD0219,
+                format!("SPIRV-Cross declared a global `{} {name}` the dialect cannot map", toks[i].text),
+                "this construct has no MonoGame OpenGL equivalent; simplify the shader's globals",
+                Some(name.to_string()),
+            ));
+        }
+        self.statement_start = true;
+        Ok(skip_line_end(toks, end + 1))
+    }
+
+    /// GLSL 1.10 has no array constructors: declares the array, then assigns each element
+    /// (at the top of main() for globals, where statements are not allowed).
+    fn array_constructor(&mut self, init: ArrayInit) -> usize {
+        self.out.push_str(&init.declaration);
+        let target = if self.depth == 0 {
+            &mut self.main_prologue
+        } else {
+            &mut self.out
+        };
+        for (k, e) in init.elements.iter().enumerate() {
+            target.push_str(&format!("\n    {}[{k}] = {e};", init.name));
+        }
+        init.end
+    }
+
+    /// Gives an identifier its dialect spelling: uniform blocks, samplers, stage variables and
+    /// builtins take the names MonoGame expects; anything else passes through.
+    fn ident(&mut self, i: usize) -> Result<usize, DialectError> {
+        let t = self.toks[i];
+        self.statement_start = false;
+        if let Some(&base) = self.block_base.get(t.text) {
+            return self.uniform_element(i, base);
+        }
+        if let Some(&s) = self.sampler_names.get(t.text) {
+            self.out.push_str(&s.glsl_name);
+        } else if let Some(&b) = self.bindings.get(t.text) {
+            self.stage_variable(i, b);
+        } else if t.text == "gl_FragData" && self.p.stage == Stage::Pixel {
+            return self.frag_data(i);
+        } else if t.text == "gl_FragDepth" {
+            self.flags.depth = true;
+            self.out.push_str("ps_oDepth");
+        } else if matches!(t.text, "round" | "roundEven") && next_is(self.toks, i, "(") {
+            return self.round_call(i);
+        } else if t.text == "uint"
+            && next_is(self.toks, i, "(")
+            && self.brackets.last() == Some(&"[")
+        {
+            // SPIRV-Cross casts dynamic indices to uint; GLSL 1.10 indexes with int.
+            self.out.push_str("int");
+        } else if self.p.stage == Stage::Vertex && t.text == "gl_Position" {
+            return Ok(self.position(i));
+        } else {
+            self.library_name(i)?;
+        }
+        Ok(i + 1)
+    }
+
+    /// Flattened uniform blocks live in the dialect's one vec4 array: an element becomes its
+    /// slot there, folded into one number when the index is a literal.
+    fn uniform_element(&mut self, i: usize, base: u32) -> Result<usize, DialectError> {
+        let toks = self.toks;
+        let open = next_significant(toks, i)
+            .filter(|&j| toks[j].text == "[")
+            .ok_or_else(|| {
+                DialectError::new(
+                    Code::SD0210,
+                    "a uniform array is used as a whole (without an index)",
+                    "index uniform arrays element by element",
+                    None,
+                )
+            })?;
+        let close = matching(toks, open).ok_or_else(|| internal("unbalanced ["))?;
+        let inner: Vec<&Token<'_>> = toks[open + 1..close]
+            .iter()
+            .filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment))
+            .collect();
+        let literal = match inner.as_slice() {
+            [n] if n.kind == Kind::Number => n.text.parse::<u32>().ok(),
+            _ => None,
+        };
+        let array = self.array;
+        if let Some(n) = literal {
+            self.out.push_str(&format!("{array}[{}]", base + n));
+            return Ok(close + 1);
+        }
+        if base == 0 {
+            self.out.push_str(array);
+            self.out.push('[');
+        } else {
+            self.out.push_str(&format!("{array}[{base} + ("));
+            self.close_insert.insert(close, ")");
+        }
+        self.brackets.push("[");
+        Ok(open + 1)
+    }
+
+    /// A stage variable takes its MonoGame name; a narrower-than-declared one used whole is
+    /// swizzled down so its type still matches.
+    fn stage_variable(&mut self, i: usize, b: &Binding) {
+        self.out.push_str(&b.to);
+        let next = next_significant(self.toks, i).map(|j| self.toks[j].text);
+        if b.components < b.declared && !matches!(next, Some(".") | Some("[")) {
+            self.out.push('.');
+            self.out.push_str(&"xyzw"[..b.components as usize]);
+        }
+    }
+
+    /// `gl_FragData[n]` becomes the `ps_oC<n>` name the header defines for that target.
+    fn frag_data(&mut self, i: usize) -> Result<usize, DialectError> {
+        let (n, after) = fragdata_index(self.toks, i)?;
+        if !self.p.targets.contains(&n) {
+            return Err(internal(&format!(
+                "gl_FragData[{n}] without a matching output"
+            )));
+        }
+        self.out.push_str(&format!("ps_oC{n}"));
+        Ok(after)
+    }
+
+    /// GLSL ES 1.00 has no round(); MojoShader's spelling (§6.4).
+    fn round_call(&mut self, i: usize) -> Result<usize, DialectError> {
+        let open = next_significant(self.toks, i).unwrap_or(i);
+        let close = matching(self.toks, open).ok_or_else(|| internal("unbalanced ("))?;
+        self.out.push_str("floor((");
+        self.close_insert.insert(close, ") + 0.5");
+        self.brackets.push("(");
+        Ok(open + 1)
+    }
+
+    /// SPIRV-Cross's depth fix-up is where MonoGame's posFixup lines go.
+    fn position(&mut self, i: usize) -> usize {
+        if let Some(after) = depth_fixup_at(self.toks, i) {
+            self.out
+                .push_str(&header::pos_fixup(indent_before(self.toks, i)));
+            self.flags.fixups += 1;
+            return after;
+        }
+        self.out.push_str(self.toks[i].text);
+        i + 1
+    }
+
+    /// Texture functions take their legacy spelling, and note the headers they need.
+    fn library_name(&mut self, i: usize) -> Result<(), DialectError> {
+        let name = texture_function(self.toks[i].text);
+        if NO_LEGACY_SPELLING.contains(&name) {
+            return Err(no_legacy(self.toks, i, name, &self.sampler_names));
+        }
+        if LOD_FUNCTIONS.contains(&name) {
+            self.flags.lod = true;
+        }
+        if matches!(name, "dFdx" | "dFdy" | "fwidth") {
+            self.flags.derivatives = true;
+        }
+        self.out.push_str(name);
+        Ok(())
+    }
+
+    /// Tracks braces, brackets and statement starts; opening main() emits the owed prologue.
+    fn punct(&mut self, i: usize) -> usize {
+        let t = self.toks[i];
+        if t.text == "{"
+            && self.depth == 0
+            && !self.main_prologue.is_empty()
+            && opens_main(self.toks, i)
+        {
+            self.out.push('{');
+            self.out.push_str(&std::mem::take(&mut self.main_prologue));
+            self.depth += 1;
+            self.statement_start = true;
+            return i + 1;
+        }
+        match t.text {
+            "{" => self.depth += 1,
+            "}" => self.depth -= 1,
+            "(" | "[" => self.brackets.push(t.text),
+            ")" | "]" => {
+                self.brackets.pop();
+            }
+            _ => {}
+        }
+        self.statement_start = matches!(t.text, ";" | "{" | "}");
+        self.out.push_str(t.text);
+        i + 1
+    }
+}
+
+/// MonoGame's OpenGL profile cannot rely on extensions, so only those the dialect's headers
+/// replace may stay; gpu_shader4 only when what asked for it (round, uint casts) is rewritten.
+fn check_extension(toks: &[Token<'_>], ext: &str) -> Result<(), DialectError> {
+    let name = ext.split(':').next().unwrap_or("").trim();
+    let gpu4_explained = name != "GL_EXT_gpu_shader4"
+        || toks.iter().any(|t| {
+            t.kind == Kind::Ident && matches!(t.text, "round" | "roundEven" | "uint")
+        });
+    if !REPLACED_EXTENSIONS.contains(&name) || !gpu4_explained {
+        return Err(DialectError::new(
+            Code::SD0219,
+            format!("the shader needs the GLSL extension {name}, which MonoGame's OpenGL profile cannot rely on"),
+            "avoid Shader Model 4+ features (integer math, texel fetches, ...) in OpenGL shaders",
+            Some(name.to_string()),
+        ));
+    }
+    Ok(())
+}
+
+/// posFixup needs a position to fix and a place to go: refuses a vertex shader without either,
+/// and returns whether the shader writes a position (which decides the posFixup uniform).
+fn check_position(p: &Plan<'_>, flags: &Flags) -> Result<bool, DialectError> {
     let writes_position = flags.fixups > 0 || p.outputs.iter().any(|b| b.to == "gl_Position");
     // SPIRV-Cross writes its depth fix-up whether or not the shader has a position, so the
     // position counts only when something else mentions it (or a `POSITION` output maps to it).
@@ -331,7 +439,7 @@ pub fn emit(p: &Plan<'_>) -> Result<String, DialectError> {
             None,
         ));
     }
-    Ok(assemble(p, &flags, writes_position, array, &out))
+    Ok(writes_position)
 }
 
 fn assemble(p: &Plan<'_>, flags: &Flags, writes_position: bool, array: &str, body: &str) -> String {

@@ -65,55 +65,8 @@ impl Pp<'_> {
             ""
         };
         match name {
-            "if" | "ifdef" | "ifndef" => {
-                let value = if !active {
-                    false
-                } else if name == "if" {
-                    self.eval_if(args, span)?
-                } else {
-                    let Some(m) = self.macro_name(args, name, span)? else {
-                        self.push_if(conds, span, false, active);
-                        return Ok(());
-                    };
-                    self.macros.contains_key(&*m) == (name == "ifdef")
-                };
-                self.push_if(conds, span, value, active);
-                Ok(())
-            }
-            "elif" | "else" => {
-                let Some(c) = conds.last_mut() else {
-                    return self.error(
-                        Diagnostic::error(Code::SD0004, format!("`#{name}` without `#if`"))
-                            .at(span)
-                            .with_help("add the matching `#if` before it, or remove it"),
-                    );
-                };
-                if c.seen_else {
-                    let first = c.span;
-                    return self.error(
-                        Diagnostic::error(Code::SD0004, format!("`#{name}` after `#else`"))
-                            .at(span)
-                            .with_label(first, "in the group opened here")
-                            .with_help("`#else` must be the last branch of its `#if` group"),
-                    );
-                }
-                if name == "else" {
-                    c.seen_else = true;
-                    c.active = c.parent_active && !c.taken;
-                    c.taken = true;
-                    return Ok(());
-                }
-                if !c.parent_active || c.taken {
-                    c.active = false;
-                    return Ok(());
-                }
-                let value = self.eval_if(args, span)?;
-                if let Some(c) = conds.last_mut() {
-                    c.active = value;
-                    c.taken = value;
-                }
-                Ok(())
-            }
+            "if" | "ifdef" | "ifndef" => self.open_if(name, args, span, active, conds),
+            "elif" | "else" => self.next_branch(name, args, span, conds),
             "endif" => {
                 if conds.pop().is_none() {
                     return self.error(
@@ -125,17 +78,7 @@ impl Pp<'_> {
                 Ok(())
             }
             _ if !active => Ok(()),
-            "define" => match parse_define(args, span) {
-                Ok((name, m)) => {
-                    self.macros.insert(name, m);
-                    Ok(())
-                }
-                Err(e) => self.error(
-                    Diagnostic::error(Code::SD0004, e.message)
-                        .at(e.span)
-                        .with_help(e.help),
-                ),
-            },
+            "define" => self.define(args, span),
             "undef" => {
                 if let Some(m) = self.macro_name(args, name, span)? {
                     self.macros.remove(&*m);
@@ -153,70 +96,10 @@ impl Pp<'_> {
                 )
             }
             "pragma" => {
-                match args.first().map(|t| &*t.text) {
-                    Some("once") => {
-                        let key = identity(&self.files.get(file).path);
-                        self.once.insert(key);
-                    }
-                    Some("pack_matrix") => {
-                        // Keeps its meaning for DXC; written as one line in place.
-                        self.out.emit("#pragma ", hash.loc.with_verbatim(false));
-                        for t in args {
-                            let mut t = t.clone();
-                            if t.kind.is_space() {
-                                t.kind = Kind::Space;
-                                t.text = Rc::from(" ");
-                                t.nl = 0;
-                            }
-                            self.out.token(&t);
-                        }
-                    }
-                    _ => {}
-                }
+                self.pragma(file, hash, args);
                 Ok(())
             }
-            "line" if active => {
-                // `#line 12` / `#line 12 "file"` (and the GNU `# 12 "file"`): checked as fxc
-                // checks it; the positions ShadowDusk reports stay those of the real files.
-                let (number, more) = if name_tok.kind == Kind::Number {
-                    (Some(name_tok), args)
-                } else {
-                    let words: Vec<&Tok> = args.iter().filter(|t| !t.kind.is_space()).collect();
-                    (words.first().copied(), args)
-                };
-                let words: Vec<&Tok> = more.iter().filter(|t| !t.kind.is_space()).collect();
-                let rest_words = if name_tok.kind == Kind::Number {
-                    &words[..]
-                } else {
-                    words.get(1..).unwrap_or(&[])
-                };
-                let digits = number.is_some_and(|t| {
-                    t.kind == Kind::Number && t.text.bytes().all(|b| b.is_ascii_digit())
-                });
-                let file_ok = match rest_words {
-                    [] => true,
-                    [f] => f.kind == Kind::Str,
-                    _ => false,
-                };
-                if digits && file_ok {
-                    return Ok(());
-                }
-                // At the word that is not a line number (or not a file name), when there is one.
-                let bad = if digits {
-                    rest_words.first().copied()
-                } else {
-                    number
-                };
-                let span = bad.map_or(span, |t| t.span());
-                self.error(
-                    Diagnostic::error(
-                        Code::SD0004,
-                        "malformed `#line`: expected a decimal line number and an optional \"file name\"",
-                    )
-                    .at(span)
-                    .with_help("write `#line 42` or `#line 42 \"effect.fx\"`, or remove the directive"),
-                )
-            }
+            "line" if active => self.check_line(name_tok, args, span),
             "line" | "warning" => Ok(()),
             _ => self.error(
                 Diagnostic::error(
@@ -227,6 +110,155 @@ impl Pp<'_> {
                 .with_help("supported: #if #ifdef #ifndef #elif #else #endif #define #undef #include #error #pragma #line"),
             ),
         }
+    }
+
+    /// `#if`/`#ifdef`/`#ifndef` opens a group; inside an inactive group its condition is not
+    /// evaluated, so it cannot report errors from code that is skipped.
+    fn open_if(
+        &mut self,
+        name: &str,
+        args: &[Tok],
+        span: Span,
+        active: bool,
+        conds: &mut Vec<Cond>,
+    ) -> Result<(), Fatal> {
+        let value = if !active {
+            false
+        } else if name == "if" {
+            self.eval_if(args, span)?
+        } else {
+            let Some(m) = self.macro_name(args, name, span)? else {
+                self.push_if(conds, span, false, active);
+                return Ok(());
+            };
+            self.macros.contains_key(&*m) == (name == "ifdef")
+        };
+        self.push_if(conds, span, value, active);
+        Ok(())
+    }
+
+    /// `#elif`/`#else` moves the innermost group to its next branch: at most one branch of a
+    /// group is taken, and none inside an inactive parent.
+    fn next_branch(
+        &mut self,
+        name: &str,
+        args: &[Tok],
+        span: Span,
+        conds: &mut [Cond],
+    ) -> Result<(), Fatal> {
+        let Some(c) = conds.last_mut() else {
+            return self.error(
+                Diagnostic::error(Code::SD0004, format!("`#{name}` without `#if`"))
+                    .at(span)
+                    .with_help("add the matching `#if` before it, or remove it"),
+            );
+        };
+        if c.seen_else {
+            let first = c.span;
+            return self.error(
+                Diagnostic::error(Code::SD0004, format!("`#{name}` after `#else`"))
+                    .at(span)
+                    .with_label(first, "in the group opened here")
+                    .with_help("`#else` must be the last branch of its `#if` group"),
+            );
+        }
+        if name == "else" {
+            c.seen_else = true;
+            c.active = c.parent_active && !c.taken;
+            c.taken = true;
+            return Ok(());
+        }
+        if !c.parent_active || c.taken {
+            c.active = false;
+            return Ok(());
+        }
+        let value = self.eval_if(args, span)?;
+        if let Some(c) = conds.last_mut() {
+            c.active = value;
+            c.taken = value;
+        }
+        Ok(())
+    }
+
+    /// `#define` records the macro; a malformed definition is reported and ignored.
+    fn define(&mut self, args: &[Tok], span: Span) -> Result<(), Fatal> {
+        match parse_define(args, span) {
+            Ok((name, m)) => {
+                self.macros.insert(name, m);
+                Ok(())
+            }
+            Err(e) => self.error(
+                Diagnostic::error(Code::SD0004, e.message)
+                    .at(e.span)
+                    .with_help(e.help),
+            ),
+        }
+    }
+
+    /// `#pragma once` marks the file; `#pragma pack_matrix` keeps its meaning for DXC, so it
+    /// is written out (as one line, in place); any other pragma is dropped.
+    fn pragma(&mut self, file: FileId, hash: &Tok, args: &[Tok]) {
+        match args.first().map(|t| &*t.text) {
+            Some("once") => {
+                let key = identity(&self.files.get(file).path);
+                self.once.insert(key);
+            }
+            Some("pack_matrix") => {
+                self.out.emit("#pragma ", hash.loc.with_verbatim(false));
+                for t in args {
+                    let mut t = t.clone();
+                    if t.kind.is_space() {
+                        t.kind = Kind::Space;
+                        t.text = Rc::from(" ");
+                        t.nl = 0;
+                    }
+                    self.out.token(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `#line 12` / `#line 12 "file"` (and the GNU `# 12 "file"`): checked as fxc checks it,
+    /// then dropped; the positions ShadowDusk reports stay those of the real files.
+    fn check_line(&mut self, name_tok: &Tok, args: &[Tok], span: Span) -> Result<(), Fatal> {
+        let (number, more) = if name_tok.kind == Kind::Number {
+            (Some(name_tok), args)
+        } else {
+            let words: Vec<&Tok> = args.iter().filter(|t| !t.kind.is_space()).collect();
+            (words.first().copied(), args)
+        };
+        let words: Vec<&Tok> = more.iter().filter(|t| !t.kind.is_space()).collect();
+        let rest_words = if name_tok.kind == Kind::Number {
+            &words[..]
+        } else {
+            words.get(1..).unwrap_or(&[])
+        };
+        let digits = number
+            .is_some_and(|t| t.kind == Kind::Number && t.text.bytes().all(|b| b.is_ascii_digit()));
+        let file_ok = match rest_words {
+            [] => true,
+            [f] => f.kind == Kind::Str,
+            _ => false,
+        };
+        if digits && file_ok {
+            return Ok(());
+        }
+        // At the word that is not a line number (or not a file name), when there is one.
+        let bad = if digits {
+            rest_words.first().copied()
+        } else {
+            number
+        };
+        let span = bad.map_or(span, |t| t.span());
+        self.error(
+            Diagnostic::error(
+                Code::SD0004,
+                "malformed `#line`: expected a decimal line number and an optional \"file name\"",
+            )
+            .at(span)
+            .with_help("write `#line 42` or `#line 42 \"effect.fx\"`, or remove the directive"),
+        )
     }
 
     fn push_if(&mut self, conds: &mut Vec<Cond>, span: Span, value: bool, active: bool) {

@@ -186,146 +186,247 @@ pub(crate) fn lex(src: &str) -> Result<Vec<RawTok>, u32> {
         i = 3;
     }
     while i < n {
-        let start = i;
-        let c = l.at(i);
-        let mut unterminated = false;
-        let mut comment = false;
-        let mut comment_nl = 0u32;
-        let kind = if c == b'\n' || (c == b'\r' && l.at(i + 1) == b'\n') {
-            i += if c == b'\n' { 1 } else { 2 };
-            Kind::Newline
+        let scanned = l.scan(i)?;
+        let end = scanned.end;
+        toks.push(l.token(i, scanned));
+        i = end;
+    }
+    Ok(toks)
+}
+
+/// One token as a scanner found it, in logical bytes; [`Logical::token`] makes it a [`RawTok`].
+struct Scanned {
+    kind: Kind,
+    /// Logical offset after the token.
+    end: usize,
+    /// Whether the token holds a comment (its text is then one space).
+    comment: bool,
+    /// Line breaks inside block comments.
+    comment_nl: u32,
+    unterminated: bool,
+}
+
+impl Scanned {
+    /// Most tokens are neither comments nor unterminated literals.
+    fn plain(kind: Kind, end: usize) -> Self {
+        Scanned {
+            kind,
+            end,
+            comment: false,
+            comment_nl: 0,
+            unterminated: false,
+        }
+    }
+}
+
+/// The scanners: each finds where one kind of token that starts at a logical offset ends.
+impl Logical {
+    /// Scans the token starting at logical byte `i`.
+    fn scan(&self, i: usize) -> Result<Scanned, u32> {
+        let c = self.at(i);
+        if c == b'\n' || (c == b'\r' && self.at(i + 1) == b'\n') {
+            Ok(Scanned::plain(
+                Kind::Newline,
+                i + if c == b'\n' { 1 } else { 2 },
+            ))
         } else if c == b' '
             || c == b'\t'
             || c == b'\r'
             || c == 0x0b
             || c == 0x0c
-            || c == b'/' && (l.at(i + 1) == b'/' || l.at(i + 1) == b'*')
+            || c == b'/' && (self.at(i + 1) == b'/' || self.at(i + 1) == b'*')
         {
-            // A run of whitespace and comments becomes one Space token.
-            loop {
-                let c = l.at(i);
-                if i < n
-                    && (c == b' '
-                        || c == b'\t'
-                        || c == 0x0b
-                        || c == 0x0c
-                        || (c == b'\r' && l.at(i + 1) != b'\n'))
+            self.space_run(i)
+        } else if is_ident_start(c) {
+            Ok(Scanned::plain(Kind::Ident, self.ident_end(i)))
+        } else if c.is_ascii_digit() || (c == b'.' && self.at(i + 1).is_ascii_digit()) {
+            Ok(Scanned::plain(Kind::Number, self.number_end(i)))
+        } else if c == b'"' || c == b'\'' {
+            Ok(self.quoted(i, c))
+        } else if c.is_ascii_punctuation() && c != b'\\' && c != b'@' && c != b'$' && c != b'`' {
+            Ok(Scanned::plain(Kind::Punct, i + self.punct_len(i)))
+        } else {
+            Ok(Scanned::plain(Kind::Other, self.other_end(i)))
+        }
+    }
+
+    /// A run of whitespace and comments becomes one Space token (comments are whitespace to the
+    /// preprocessor). Fails with the raw offset of an unterminated block comment.
+    fn space_run(&self, mut i: usize) -> Result<Scanned, u32> {
+        let n = self.bytes.len();
+        let mut comment = false;
+        let mut comment_nl = 0u32;
+        loop {
+            let c = self.at(i);
+            if i < n
+                && (c == b' '
+                    || c == b'\t'
+                    || c == 0x0b
+                    || c == 0x0c
+                    || (c == b'\r' && self.at(i + 1) != b'\n'))
+            {
+                i += 1;
+            } else if i + 1 < n && c == b'/' && self.at(i + 1) == b'/' {
+                comment = true;
+                while i < n
+                    && self.at(i) != b'\n'
+                    && !(self.at(i) == b'\r' && self.at(i + 1) == b'\n')
                 {
                     i += 1;
-                } else if i + 1 < n && c == b'/' && l.at(i + 1) == b'/' {
-                    comment = true;
-                    while i < n && l.at(i) != b'\n' && !(l.at(i) == b'\r' && l.at(i + 1) == b'\n') {
-                        i += 1;
-                    }
-                } else if i + 1 < n && c == b'/' && l.at(i + 1) == b'*' {
-                    comment = true;
-                    let open = l.raw_at(i);
-                    i += 2;
-                    loop {
-                        if i + 1 >= n {
-                            return Err(open);
-                        }
-                        if l.at(i) == b'*' && l.at(i + 1) == b'/' {
-                            i += 2;
-                            break;
-                        }
-                        if l.at(i) == b'\n' {
-                            comment_nl += 1;
-                        }
-                        i += 1;
-                    }
-                } else {
-                    break;
                 }
-            }
-            Kind::Space
-        } else if is_ident_start(c) {
-            while i < n && is_ident_continue(l.at(i)) {
-                i += 1;
-            }
-            Kind::Ident
-        } else if c.is_ascii_digit() || (c == b'.' && l.at(i + 1).is_ascii_digit()) {
-            i += 1;
-            while i < n {
-                let d = l.at(i);
-                let exponent_sign =
-                    (d == b'+' || d == b'-') && matches!(l.at(i - 1), b'e' | b'E' | b'p' | b'P');
-                if !(exponent_sign || is_ident_continue(d) || d == b'.') {
-                    break;
-                }
-                i += 1;
-            }
-            Kind::Number
-        } else if c == b'"' || c == b'\'' {
-            i += 1;
-            loop {
-                if i >= n || l.at(i) == b'\n' {
-                    unterminated = true;
-                    break;
-                }
-                if l.at(i) == b'\\' && i + 1 < n && l.at(i + 1) != b'\n' {
-                    i += 2;
-                    continue;
-                }
-                if l.at(i) == c {
-                    i += 1;
-                    break;
-                }
-                i += 1;
-            }
-            if unterminated {
-                // Only the quote itself becomes a token; the rest of the line lexes normally.
-                i = start + 1;
-                Kind::Other
-            } else if c == b'"' {
-                Kind::Str
+            } else if i + 1 < n && c == b'/' && self.at(i + 1) == b'*' {
+                comment = true;
+                let (end, nl) = self.block_comment(i)?;
+                comment_nl += nl;
+                i = end;
             } else {
-                Kind::Char
+                break;
             }
-        } else if c.is_ascii_punctuation() && c != b'\\' && c != b'@' && c != b'$' && c != b'`' {
-            let mut len = 1;
-            for p in PUNCTS {
-                let pb = p.as_bytes();
-                if (0..pb.len()).all(|k| l.at(i + k) == pb[k]) && i + pb.len() <= n {
-                    len = pb.len();
-                    break;
-                }
+        }
+        Ok(Scanned {
+            kind: Kind::Space,
+            end: i,
+            comment,
+            comment_nl,
+            unterminated: false,
+        })
+    }
+
+    /// The end of the block comment opening at `i`, and the line breaks it holds (the driver
+    /// keeps them so output lines stay aligned with the source).
+    fn block_comment(&self, mut i: usize) -> Result<(usize, u32), u32> {
+        let n = self.bytes.len();
+        let open = self.raw_at(i);
+        let mut nl = 0u32;
+        i += 2;
+        loop {
+            if i + 1 >= n {
+                return Err(open);
             }
-            i += len;
-            Kind::Punct
-        } else {
-            // A run of characters no token starts with (`@`, `$`, NUL, non-ASCII): one token,
-            // so a pasted binary or a file of junk costs one token, not one per byte. Whole
-            // UTF-8 characters only (a lead byte and its continuation bytes).
+            if self.at(i) == b'*' && self.at(i + 1) == b'/' {
+                return Ok((i + 2, nl));
+            }
+            if self.at(i) == b'\n' {
+                nl += 1;
+            }
             i += 1;
-            while i < n && (is_other(l.at(i)) || (0x80..0xC0).contains(&l.at(i))) {
-                i += 1;
+        }
+    }
+
+    /// Identifiers and keywords alike: the preprocessor does not tell them apart.
+    fn ident_end(&self, mut i: usize) -> usize {
+        let n = self.bytes.len();
+        while i < n && is_ident_continue(self.at(i)) {
+            i += 1;
+        }
+        i
+    }
+
+    /// A pp-number: digits, letters, dots and an exponent's sign, so suffixes and malformed
+    /// numbers stay one token, as in C.
+    fn number_end(&self, mut i: usize) -> usize {
+        let n = self.bytes.len();
+        i += 1;
+        while i < n {
+            let d = self.at(i);
+            let exponent_sign =
+                (d == b'+' || d == b'-') && matches!(self.at(i - 1), b'e' | b'E' | b'p' | b'P');
+            if !(exponent_sign || is_ident_continue(d) || d == b'.') {
+                break;
             }
-            Kind::Other
+            i += 1;
+        }
+        i
+    }
+
+    /// A string or character literal opening at `start` with quote `c`. Without its closing
+    /// quote on the line only the quote itself becomes a token (the rest of the line lexes
+    /// normally), flagged for the driver to report in active text.
+    fn quoted(&self, start: usize, c: u8) -> Scanned {
+        let n = self.bytes.len();
+        let mut i = start + 1;
+        let mut unterminated = false;
+        loop {
+            if i >= n || self.at(i) == b'\n' {
+                unterminated = true;
+                break;
+            }
+            if self.at(i) == b'\\' && i + 1 < n && self.at(i + 1) != b'\n' {
+                i += 2;
+                continue;
+            }
+            if self.at(i) == c {
+                i += 1;
+                break;
+            }
+            i += 1;
+        }
+        let (kind, end) = if unterminated {
+            (Kind::Other, start + 1)
+        } else if c == b'"' {
+            (Kind::Str, i)
+        } else {
+            (Kind::Char, i)
         };
-        let raw_start = l.raw_at(start);
+        Scanned {
+            kind,
+            end,
+            comment: false,
+            comment_nl: 0,
+            unterminated,
+        }
+    }
+
+    /// The longest punctuator at `i` (1 when no multi-character one matches).
+    fn punct_len(&self, i: usize) -> usize {
+        let n = self.bytes.len();
+        for p in PUNCTS {
+            let pb = p.as_bytes();
+            if (0..pb.len()).all(|k| self.at(i + k) == pb[k]) && i + pb.len() <= n {
+                return pb.len();
+            }
+        }
+        1
+    }
+
+    /// A run of characters no token starts with (`@`, `$`, NUL, non-ASCII): one token, so a
+    /// pasted binary or a file of junk costs one token, not one per byte. Whole UTF-8
+    /// characters only (a lead byte and its continuation bytes).
+    fn other_end(&self, mut i: usize) -> usize {
+        let n = self.bytes.len();
+        i += 1;
+        while i < n && (is_other(self.at(i)) || (0x80..0xC0).contains(&self.at(i))) {
+            i += 1;
+        }
+        i
+    }
+
+    /// The scanned token with its raw byte range; its text only when that differs from the raw
+    /// slice (a comment, or spliced), so most tokens cost no allocation.
+    fn token(&self, start: usize, s: Scanned) -> RawTok {
+        let i = s.end;
+        let raw_start = self.raw_at(start);
         // A token ending in a splice keeps it (its raw end is the next token's raw start).
-        let raw_end = l.raw_at(i);
+        let raw_end = self.raw_at(i);
         let first = if start == 0 { 0 } else { start + 1 };
-        let splices: u32 = l.splices_in(first, i);
-        let nl = splices + comment_nl;
-        let text = if comment {
+        let splices: u32 = self.splices_in(first, i);
+        let nl = splices + s.comment_nl;
+        let text = if s.comment {
             Some(" ".to_string())
         } else if splices > 0 {
-            Some(String::from_utf8_lossy(&l.bytes[start..i]).into_owned())
+            Some(String::from_utf8_lossy(&self.bytes[start..i]).into_owned())
         } else {
             None
         };
-        toks.push(RawTok {
-            kind,
+        RawTok {
+            kind: s.kind,
             start: raw_start,
             end: raw_end,
             text,
             nl,
-            unterminated,
-        });
+            unterminated: s.unterminated,
+        }
     }
-    Ok(toks)
 }
 
 /// Lexes a short text that is already free of continuations and comments (a pasted token, a
