@@ -1,6 +1,5 @@
-//! No function of the compiler, the build script's crate or the runtime is longer than a reader
-//! can hold: [`LIMIT`] lines from `fn` to its closing brace. A longer one becomes a short driver
-//! over named passes. Test code (`#[cfg(test)]` items, `tests.rs` and `tests/` files) is exempt.
+//! No function of the published crates is longer than a reader can hold: [`LIMIT`] lines from
+//! `fn` to its closing brace. A longer one becomes a short driver over named passes. Test code (`#[cfg(test)]` items, `tests.rs` and `tests/` files) is exempt.
 
 use std::path::{Path, PathBuf};
 
