@@ -22,7 +22,6 @@ use shadowdusk::wgpu_runtime::{
     DynWgpuEffect, SpriteBatch, TextureDesc, VertexElement, VertexElementFormat, VertexLayout,
     WgpuRenderTarget, WgpuTexture,
 };
-use shadowdusk::wgsl::TextureDimension;
 use shadowdusk::{DeviceStates, SurfaceFormat};
 use shadowdusk_compiler::pipeline::Compiled;
 
