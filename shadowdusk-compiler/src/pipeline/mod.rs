@@ -14,8 +14,9 @@ mod wgpu_states;
 
 use std::time::Instant;
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::source::SourceFiles;
+use crate::wgsl::WgpuEffect;
 use crate::{effect, layout, preprocess};
 
 /// Compiler options.
@@ -327,30 +328,30 @@ pub fn compile_preprocessed(
 
 /// What the shaders of one effect compiled to, for both targets.
 struct ShaderResults {
-    shaders: Vec<crate::layout::ShaderInput>,
+    shaders: Vec<layout::ShaderInput>,
     /// The OpenGL target's diagnostics; the effect fails when they hold an error.
-    diags: crate::diag::Diagnostics,
+    diags: Diagnostics,
     dxc: Option<String>,
-    wgpu: Option<crate::wgsl::WgpuEffect>,
-    wgpu_errors: crate::diag::Diagnostics,
+    wgpu: Option<WgpuEffect>,
+    wgpu_errors: Diagnostics,
 }
 
 /// Every planned shader is compiled even after one fails, so one build reports every
 /// shader's errors; a wgpu failure only drops the wgpu part.
 fn compile_shaders(
-    expanded: &crate::preprocess::Expanded,
-    parsed: &crate::effect::ParsedEffect,
+    expanded: &preprocess::Expanded,
+    parsed: &effect::ParsedEffect,
     plan: &plan::ShaderPlan,
     wgpu_asked: bool,
     timings: &mut StageTimings,
-    warnings: &mut crate::diag::Diagnostics,
+    warnings: &mut Diagnostics,
 ) -> ShaderResults {
     let mut out = ShaderResults {
         shaders: Vec::with_capacity(plan.shaders.len()),
-        diags: crate::diag::Diagnostics::new(),
+        diags: Diagnostics::new(),
         dxc: None,
-        wgpu: wgpu_asked.then(crate::wgsl::WgpuEffect::default),
-        wgpu_errors: crate::diag::Diagnostics::new(),
+        wgpu: wgpu_asked.then(WgpuEffect::default),
+        wgpu_errors: Diagnostics::new(),
     };
     for job in &plan.shaders {
         match shader::compile(
@@ -381,29 +382,29 @@ fn compile_shaders(
 }
 
 /// Under `/WX` the warnings fail the compile, each saying why it is now an error.
-fn promoted(warnings: crate::diag::Diagnostics) -> crate::diag::Diagnostics {
+fn promoted(warnings: Diagnostics) -> Diagnostics {
     let promoted = warnings
         .into_iter()
         .map(|mut w| {
-            w.severity = crate::diag::Severity::Error;
+            w.severity = Severity::Error;
             w.notes
                 .push("warnings are errors here (`/WX`, `warnings_as_errors`)".into());
             w
         })
         .collect();
-    crate::diag::Diagnostics::from_vec(promoted)
+    Diagnostics::from_vec(promoted)
 }
 
 /// The MGFX bytes and the model read back from them, so the model carries the key the writer
 /// computes and equals the bytes exactly.
 fn write_effect(
-    path: &std::path::Path,
-    expanded: &crate::preprocess::Expanded,
-    parsed: &crate::effect::ParsedEffect,
+    path: &Path,
+    expanded: &preprocess::Expanded,
+    parsed: &effect::ParsedEffect,
     plan: &plan::ShaderPlan,
-    shaders: &[crate::layout::ShaderInput],
+    shaders: &[layout::ShaderInput],
     options: &Options,
-) -> Result<(shadowdusk_mgfx::Effect, Vec<u8>), crate::diag::Diagnostics> {
+) -> Result<(shadowdusk_mgfx::Effect, Vec<u8>), Diagnostics> {
     let mut effect = layout::build(expanded, &parsed.ast, shaders, &plan.passes)?;
     if options.mgfx_version == MgfxVersion::V11 {
         let source = options
